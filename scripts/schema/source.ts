@@ -1,0 +1,78 @@
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { SchemaInputError } from "./parse.js";
+
+export interface ObtainedSchema {
+  text: string;
+  origin: string;
+  sha256: string;
+}
+
+export interface ObtainOptions {
+  /** Directory relative file locations are resolved against (the project root). */
+  baseDir: string;
+  timeoutMs?: number;
+}
+
+export const sha256 = (text: string): string => createHash("sha256").update(text).digest("hex");
+
+const isUrl = (location: string): boolean => /^https?:\/\//i.test(location);
+
+/** Reads one location: a file path or an http(s) URL, downloaded with a timeout. */
+export async function readLocation(location: string, options: ObtainOptions): Promise<ObtainedSchema> {
+  if (isUrl(location)) {
+    const timeoutMs = options.timeoutMs ?? 30_000;
+    let response: Response;
+    try {
+      response = await fetch(location, {
+        signal: AbortSignal.timeout(timeoutMs),
+        headers: { accept: "application/yaml, application/json;q=0.9, */*;q=0.1" },
+      });
+    } catch (err) {
+      const cause = (err as Error).name === "TimeoutError" ? `no answer in ${timeoutMs} ms` : describe(err);
+      throw new SchemaInputError(`${location} is unreachable: ${cause}`);
+    }
+    if (!response.ok) {
+      throw new SchemaInputError(`${location} answered HTTP ${response.status}`);
+    }
+    const text = await response.text();
+    return { text, origin: location, sha256: sha256(text) };
+  }
+  const file = path.resolve(options.baseDir, location.replace(/^file:\/\//, ""));
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new SchemaInputError(
+      code === "ENOENT" ? `${file} does not exist` : `${file} cannot be read: ${describe(err)}`,
+    );
+  }
+  return { text, origin: file, sha256: sha256(text) };
+}
+
+/**
+ * Tries each location in order and returns the first that can be read. A location that can be
+ * read but holds the wrong release is not skipped: the caller's sha256 check reports it.
+ */
+export async function obtainSchema(
+  locations: readonly string[],
+  options: ObtainOptions,
+): Promise<ObtainedSchema> {
+  const failures: string[] = [];
+  for (const location of locations) {
+    try {
+      return await readLocation(location, options);
+    } catch (err) {
+      if (!(err instanceof SchemaInputError)) throw err;
+      failures.push(err.message);
+    }
+  }
+  throw new SchemaInputError(`could not obtain the schema: ${failures.join("; ")}`);
+}
+
+function describe(err: unknown): string {
+  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+  return cause?.code ?? cause?.message ?? (err as Error).message;
+}

@@ -1,0 +1,30 @@
+import openapiTS, { astToString } from "openapi-typescript";
+import ts from "typescript";
+import type { OpenApiDocument } from "./parse.js";
+
+const BLOB = ts.factory.createTypeReferenceNode("Blob");
+const STRING = ts.factory.createKeywordTypeNode(ts.SyntaxKind.StringKeyword);
+const NULL = ts.factory.createLiteralTypeNode(ts.factory.createNull());
+
+/**
+ * Generates the `paths`/`components`/`operations` types. Choices, deliberately:
+ * - alphabetized output, so a regenerated release diffs by content, not by upstream order;
+ * - readOnly/writeOnly become $Read/$Write markers, which openapi-fetch strips per direction;
+ * - `format: binary` is Blob (uploads take a Blob/File; downloads come back as Blob), except in
+ *   text/* responses (logs, CSV exports), which the client reads as text: string;
+ * - int64 stays `number`: the service's int64 ids fit in 2^53 and JSON.parse yields numbers,
+ *   so `bigint` would be a type the runtime never produces.
+ */
+export async function generateTypes(doc: OpenApiDocument): Promise<string> {
+  const ast = await openapiTS(structuredClone(doc) as never, {
+    alphabetize: true,
+    readWriteMarkers: true,
+    silent: true,
+    transform(schema, options) {
+      if (schema.format !== "binary") return undefined;
+      if (/\/responses\/.*\/content\/text~1/.test(options.path ?? "")) return STRING;
+      return schema.nullable ? ts.factory.createUnionTypeNode([BLOB, NULL]) : BLOB;
+    },
+  });
+  return astToString(ast);
+}

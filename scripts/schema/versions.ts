@@ -1,0 +1,37 @@
+/** Compares dotted numeric release versions ("1.85.0" < "1.102.0"). */
+export function compareVersions(a: string, b: string): number {
+  const pa = a.split(".").map(Number);
+  const pb = b.split(".").map(Number);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const diff = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (diff !== 0) return Math.sign(diff);
+  }
+  return 0;
+}
+
+/**
+ * Whether `version` satisfies a range of space-separated comparators, all of which must hold:
+ * "<1.140.0", ">=1.85.0 <1.140.0". An empty range matches every release.
+ */
+export function satisfies(version: string, range: string): boolean {
+  return range
+    .split(/\s+/)
+    .filter(Boolean)
+    .every((comparator) => {
+      const match = /^(<=|>=|<|>|=)?(\d+(?:\.\d+)*)$/.exec(comparator);
+      if (!match) throw new Error(`invalid release range comparator '${comparator}'`);
+      const cmp = compareVersions(version, match[2]!);
+      switch (match[1]) {
+        case "<":
+          return cmp < 0;
+        case "<=":
+          return cmp <= 0;
+        case ">":
+          return cmp > 0;
+        case ">=":
+          return cmp >= 0;
+        default:
+          return cmp === 0;
+      }
+    });
+}
