@@ -1,0 +1,253 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { operations } from "../../generated/operations.js";
+import { sampledAnswer, sampledBody, writeAnswer } from "./answers.js";
+import { loadDocument, requiresToken } from "./document.js";
+import { Faults, type FaultOptions } from "./faults.js";
+import { randomId, withErrorId } from "./ids.js";
+import {
+  rateLimitMessage,
+  SERVICE_RATE_LIMITS,
+  TokenRateLimiter,
+  type RateLimitOptions,
+} from "./rate-limit.js";
+import { checkRequest } from "./request-validation.js";
+import { createRouter, type RouteMatch } from "./router.js";
+import type { EmulatorRequest, EmulatorResponse, Handler, RecordedRequest } from "./types.js";
+import { workflowRoutes } from "./workflow-routes.js";
+import { WorkflowStore } from "./workflows.js";
+
+export interface EmulatorOptions {
+  /** Valid access tokens; default one random token, exposed as `emulator.token`. */
+  tokens?: string[];
+  /** Per-token limits (default 20/s and 72,000/h, the service's); false disables them. */
+  rateLimit?: Partial<RateLimitOptions> | false;
+  /** `Accept-Version` values served; default ["1"]. A request without the header asks for "1". */
+  servedVersions?: string[];
+  /** A path prefix before the API, as Enterprise installs may have (e.g. "/api"). */
+  basePath?: string;
+  /** Faults from the start; `emulator.faults` changes them later. */
+  faults?: FaultOptions;
+}
+
+const router = createRouter(operations);
+
+/**
+ * A local stand-in of the Seqera Platform API, built from the pinned schema: listen on
+ * 127.0.0.1 (random port), route every operation, check tokens, limits and input as the
+ * service does, and answer with bodies valid for the schema.
+ */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  const emulator = new Emulator(options);
+  await emulator.listen();
+  return emulator;
+}
+
+export class Emulator {
+  /** Every request received, in order; never the Authorization header. */
+  readonly requests: RecordedRequest[] = [];
+  readonly faults = new Faults();
+  readonly state = { workflows: new WorkflowStore() };
+  readonly #tokens: Set<string>;
+  readonly #revoked = new Set<string>();
+  readonly #handlers = new Map<string, Handler>();
+  readonly #limiter: TokenRateLimiter | undefined;
+  readonly #versions: Set<string>;
+  readonly #basePath: string;
+  readonly #doc = loadDocument();
+  readonly #server = createServer((req, res) => void this.#serve(req, res));
+  #port = 0;
+
+  constructor(options: EmulatorOptions) {
+    this.#tokens = new Set(options.tokens ?? [randomId(40)]);
+    this.#limiter =
+      options.rateLimit === false
+        ? undefined
+        : new TokenRateLimiter({ ...SERVICE_RATE_LIMITS, ...options.rateLimit });
+    this.#versions = new Set(options.servedVersions ?? ["1"]);
+    this.#basePath = (options.basePath ?? "").replace(/\/+$/, "");
+    if (options.faults) this.faults.configure(options.faults);
+  }
+
+  /** @internal */
+  listen(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.#server.once("error", reject);
+      this.#server.listen(0, "127.0.0.1", () => {
+        this.#port = (this.#server.address() as AddressInfo).port;
+        resolve();
+      });
+    });
+  }
+
+  get port(): number {
+    return this.#port;
+  }
+
+  /** The base URL to give the client, including the base path. */
+  get url(): string {
+    return `http://127.0.0.1:${this.#port}${this.#basePath}`;
+  }
+
+  /** The first valid token (a getter, so that inspecting the emulator does not show it). */
+  get token(): string {
+    return [...this.#tokens][0]!;
+  }
+
+  addToken(token: string): void {
+    this.#tokens.add(token);
+    this.#revoked.delete(token);
+  }
+
+  /** From now on the token gets 403, as a revoked access token does. */
+  revokeToken(token: string): void {
+    this.#revoked.add(token);
+  }
+
+  /**
+   * Overrides the answer of one operation, named by operationId ("DescribeWorkflow") or by
+   * "METHOD /template" ("GET /workflow/{workflowId}"). Requests are still checked first.
+   */
+  setHandler(operation: string, handler: Handler): void {
+    if (!this.#resolveOperation(operation)) throw new Error(`Unknown operation ${operation}`);
+    this.#handlers.set(this.#resolveOperation(operation)!, handler);
+  }
+
+  clearHandlers(): void {
+    this.#handlers.clear();
+  }
+
+  /** Stops listening and ends open connections. */
+  close(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.#server.close((error) => (error ? reject(error) : resolve()));
+      this.#server.closeAllConnections();
+    });
+  }
+
+  #resolveOperation(operation: string): string | undefined {
+    if (operation in operations) return operations[operation]!.operationId;
+    return Object.values(operations).find((o) => o.operationId === operation)?.operationId;
+  }
+
+  async #serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", "http://emulator");
+    const record: RecordedRequest = {
+      method: req.method ?? "GET",
+      path: url.pathname,
+      search: url.search.slice(1),
+    };
+    this.requests.push(record);
+    try {
+      const rawBody = await readAll(req);
+      const fault = this.faults.next();
+      if (fault.delayMs > 0) await new Promise((r) => setTimeout(r, fault.delayMs));
+      if (fault.kind === "reset") {
+        record.fault = "reset";
+        req.socket.destroy();
+        return;
+      }
+      if (fault.kind === "unavailable") {
+        record.fault = "unavailable";
+        return this.#answer(res, record, { status: 503, body: { message: "Service Unavailable" } });
+      }
+      const answer = await this.#process(req, url, rawBody, record);
+      this.#answer(res, record, answer);
+    } catch {
+      this.#answer(res, record, {
+        status: 500,
+        body: { message: withErrorId("Unexpected error while processing") },
+      });
+    }
+  }
+
+  #answer(res: ServerResponse, record: RecordedRequest, answer: EmulatorResponse): void {
+    record.status = answer.status;
+    writeAnswer(res, answer);
+  }
+
+  async #process(
+    req: IncomingMessage,
+    url: URL,
+    rawBody: Buffer,
+    record: RecordedRequest,
+  ): Promise<EmulatorResponse> {
+    const route = this.#route(req.method ?? "GET", url.pathname);
+    // The service does not tell an unknown path from a forbidden one.
+    if (!route) return { status: 403 };
+    record.path = url.pathname.slice(this.#basePath.length) || "/";
+    record.operationId = route.info.operationId;
+    const token = bearer(req.headers.authorization);
+    if (token !== undefined ? !this.#isValid(token) : requiresToken(this.#doc, route.info))
+      return { status: 403 };
+    const version = header(req, "accept-version") ?? "1";
+    if (!this.#versions.has(version)) {
+      return { status: 400, body: { message: `API version '${version}' is not supported` } };
+    }
+    if (token !== undefined && this.#limiter) {
+      const decision = this.#limiter.take(token);
+      if (!decision.allowed) {
+        return {
+          status: 429,
+          headers: { "retry-after": String(decision.retryAfterSeconds) },
+          body: { message: rateLimitMessage(decision.retryAfterSeconds) },
+        };
+      }
+    }
+    const check = await checkRequest(this.#doc, route, url, header(req, "content-type"), rawBody);
+    if (!check.ok) return { status: 400, body: { message: withErrorId(check.message) } };
+    record.body = check.request.body;
+    const request: EmulatorRequest = {
+      operationId: route.info.operationId,
+      method: route.info.method,
+      route: route.info.path,
+      ...check.request,
+      headers: headersWithoutAuth(req),
+    };
+    const handled = await this.#handlers.get(route.info.operationId)?.(request);
+    if (handled) return handled;
+    const stateful = workflowRoutes[route.info.operationId];
+    if (stateful)
+      return stateful(request, this.state.workflows, () => sampledBody(this.#doc, route.info));
+    return sampledAnswer(this.#doc, route.info);
+  }
+
+  #route(method: string, pathname: string): RouteMatch | undefined {
+    if (!pathname.startsWith(this.#basePath)) return undefined;
+    return router(method, pathname.slice(this.#basePath.length));
+  }
+
+  #isValid(token: string): boolean {
+    return this.#tokens.has(token) && !this.#revoked.has(token);
+  }
+}
+
+function readAll(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => resolve(Buffer.concat(chunks)));
+    req.on("error", reject);
+  });
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function bearer(authorization: string | undefined): string | undefined {
+  if (authorization === undefined) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+  // A malformed header is as good as an unknown token.
+  return match ? match[1]! : "";
+}
+
+function headersWithoutAuth(req: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (name !== "authorization" && value !== undefined)
+      out[name] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  return out;
+}
