@@ -132,9 +132,12 @@ export class Emulator {
 
   async #serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://emulator");
+    const path = url.pathname.startsWith(this.#basePath)
+      ? url.pathname.slice(this.#basePath.length) || "/"
+      : url.pathname;
     const record: RecordedRequest = {
       method: req.method ?? "GET",
-      path: url.pathname,
+      path,
       search: url.search.slice(1),
     };
     this.requests.push(record);
@@ -175,7 +178,6 @@ export class Emulator {
     const route = this.#route(req.method ?? "GET", url.pathname);
     // The service does not tell an unknown path from a forbidden one.
     if (!route) return { status: 403 };
-    record.path = url.pathname.slice(this.#basePath.length) || "/";
     record.operationId = route.info.operationId;
     const token = bearer(req.headers.authorization);
     if (token !== undefined ? !this.#isValid(token) : requiresToken(this.#doc, route.info))

@@ -25,8 +25,10 @@ export function sampleSchema(
   doc: OpenApiDocument,
   schema: SchemaObject,
   options: SampleOptions,
+  /** The property or parameter the value is for; strings are sampled from it. */
+  name = "value",
 ): unknown {
-  const value = sample(doc, schema, options, [], "value");
+  const value = sample(doc, schema, options, [], name);
   return value === OMIT ? null : value;
 }
 

@@ -1,0 +1,56 @@
+import { describe, expect, test } from "vitest";
+import { toJsonSchema } from "../../src/testing/json-schema.js";
+
+describe("OpenAPI 3.0 to JSON Schema", () => {
+  const account = {
+    type: "object",
+    required: ["id", "password", "name"],
+    properties: {
+      id: { type: "integer", readOnly: true },
+      password: { type: "string", writeOnly: true },
+      name: { type: "string" },
+    },
+  };
+
+  test("readOnly properties are not required of requests, writeOnly ones not of responses", () => {
+    expect(toJsonSchema(account, "request", "b").required).toEqual(["password", "name"]);
+    expect(toJsonSchema(account, "response", "b").required).toEqual(["id", "name"]);
+  });
+
+  test("nullable widens the type, an enum, or a typeless schema", () => {
+    expect(toJsonSchema({ type: "string", nullable: true }, "response", "b")).toEqual({
+      type: ["string", "null"],
+    });
+    expect(toJsonSchema({ type: "string", enum: ["a"], nullable: true }, "response", "b")).toEqual({
+      type: ["string", "null"],
+      enum: ["a", null],
+    });
+    expect(
+      toJsonSchema(
+        { allOf: [{ $ref: "#/components/schemas/X" }], nullable: true },
+        "response",
+        "b",
+      ),
+    ).toEqual({ anyOf: [{ allOf: [{ $ref: "b#/$defs/X" }] }, { type: "null" }] });
+  });
+
+  test("a discriminated oneOf dispatches on the tag instead", () => {
+    const converted = toJsonSchema(
+      {
+        type: "object",
+        discriminator: { propertyName: "kind", mapping: { a: "#/components/schemas/A" } },
+        oneOf: [{ $ref: "#/components/schemas/A" }],
+      },
+      "request",
+      "b",
+    );
+    expect(converted.oneOf).toBeUndefined();
+    expect(converted.allOf).toEqual([
+      {
+        required: ["kind"],
+        properties: { kind: { enum: ["a"] } },
+        allOf: [{ if: { properties: { kind: { const: "a" } } }, then: { $ref: "b#/$defs/A" } }],
+      },
+    ]);
+  });
+});
