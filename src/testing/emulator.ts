@@ -37,10 +37,8 @@ const router = createRouter(operations);
  * 127.0.0.1 (random port), route every operation, check tokens, limits and input as the
  * service does, and answer with bodies valid for the schema.
  */
-export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
-  const emulator = new Emulator(options);
-  await emulator.listen();
-  return emulator;
+export function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  return Emulator.start(options);
 }
 
 export class Emulator {
@@ -58,7 +56,15 @@ export class Emulator {
   readonly #server = createServer((req, res) => void this.#serve(req, res));
   #port = 0;
 
-  constructor(options: EmulatorOptions) {
+  /** Same as `startEmulator(options)`. */
+  static async start(options: EmulatorOptions = {}): Promise<Emulator> {
+    const emulator = new Emulator(options);
+    await emulator.#listen();
+    return emulator;
+  }
+
+  private constructor(options: EmulatorOptions) {
+    if (options.tokens?.length === 0) throw new Error("At least one token is needed");
     this.#tokens = new Set(options.tokens ?? [randomId(40)]);
     this.#limiter =
       options.rateLimit === false
@@ -69,8 +75,7 @@ export class Emulator {
     if (options.faults) this.faults.configure(options.faults);
   }
 
-  /** @internal */
-  listen(): Promise<void> {
+  #listen(): Promise<void> {
     return new Promise((resolve, reject) => {
       this.#server.once("error", reject);
       this.#server.listen(0, "127.0.0.1", () => {
@@ -109,8 +114,9 @@ export class Emulator {
    * "METHOD /template" ("GET /workflow/{workflowId}"). Requests are still checked first.
    */
   setHandler(operation: string, handler: Handler): void {
-    if (!this.#resolveOperation(operation)) throw new Error(`Unknown operation ${operation}`);
-    this.#handlers.set(this.#resolveOperation(operation)!, handler);
+    const operationId = this.#resolveOperation(operation);
+    if (!operationId) throw new Error(`Unknown operation ${operation}`);
+    this.#handlers.set(operationId, handler);
   }
 
   clearHandlers(): void {
@@ -157,6 +163,8 @@ export class Emulator {
       const answer = await this.#process(req, url, rawBody, record);
       this.#answer(res, record, answer);
     } catch {
+      // A handler failed; once the answer has started there is nothing left to say.
+      if (res.headersSent) return void res.destroy();
       this.#answer(res, record, {
         status: 500,
         body: { message: withErrorId("Unexpected error while processing") },
@@ -180,8 +188,9 @@ export class Emulator {
     if (!route) return { status: 403 };
     record.operationId = route.info.operationId;
     const token = bearer(req.headers.authorization);
-    if (token !== undefined ? !this.#isValid(token) : requiresToken(this.#doc, route.info))
-      return { status: 403 };
+    const authorized =
+      token !== undefined ? this.#isValid(token) : !requiresToken(this.#doc, route.info);
+    if (!authorized) return { status: 403 };
     const version = header(req, "accept-version") ?? "1";
     if (!this.#versions.has(version)) {
       return { status: 400, body: { message: `API version '${version}' is not supported` } };
