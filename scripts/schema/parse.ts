@@ -27,7 +27,9 @@ export function parseSchema(text: string, origin: string): OpenApiDocument {
   try {
     doc = YAML.parse(text, { maxAliasCount: -1 });
   } catch (err) {
-    const first = String((err as Error).message).split("\n")[0];
+    const first = String((err as Error).message)
+      .split("\n")[0]!
+      .replace(/:\s*$/, "");
     throw new SchemaInputError(`${origin} is not valid YAML or JSON (truncated?): ${first}`);
   }
   if (!isRecord(doc)) {

@@ -4,7 +4,7 @@ import { staleFiles, writeAtomically } from "./output.js";
 import { SchemaInputError } from "./parse.js";
 import { chooseLocations, readPin } from "./pin.js";
 import { prepareSchema, type PreparedSchema } from "./pipeline.js";
-import { renderGenerated } from "./render.js";
+import type { Rendered } from "./render.js";
 import { obtainSchema, timeoutFromEnv } from "./source.js";
 
 export interface GenerateOptions {
@@ -35,7 +35,7 @@ export async function runGenerate(options: GenerateOptions): Promise<string> {
   });
   const prepared = await prepareSchema(obtained, root, { strict: true, pin });
   if (flags.switches.has("--check")) {
-    const { files } = await renderGenerated(prepared.doc, prepared.sha256);
+    const { files } = await render(prepared);
     const stale = await staleFiles(outDir, files);
     if (stale.length > 0) {
       throw new SchemaInputError(
@@ -59,13 +59,22 @@ export async function writeGenerated(
   prepared: PreparedSchema,
   outDir: string,
 ): Promise<GeneratedCounts> {
-  const { files, operations } = await renderGenerated(prepared.doc, prepared.sha256);
+  const { files, operations } = await render(prepared);
   await writeAtomically(outDir, files);
   return {
     version: prepared.doc.info.version,
     operations: Object.keys(operations).length,
     schemas: Object.keys(prepared.doc.components?.schemas ?? {}).length,
   };
+}
+
+/**
+ * The renderer pulls in typescript, openapi-typescript and prettier (seconds to load); loading
+ * it only once the input is known good lets bad input fail at once.
+ */
+async function render(prepared: PreparedSchema): Promise<Rendered> {
+  const { renderGenerated } = await import("./render.js");
+  return renderGenerated(prepared.doc, prepared.sha256);
 }
 
 export function summarize(counts: GeneratedCounts, started: number): string {
