@@ -213,3 +213,16 @@ describe("schema:update on the real sequence 1.85.0 → 1.102.0 → 1.140.0 → 
     expect(await readFile(path.join(root, "schema", "pin.json"), "utf8")).toBe(pin);
   });
 });
+
+test("without the pinned release at hand there is no report and the pin stays", async () => {
+  routes.set("/moved-on.yml", { body: await readRelease("1.140.0") });
+  const project = await tempProject("1.102.0", [`${server.url}/moved-on.yml`]);
+  const pin = await readFile(path.join(project, "schema", "pin.json"), "utf8");
+  const failure = runSchemaUpdate({ root: project, env: {}, log: () => undefined });
+  await expect(failure).rejects.toThrow(
+    `sha256 mismatch for ${server.url}/moved-on.yml: pinned release 1.102.0 (98d6b538c88e…), ` +
+      `found release 1.140.0 (483bf2d6aeb7…); the pinned release is needed for the report: ` +
+      `put its file where schema/pin.json's first source says`,
+  );
+  expect(await readFile(path.join(project, "schema", "pin.json"), "utf8")).toBe(pin);
+});

@@ -3,7 +3,7 @@ import { parseFlags } from "./args.js";
 import { staleFiles, writeAtomically } from "./output.js";
 import { SchemaInputError } from "./parse.js";
 import { chooseLocations, readPin } from "./pin.js";
-import { prepareSchema, type PreparedSchema } from "./pipeline.js";
+import { PinMismatchError, prepareSchema, type PreparedSchema } from "./pipeline.js";
 import type { Rendered } from "./render.js";
 import { obtainSchema, timeoutFromEnv } from "./source.js";
 
@@ -33,7 +33,10 @@ export async function runGenerate(options: GenerateOptions): Promise<string> {
     baseDir: root,
     timeoutMs: timeoutFromEnv(env),
   });
-  const prepared = await prepareSchema(obtained, root, { strict: true, pin });
+  const prepared = await prepareSchema(obtained, root, { strict: true, pin }).catch((err) => {
+    if (!(err instanceof PinMismatchError)) throw err;
+    throw new PinMismatchError(`${err.message}; run 'npm run schema:update' to move the pin`);
+  });
   if (flags.switches.has("--check")) {
     const { files } = await render(prepared);
     const stale = await staleFiles(outDir, files);

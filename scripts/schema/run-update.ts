@@ -3,8 +3,13 @@ import path from "node:path";
 import { parseFlags } from "./args.js";
 import { diffDocuments } from "./diff.js";
 import { renderReport } from "./diff-report.js";
-import { latestLocation, pinnedLocations, readPin, writePin } from "./pin.js";
-import { assertNoStaleOverlays, prepareSchema } from "./pipeline.js";
+import { latestLocation, pinnedLocations, readPin, writePin, type Pin } from "./pin.js";
+import {
+  assertNoStaleOverlays,
+  PinMismatchError,
+  prepareSchema,
+  type PreparedSchema,
+} from "./pipeline.js";
 import { summarize, writeGenerated } from "./run-generate.js";
 import { obtainSchema, readLocation, timeoutFromEnv } from "./source.js";
 
@@ -46,11 +51,7 @@ export async function runSchemaUpdate(options: UpdateOptions): Promise<UpdateRes
     return { from: pin.version, to: pin.version };
   }
   const next = await prepareSchema(candidate, root, { strict: false });
-  const pinned = await prepareSchema(
-    await obtainSchema(pinnedLocations(pin), { baseDir: root, timeoutMs }),
-    root,
-    { strict: false, pin },
-  );
+  const pinned = await obtainPinned(root, pin, timeoutMs);
   const to = next.doc.info.version;
   const report = renderReport({
     from: pin.version,
@@ -71,4 +72,16 @@ export async function runSchemaUpdate(options: UpdateOptions): Promise<UpdateRes
   assertNoStaleOverlays(next.doc, next.overlays);
   log(summarize(await writeGenerated(next, path.join(root, "generated")), started));
   return { from: pin.version, to, reportFile, report };
+}
+
+/** The pinned release, to compare against; only the pin's own sources can provide it. */
+async function obtainPinned(root: string, pin: Pin, timeoutMs: number): Promise<PreparedSchema> {
+  const obtained = await obtainSchema(pinnedLocations(pin), { baseDir: root, timeoutMs });
+  return prepareSchema(obtained, root, { strict: false, pin }).catch((err: unknown) => {
+    if (!(err instanceof PinMismatchError)) throw err;
+    throw new PinMismatchError(
+      `${err.message}; the pinned release is needed for the report: put its file where ` +
+        `schema/pin.json's first source says`,
+    );
+  });
 }
