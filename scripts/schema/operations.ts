@@ -1,4 +1,4 @@
-import { isRecord, resolvePointer, type OpenApiDocument } from "./parse.js";
+import { deref, isRecord, type OpenApiDocument } from "./parse.js";
 
 export const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch"] as const;
 
@@ -93,7 +93,8 @@ function describeOperation(
   return info;
 }
 
-function successResponse(
+/** The first 2xx response of an operation: its content type, how to parse it, its schema. */
+export function successResponse(
   doc: OpenApiDocument,
   op: Record<string, unknown>,
 ): { contentType?: string; parseAs: ParseAs; schema?: unknown } {
@@ -143,12 +144,4 @@ function detectPagination(
       : { style: "offset", items, sizeParam: "max" };
   }
   return undefined;
-}
-
-function deref(doc: OpenApiDocument, node: unknown): unknown {
-  let current = node;
-  for (let hops = 0; isRecord(current) && typeof current.$ref === "string" && hops < 32; hops++) {
-    current = resolvePointer(doc, current.$ref);
-  }
-  return current;
 }

@@ -1,4 +1,4 @@
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 
 /**
@@ -20,12 +20,14 @@ export async function writeAtomically(dir: string, files: Record<string, string>
   await rm(old, { recursive: true, force: true });
 }
 
-/** Names of the files that differ from (or are missing in) `dir`. */
+/** Names of the files that differ from, are missing in, or were added to `dir`. */
 export async function staleFiles(dir: string, files: Record<string, string>): Promise<string[]> {
   const stale: string[] = [];
   for (const [name, content] of Object.entries(files)) {
     const current = await readFile(path.join(dir, name), "utf8").catch(() => undefined);
     if (current !== content) stale.push(name);
   }
+  const present = await readdir(dir).catch(() => [] as string[]);
+  stale.push(...present.filter((name) => !(name in files)).sort());
   return stale;
 }

@@ -122,7 +122,8 @@ function mergeInto(target: Record<string, unknown>, update: Record<string, unkno
   for (const [key, value] of Object.entries(update)) {
     const current = target[key];
     if (isRecord(current) && isRecord(value)) mergeInto(current, value);
-    else if (Array.isArray(current) && Array.isArray(value)) current.push(...structuredClone(value));
+    else if (Array.isArray(current) && Array.isArray(value))
+      current.push(...structuredClone(value));
     else target[key] = structuredClone(value);
   }
 }

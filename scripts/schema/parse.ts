@@ -27,7 +27,9 @@ export function parseSchema(text: string, origin: string): OpenApiDocument {
   try {
     doc = YAML.parse(text, { maxAliasCount: -1 });
   } catch (err) {
-    const first = String((err as Error).message).split("\n")[0];
+    const first = String((err as Error).message)
+      .split("\n")[0]!
+      .replace(/:\s*$/, "");
     throw new SchemaInputError(`${origin} is not valid YAML or JSON (truncated?): ${first}`);
   }
   if (!isRecord(doc)) {
@@ -64,7 +66,11 @@ function findDanglingRef(doc: Record<string, unknown>): string | undefined {
       stack.push(...node);
     } else if (isRecord(node)) {
       const ref = node.$ref;
-      if (typeof ref === "string" && ref.startsWith("#/") && resolvePointer(doc, ref) === undefined) {
+      if (
+        typeof ref === "string" &&
+        ref.startsWith("#/") &&
+        resolvePointer(doc, ref) === undefined
+      ) {
         return ref;
       }
       stack.push(...Object.values(node));
@@ -81,6 +87,15 @@ export function resolvePointer(doc: unknown, ref: string): unknown {
     node = (node as Record<string, unknown>)[key];
   }
   return node;
+}
+
+/** Follows local `$ref`s (bounded, so a cycle cannot hang) to the node they name. */
+export function deref(doc: unknown, node: unknown): unknown {
+  let current = node;
+  for (let hops = 0; isRecord(current) && typeof current.$ref === "string" && hops < 32; hops++) {
+    current = resolvePointer(doc, current.$ref);
+  }
+  return current;
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

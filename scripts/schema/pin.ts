@@ -22,17 +22,22 @@ export async function writePin(root: string, pin: Pin): Promise<void> {
 export const pinnedLocations = (pin: Pin): string[] =>
   pin.sources.map((source) => source.replaceAll("{version}", pin.version));
 
+/** The published URL of the newest release: the last of the pin's sources. */
+export function latestLocation(pin: Pin): string {
+  const last = pin.sources.at(-1);
+  if (!last) throw new Error("schema/pin.json lists no sources");
+  return last;
+}
+
 /**
- * Where to read the schema from: `--source <file|url>` on the command line, else
- * SEQERA_SCHEMA_SOURCE (for an Enterprise install's URL or a local file), else the pin's list.
+ * Where to read the schema from: `--source <file|url>`, else SEQERA_SCHEMA_SOURCE (for an
+ * Enterprise install's URL or a local file), else the pin's list.
  */
-export function chooseLocations(pin: Pin, argv: readonly string[], env: NodeJS.ProcessEnv): string[] {
-  const flag = argv.indexOf("--source");
-  if (flag >= 0) {
-    const value = argv[flag + 1];
-    if (!value || value.startsWith("--")) throw new Error("--source needs a file path or URL");
-    return [value];
-  }
-  const fromEnv = env.SEQERA_SCHEMA_SOURCE?.trim();
-  return fromEnv ? [fromEnv] : pinnedLocations(pin);
+export function chooseLocations(
+  pin: Pin,
+  source: string | undefined,
+  env: NodeJS.ProcessEnv,
+): string[] {
+  const chosen = source ?? env.SEQERA_SCHEMA_SOURCE?.trim();
+  return chosen ? [chosen] : pinnedLocations(pin);
 }

@@ -10,37 +10,45 @@ export interface PreparedSchema {
   overlays: OverlayReport;
 }
 
-/** Checks an obtained schema against the pin: a different release is an error, never a build. */
-export function verifyPinned(obtained: ObtainedSchema, pin: Pin): void {
+/** The obtained file is another release than the pinned one. */
+export class PinMismatchError extends SchemaInputError {
+  override name = "PinMismatchError";
+}
+
+/**
+ * Checks a parsed schema against the pin: another release is an error naming both, never a
+ * build. Parsing comes first so that an HTML page or a cut file is reported as what it is.
+ */
+export function verifyPinned(obtained: ObtainedSchema, doc: OpenApiDocument, pin: Pin): void {
   if (obtained.sha256 === pin.sha256) return;
-  let found = "an unknown release";
-  try {
-    found = `release ${parseSchema(obtained.text, obtained.origin).info.version}`;
-  } catch {
-    // Not even a schema: the sha256 mismatch is still the clearest thing to say.
-  }
-  throw new SchemaInputError(
+  throw new PinMismatchError(
     `sha256 mismatch for ${obtained.origin}: pinned release ${pin.version} (${pin.sha256.slice(0, 12)}…), ` +
-      `found ${found} (${obtained.sha256.slice(0, 12)}…); run 'npm run schema:update' to move the pin`,
+      `found release ${doc.info.version} (${obtained.sha256.slice(0, 12)}…)`,
   );
 }
 
 /**
- * Parses the schema and applies our overlays. With `strict` (the pinned release) an overlay
- * action that matches nothing is an error, so a fix made stale by upstream is noticed.
+ * Parses the schema and applies the project's overlays. With `strict` (the pinned release) an
+ * overlay action that matches nothing is an error, so a fix made stale upstream is noticed;
+ * otherwise (a candidate release) it is only reported in `overlays.unmatched`.
  */
 export async function prepareSchema(
   obtained: ObtainedSchema,
   root: string,
-  options: { strict: boolean },
+  options: { strict: boolean; pin?: Pin },
 ): Promise<PreparedSchema> {
   const doc = parseSchema(obtained.text, obtained.origin);
+  if (options.pin) verifyPinned(obtained, doc, options.pin);
   const overlays = applyOverlays(doc, await loadOverlays(path.join(root, "schema", "overlays")));
-  if (options.strict && overlays.unmatched.length > 0) {
-    const list = overlays.unmatched.map((u) => `${u.file}: ${u.target}`).join("; ");
-    throw new SchemaInputError(
-      `${overlays.unmatched.length} overlay action(s) match nothing in release ${doc.info.version} (stale fix?): ${list}`,
-    );
-  }
+  if (options.strict) assertNoStaleOverlays(doc, overlays);
   return { doc, sha256: obtained.sha256, overlays };
+}
+
+export function assertNoStaleOverlays(doc: OpenApiDocument, overlays: OverlayReport): void {
+  if (overlays.unmatched.length === 0) return;
+  const list = overlays.unmatched.map((u) => `${u.file}: ${u.target}`).join("; ");
+  throw new SchemaInputError(
+    `${overlays.unmatched.length} overlay action(s) match nothing in release ${doc.info.version} ` +
+      `(stale fix? correct or remove it in schema/overlays/): ${list}`,
+  );
 }

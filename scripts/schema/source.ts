@@ -15,28 +15,48 @@ export interface ObtainOptions {
   timeoutMs?: number;
 }
 
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** The download timeout: SEQERA_SCHEMA_TIMEOUT_MS (milliseconds), else 30 s. */
+export function timeoutFromEnv(env: NodeJS.ProcessEnv): number {
+  const raw = env.SEQERA_SCHEMA_TIMEOUT_MS?.trim();
+  if (!raw) return DEFAULT_TIMEOUT_MS;
+  const ms = Number(raw);
+  if (!Number.isInteger(ms) || ms <= 0) {
+    throw new SchemaInputError(`SEQERA_SCHEMA_TIMEOUT_MS must be a positive integer, not '${raw}'`);
+  }
+  return ms;
+}
+
 export const sha256 = (text: string): string => createHash("sha256").update(text).digest("hex");
 
 const isUrl = (location: string): boolean => /^https?:\/\//i.test(location);
 
 /** Reads one location: a file path or an http(s) URL, downloaded with a timeout. */
-export async function readLocation(location: string, options: ObtainOptions): Promise<ObtainedSchema> {
+export async function readLocation(
+  location: string,
+  options: ObtainOptions,
+): Promise<ObtainedSchema> {
   if (isUrl(location)) {
-    const timeoutMs = options.timeoutMs ?? 30_000;
-    let response: Response;
+    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    // One deadline for the headers and the body: a server that stalls mid-file is also caught.
+    const signal = AbortSignal.timeout(timeoutMs);
+    let text: string;
     try {
-      response = await fetch(location, {
-        signal: AbortSignal.timeout(timeoutMs),
+      const response = await fetch(location, {
+        signal,
         headers: { accept: "application/yaml, application/json;q=0.9, */*;q=0.1" },
       });
+      if (!response.ok) {
+        await response.body?.cancel();
+        throw new SchemaInputError(`${location} answered HTTP ${response.status}`);
+      }
+      text = await response.text();
     } catch (err) {
-      const cause = (err as Error).name === "TimeoutError" ? `no answer in ${timeoutMs} ms` : describe(err);
+      if (err instanceof SchemaInputError) throw err;
+      const cause = signal.aborted ? `no complete answer in ${timeoutMs} ms` : describe(err);
       throw new SchemaInputError(`${location} is unreachable: ${cause}`);
     }
-    if (!response.ok) {
-      throw new SchemaInputError(`${location} answered HTTP ${response.status}`);
-    }
-    const text = await response.text();
     return { text, origin: location, sha256: sha256(text) };
   }
   const file = path.resolve(options.baseDir, location.replace(/^file:\/\//, ""));

@@ -1,0 +1,89 @@
+import path from "node:path";
+import { parseFlags } from "./args.js";
+import { staleFiles, writeAtomically } from "./output.js";
+import { SchemaInputError } from "./parse.js";
+import { chooseLocations, readPin } from "./pin.js";
+import { PinMismatchError, prepareSchema, type PreparedSchema } from "./pipeline.js";
+import type { Rendered } from "./render.js";
+import { obtainSchema, timeoutFromEnv } from "./source.js";
+
+export interface GenerateOptions {
+  /** The project root: schema/pin.json and schema/overlays/ are read from here. */
+  root: string;
+  /** Command-line arguments: --source <file|url>, --out <dir>, --check. */
+  argv?: readonly string[];
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * `npm run generate`: obtains the pinned schema, verifies it, applies overlays and writes
+ * generated/ (or checks it with --check). Returns the one summary line; throws on failure,
+ * leaving the output directory as it was.
+ */
+export async function runGenerate(options: GenerateOptions): Promise<string> {
+  const started = performance.now();
+  const { root, env = process.env } = options;
+  const flags = parseFlags(options.argv ?? [], {
+    options: ["--source", "--out"],
+    switches: ["--check"],
+  });
+  const outDir = path.resolve(root, flags.options["--out"] ?? "generated");
+  const pin = await readPin(root);
+  const obtained = await obtainSchema(chooseLocations(pin, flags.options["--source"], env), {
+    baseDir: root,
+    timeoutMs: timeoutFromEnv(env),
+  });
+  const prepared = await prepareSchema(obtained, root, { strict: true, pin }).catch((err) => {
+    if (!(err instanceof PinMismatchError)) throw err;
+    throw new PinMismatchError(`${err.message}; run 'npm run schema:update' to move the pin`);
+  });
+  if (flags.switches.has("--check")) {
+    const { files } = await render(prepared);
+    const stale = await staleFiles(outDir, files);
+    if (stale.length > 0) {
+      throw new SchemaInputError(
+        `${path.relative(root, outDir) || outDir}/ is stale or was edited (${stale.join(", ")}); ` +
+          `run 'npm run generate'`,
+      );
+    }
+    return `generated/ is up to date with release ${pin.version}`;
+  }
+  return summarize(await writeGenerated(prepared, outDir), started);
+}
+
+export interface GeneratedCounts {
+  version: string;
+  operations: number;
+  schemas: number;
+}
+
+/** Renders and atomically writes the output directory for an already prepared schema. */
+export async function writeGenerated(
+  prepared: PreparedSchema,
+  outDir: string,
+): Promise<GeneratedCounts> {
+  const { files, operations } = await render(prepared);
+  await writeAtomically(outDir, files);
+  return {
+    version: prepared.doc.info.version,
+    operations: Object.keys(operations).length,
+    schemas: Object.keys(prepared.doc.components?.schemas ?? {}).length,
+  };
+}
+
+/**
+ * The renderer pulls in typescript, openapi-typescript and prettier (seconds to load); loading
+ * it only once the input is known good lets bad input fail at once.
+ */
+async function render(prepared: PreparedSchema): Promise<Rendered> {
+  const { renderGenerated } = await import("./render.js");
+  return renderGenerated(prepared.doc, prepared.sha256);
+}
+
+export function summarize(counts: GeneratedCounts, started: number): string {
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  return (
+    `generated release ${counts.version}: ${counts.operations} operations, ` +
+    `${counts.schemas} schemas, ${seconds}s`
+  );
+}

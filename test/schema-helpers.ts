@@ -1,0 +1,131 @@
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { cp, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** Test helpers for the schema pipeline: temp projects, a loopback file server, the CLIs. */
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+export const MIRROR = path.resolve(ROOT, "../shared/schemas");
+export const RELEASES = ["1.85.0", "1.102.0", "1.140.0", "1.181.0"] as const;
+
+export const mirrorFile = (version: string): string =>
+  path.join(MIRROR, `seqera-api-${version}.yml`);
+
+export const readRelease = (version: string): Promise<string> =>
+  readFile(mirrorFile(version), "utf8");
+
+export const sha256Of = (text: string): string => createHash("sha256").update(text).digest("hex");
+
+const tempDirs: string[] = [];
+
+/** A fresh temp directory, removed by removeTempDirs(). */
+export async function tempDir(prefix = "schema-test-"): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
+  tempDirs.push(dir);
+  return dir;
+}
+
+export async function removeTempDirs(): Promise<void> {
+  await Promise.all(tempDirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+}
+
+/**
+ * A throw-away project: the repository's overlays and a pin on `version` whose sources are
+ * `sources` (default: the offline mirror, by absolute path), so tests never touch the worktree.
+ */
+export async function tempProject(
+  version: string,
+  sources = [path.join(MIRROR, "seqera-api-{version}.yml")],
+): Promise<string> {
+  const root = await tempDir("schema-project-");
+  await cp(path.join(ROOT, "schema", "overlays"), path.join(root, "schema", "overlays"), {
+    recursive: true,
+  });
+  const pin = { version, sha256: sha256Of(await readRelease(version)), sources };
+  await writeFile(path.join(root, "schema", "pin.json"), JSON.stringify(pin, null, 2) + "\n");
+  return root;
+}
+
+export interface Served {
+  url: string;
+  close(): Promise<void>;
+}
+
+export type Route = { body: string; type?: string } | ((res: http.ServerResponse) => void);
+
+/** A node:http server on 127.0.0.1 answering from a mutable route table; 404 otherwise. */
+export async function serve(routes: Map<string, Route>): Promise<Served> {
+  const server = http.createServer((req, res) => {
+    const route = routes.get(req.url ?? "");
+    if (typeof route === "function") return route(res);
+    if (!route) {
+      res.writeHead(404, { "content-type": "text/plain" }).end("not found");
+      return;
+    }
+    res.writeHead(200, { "content-type": route.type ?? "application/yaml" }).end(route.body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A loopback port nothing listens on (bound, then released). */
+export async function closedPort(): Promise<number> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs one of the project's scripts as `npm run` would, without npm's own output. */
+export function runScript(
+  script: string,
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", path.join("scripts", script), ...args],
+      {
+        cwd: ROOT,
+        env: { ...process.env, SEQERA_SCHEMA_SOURCE: "", DEBUG: "", ...env },
+      },
+    );
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Every file of `dir` with its bytes and mtime, to prove a failed run left it alone. */
+export async function snapshot(dir: string): Promise<Record<string, string>> {
+  const result: Record<string, string> = {};
+  for (const name of (await readdir(dir)).sort()) {
+    const file = path.join(dir, name);
+    result[name] = `${(await stat(file)).mtimeMs} ${sha256Of(await readFile(file, "utf8"))}`;
+  }
+  return result;
+}

@@ -1,0 +1,228 @@
+import { readFile, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { SchemaInputError } from "../scripts/schema/parse.js";
+import { runGenerate } from "../scripts/schema/run-generate.js";
+import { runSchemaUpdate } from "../scripts/schema/run-update.js";
+import {
+  readRelease,
+  RELEASES,
+  removeTempDirs,
+  serve,
+  sha256Of,
+  tempProject,
+  type Route,
+  type Served,
+} from "./schema-helpers.js";
+
+const LATEST = "/openapi/seqera-api-latest.yml";
+const routes = new Map<string, Route>();
+let server: Served;
+let root: string;
+const logged: string[] = [];
+
+beforeAll(async () => {
+  for (const version of RELEASES) {
+    routes.set(`/seqera-api-${version}.yml`, { body: await readRelease(version) });
+  }
+  server = await serve(routes);
+  root = await tempProject("1.85.0", [
+    `${server.url}/seqera-api-{version}.yml`,
+    `${server.url}${LATEST}`,
+  ]);
+});
+
+afterAll(async () => {
+  await server.close();
+  await removeTempDirs();
+});
+
+const publishLatest = async (version: string): Promise<void> => {
+  routes.set(LATEST, { body: await readRelease(version) });
+};
+
+const update = (argv: string[] = []) =>
+  runSchemaUpdate({ root, argv, env: {}, log: (text) => logged.push(text) });
+
+const readJson = async (file: string): Promise<Record<string, unknown>> =>
+  JSON.parse(await readFile(path.join(root, file), "utf8")) as Record<string, unknown>;
+
+/** The report section ("Breaking…" or "Compatible…") a line appears in. */
+function sectionOf(report: string, line: string): string | undefined {
+  let section: string | undefined;
+  for (const current of report.split("\n")) {
+    if (current.startsWith("## ")) section = current.slice(3).replace(/ \(\d+\)$/, "");
+    if (current === line) return section;
+  }
+  return undefined;
+}
+
+const BREAKING = "Breaking for TypeScript users";
+const COMPATIBLE = "Compatible";
+
+// One project stepped through the real releases, so the steps run in order.
+describe("schema:update on the real sequence 1.85.0 → 1.102.0 → 1.140.0 → 1.181.0", () => {
+  test("1.85.0 → 1.102.0 from the published latest URL", async () => {
+    await publishLatest("1.102.0");
+    // An overlay whose target exists up to 1.102.0: stale against 1.140.0 (next step).
+    await writeFile(
+      path.join(root, "schema", "overlays", "99-launch.yaml"),
+      "overlay: 1.0.0\ninfo: { title: test, version: 1.0.0 }\nactions:\n" +
+        "  - target: $.components.schemas.Launch\n    description: test only\n" +
+        "    update: { description: Launch }\n",
+    );
+    const result = await update();
+    expect(result).toMatchObject({ from: "1.85.0", to: "1.102.0" });
+    const report = result.report!;
+    expect(report.split("\n")[0]).toBe("# Seqera Platform API schema: 1.85.0 → 1.102.0");
+    expect(
+      sectionOf(
+        report,
+        "- `POST /compute-envs/{computeEnvId}/disable`: operation added (DisableComputeEnv)",
+      ),
+    ).toBe(COMPATIBLE);
+    expect(sectionOf(report, "- `GET /data-links/{dataLinkId}/download`: operation removed")).toBe(
+      BREAKING,
+    );
+    expect(
+      sectionOf(
+        report,
+        '- `ComputeEnv.Status`: "DISABLED" added; exhaustive switches over responses need a case',
+      ),
+    ).toBe(BREAKING);
+    expect(sectionOf(report, '- `WorkflowQueryAttribute`: "pipelineVersion" added')).toBe(
+      COMPATIBLE,
+    );
+    expect(
+      sectionOf(report, "- `GET /workflow query parameter includeTotalSize`: added, optional"),
+    ).toBe(COMPATIBLE);
+    expect(sectionOf(report, "- `Task.numSpotInterruptions`: added, optional")).toBe(COMPATIBLE);
+    expect(
+      sectionOf(
+        report,
+        '- `ParticipantDbDto`: removed; components["schemas"]["ParticipantDbDto"] no longer exists',
+      ),
+    ).toBe(BREAKING);
+    expect(sectionOf(report, "- `DescribeUserResponse.user`: UserDbDto → UserResponseDto")).toBe(
+      BREAKING,
+    );
+    expect(report).not.toContain("stale overlay");
+    expect(await readFile(result.reportFile!, "utf8")).toBe(report);
+    expect(path.relative(root, result.reportFile!)).toBe(
+      "schema/downloads/update-1.85.0-to-1.102.0.md",
+    );
+
+    const pin = await readJson("schema/pin.json");
+    expect(pin.version).toBe("1.102.0");
+    expect(pin.sha256).toBe(sha256Of(await readRelease("1.102.0")));
+    expect(pin.sources).toEqual([
+      `${server.url}/seqera-api-{version}.yml`,
+      `${server.url}${LATEST}`,
+    ]);
+    const version = await readFile(path.join(root, "generated", "version.ts"), "utf8");
+    expect(version).toContain('SCHEMA_VERSION = "1.102.0"');
+    expect(logged.at(-1)).toMatch(/^generated release 1\.102\.0: 203 operations, 354 schemas, /);
+  });
+
+  test("1.102.0 → 1.140.0 reports the stale overlay, moves the pin, refuses to generate", async () => {
+    await publishLatest("1.140.0");
+    const before = await readFile(path.join(root, "generated", "version.ts"), "utf8");
+    const failure = await update().catch((err: unknown) => err);
+    expect(failure).toBeInstanceOf(SchemaInputError);
+    expect((failure as Error).message).toMatch(
+      /^1 overlay action\(s\) match nothing in release 1\.140\.0 .*99-launch\.yaml: \$\.components\.schemas\.Launch$/,
+    );
+    const report = await readFile(
+      path.join(root, "schema/downloads/update-1.102.0-to-1.140.0.md"),
+      "utf8",
+    );
+    expect(report).toContain(
+      "- stale overlay 99-launch.yaml: `$.components.schemas.Launch` (test only)",
+    );
+    expect(
+      sectionOf(report, '- `Launch`: removed; components["schemas"]["Launch"] no longer exists'),
+    ).toBe(BREAKING);
+    expect(
+      sectionOf(report, "- `ActionResponseDto.message`: removed; reads of it no longer compile"),
+    ).toBe(BREAKING);
+    expect(
+      sectionOf(
+        report,
+        '- `WorkflowQueryAttribute`: "pipelineVersion" removed; code that sends or compares it no longer compiles',
+      ),
+    ).toBe(BREAKING);
+    expect(
+      sectionOf(
+        report,
+        '- `Credentials.provider`: "github_app" added; exhaustive switches over responses need a case',
+      ),
+    ).toBe(BREAKING);
+    expect(
+      sectionOf(
+        report,
+        "- `GET /launch/{launchId}/datasets response`: DescribeLaunchResponse → ListDatasetVersionsResponse",
+      ),
+    ).toBe(BREAKING);
+    expect((await readJson("schema/pin.json")).version).toBe("1.140.0");
+    expect(await readFile(path.join(root, "generated", "version.ts"), "utf8")).toBe(before);
+
+    // The documented way out: fix the overlays, then regenerate from the moved pin.
+    await rm(path.join(root, "schema", "overlays", "99-launch.yaml"));
+    expect(await runGenerate({ root, env: {} })).toMatch(
+      /^generated release 1\.140\.0: 228 operations, 408 schemas, /,
+    );
+  });
+
+  test("1.140.0 → 1.181.0 from --source", async () => {
+    const result = await update(["--source", `${server.url}/seqera-api-1.181.0.yml`]);
+    const report = result.report!;
+    expect(result).toMatchObject({ from: "1.140.0", to: "1.181.0" });
+    expect(
+      sectionOf(
+        report,
+        "- `GET /workflow/{workflowId}/download response`: application/json → text/plain",
+      ),
+    ).toBe(BREAKING);
+    expect(
+      sectionOf(
+        report,
+        '- `Action.Source`: "cron" added; exhaustive switches over responses need a case',
+      ),
+    ).toBe(BREAKING);
+    expect(
+      sectionOf(
+        report,
+        "- `Action.EventType`: CronActionEvent added; exhaustive narrowing of responses needs a case",
+      ),
+    ).toBe(BREAKING);
+    expect(report).toMatch(/^22 operations added, 0 removed; 84 schemas added, 0 removed;/m);
+    expect((await readJson("schema/pin.json")).version).toBe("1.181.0");
+    expect(await readFile(path.join(root, "generated", "version.ts"), "utf8")).toContain(
+      '"1.181.0"',
+    );
+  });
+
+  test("the pinned release again: says so and changes nothing", async () => {
+    await publishLatest("1.181.0");
+    const pin = await readFile(path.join(root, "schema", "pin.json"), "utf8");
+    const result = await update();
+    expect(result).toEqual({ from: "1.181.0", to: "1.181.0" });
+    expect(logged.at(-1)).toBe(
+      `schema:update: ${server.url}${LATEST} is the pinned release 1.181.0; nothing to do`,
+    );
+    expect(await readFile(path.join(root, "schema", "pin.json"), "utf8")).toBe(pin);
+  });
+});
+
+test("without the pinned release at hand there is no report and the pin stays", async () => {
+  routes.set("/moved-on.yml", { body: await readRelease("1.140.0") });
+  const project = await tempProject("1.102.0", [`${server.url}/moved-on.yml`]);
+  const pin = await readFile(path.join(project, "schema", "pin.json"), "utf8");
+  const failure = runSchemaUpdate({ root: project, env: {}, log: () => undefined });
+  await expect(failure).rejects.toThrow(
+    `sha256 mismatch for ${server.url}/moved-on.yml: pinned release 1.102.0 (98d6b538c88e…), ` +
+      `found release 1.140.0 (483bf2d6aeb7…); the pinned release is needed for the report: ` +
+      `put its file where schema/pin.json's first source says`,
+  );
+  expect(await readFile(path.join(project, "schema", "pin.json"), "utf8")).toBe(pin);
+});
