@@ -137,7 +137,7 @@ function isLoopback(hostname: string): boolean {
 function checkWorkspaceId(value: number | string | undefined): string | undefined {
   if (value === undefined) return undefined;
   const text = String(value).trim();
-  if (!/^\d+$/.test(text) || (typeof value === "number" && !Number.isSafeInteger(value))) {
+  if (!/^[1-9]\d*$/.test(text) || (typeof value === "number" && !Number.isSafeInteger(value))) {
     throw new ConfigurationError(
       `Workspace id must be a positive integer (from workspaceId or TOWER_WORKSPACE_ID), got ${JSON.stringify(String(value))}.`,
     );
