@@ -1,7 +1,7 @@
 import createClient from "openapi-fetch";
 import { resolveConfig, type SeqeraClientOptions, type SeqeraConfig } from "./config.js";
 import { errorFromResponse } from "./errors/from-response.js";
-import { createFetchTransport } from "./fetch-transport.js";
+import { createFetchTransport, releaseTimeout } from "./fetch-transport.js";
 import { createPlanLookup, type OperationPlan } from "./operation-plan.js";
 import { readBody } from "./parse.js";
 import { rateLimitLayer } from "./rate-limit.js";
@@ -76,24 +76,32 @@ export function createSeqeraClient(options: SeqeraClientOptions = {}): SeqeraCli
         if (acceptVersion !== undefined) request.headers.set("Accept-Version", acceptVersion);
         const response = await transport(request, context);
         if (!response.ok) {
-          throw await errorFromResponse(
+          const error = await errorFromResponse(
             response,
             { method, path, operationId: plan.operationId, url },
             redact,
           );
+          releaseTimeout(response);
+          throw error;
         }
         return response;
       },
     });
-    const data = await readBody(response, init.parseAs ?? plan.parseAs, {
-      method,
-      path,
-      operationId: plan.operationId,
-      url,
-      signal: init.signal,
-      timeoutMs: init.timeoutMs ?? config.timeoutMs,
-    });
-    return { data, response };
+    const parseAs = init.parseAs ?? plan.parseAs;
+    try {
+      const data = await readBody(response, parseAs, {
+        method,
+        path,
+        operationId: plan.operationId,
+        url,
+        signal: init.signal,
+        timeoutMs: init.timeoutMs ?? config.timeoutMs,
+      });
+      return { data, response };
+    } finally {
+      // A stream is read later, by the caller: its timer keeps bounding it.
+      if (parseAs !== "stream") releaseTimeout(response);
+    }
   }
 
   const call = (method: string) => async (path: string, init?: UntypedInit) =>
