@@ -104,35 +104,33 @@ export function createSeqeraClient(options: SeqeraClientOptions = {}): SeqeraCli
     }
   }
 
-  const call = (method: string) => async (path: string, init?: UntypedInit) =>
+  const dataOf = async (method: string, path: string, init?: UntypedInit) =>
     (await send(method, path, init)).data;
-  const callRaw = (method: string) => (path: string, init?: UntypedInit) =>
-    send(method, path, init);
-
-  return {
+  const client = {
     config,
-    GET: call("GET"),
-    PUT: call("PUT"),
-    POST: call("POST"),
-    DELETE: call("DELETE"),
-    PATCH: call("PATCH"),
-    HEAD: call("HEAD"),
-    OPTIONS: call("OPTIONS"),
-    request: async (method, path, init) => (await send(method.toUpperCase(), path, init)).data,
+    ...byMethod((method) => (path: string, init?: UntypedInit) => dataOf(method, path, init)),
+    request: (method: string, path: string, init?: UntypedInit) =>
+      dataOf(method.toUpperCase(), path, init),
     raw: {
-      GET: callRaw("GET"),
-      PUT: callRaw("PUT"),
-      POST: callRaw("POST"),
-      DELETE: callRaw("DELETE"),
-      PATCH: callRaw("PATCH"),
-      HEAD: callRaw("HEAD"),
-      OPTIONS: callRaw("OPTIONS"),
-      request: (method, path, init) => send(method.toUpperCase(), path, init),
-    } as RawMethods,
+      ...byMethod((method) => (path: string, init?: UntypedInit) => send(method, path, init)),
+      request: (method: string, path: string, init?: UntypedInit) =>
+        send(method.toUpperCase(), path, init),
+    },
     close: async () => {
       await limiter?.close();
     },
-  } as SeqeraClient;
+  };
+  // The typed signatures are generic over the schema; the implementation is the same for all.
+  return client as unknown as SeqeraClient;
+}
+
+const METHODS = ["GET", "PUT", "POST", "DELETE", "PATCH", "HEAD", "OPTIONS"] as const;
+
+function byMethod<F>(make: (method: string) => F): Record<(typeof METHODS)[number], F> {
+  return Object.fromEntries(METHODS.map((method) => [method, make(method)])) as Record<
+    (typeof METHODS)[number],
+    F
+  >;
 }
 
 /** A missing path parameter would otherwise be sent as a literal "{name}" and come back a puzzling 403. */

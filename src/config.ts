@@ -19,7 +19,7 @@ export interface SeqeraClientOptions {
   workspaceId?: number | string;
   /** Accept-Version header for every call (a call may override it); default "1". */
   acceptVersion?: string;
-  /** Per-attempt timeout in ms, covering headers and body; 0 disables it. Default 30000. */
+  /** Per-attempt timeout in ms, covering headers and body (a streamed body too); 0 disables it. Default 30000. */
   timeoutMs?: number;
   fetch?: FetchFunction;
   /** Allow plain http:// to hosts other than loopback (the token then travels in clear). */

@@ -17,7 +17,7 @@ export interface CallOptions {
   acceptVersion?: string;
   /** Aborts the call, including queued and retried attempts; it rejects with the signal's reason. */
   signal?: AbortSignal;
-  /** Per-attempt timeout for this call, in ms (0: none). */
+  /** Per-attempt timeout for this call, in ms (0: none). With parseAs "stream" it also bounds reading the stream. */
   timeoutMs?: number;
   /** Allow retries of this POST/PATCH (only if it is safe to repeat). */
   retryUnsafe?: boolean;

@@ -37,6 +37,28 @@ describe("headers", () => {
   });
 });
 
+describe("custom fetch", () => {
+  it("sends every request through it, with the attempt's abort signal", async () => {
+    const seen: { url: string; auth: string | null; signal: boolean }[] = [];
+    const client = clientFor(server, {
+      fetch: (request, init) => {
+        seen.push({
+          url: request.url,
+          auth: request.headers.get("authorization"),
+          signal: init?.signal instanceof AbortSignal,
+        });
+        return fetch(request, init);
+      },
+    });
+    server.reply({ body: { user: { userName: "ada" } } });
+    expect(await client.GET("/user-info")).toEqual({ user: { userName: "ada" } });
+    expect(seen).toEqual([
+      { url: `${server.url}/user-info`, auth: `Bearer ${TOKEN}`, signal: true },
+    ]);
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
 describe("query serialization follows each operation's schema", () => {
   it("checks the pinned schema really mixes both styles for `attributes`", () => {
     expect(operations["GET /compute-envs"]!.query.attributes!.explode).toBe(false);
