@@ -29,6 +29,8 @@ export interface SeqeraClientOptions {
   rateLimit?: RateLimitOptions | false;
   /** Retries of failed attempts; false turns them off. */
   retry?: RetryOptions | false;
+  /** Where the TOWER_* defaults come from; default process.env, `{}` ignores the environment. */
+  env?: Env;
 }
 
 /** The resolved settings, frozen. Holds no token: that stays inside the client's closures. */
@@ -48,10 +50,11 @@ export interface SeqeraConfig {
 export type Env = Readonly<Record<string, string | undefined>>;
 
 /** Resolves options over the environment; throws ConfigurationError before any request is made. */
-export function resolveConfig(
-  options: SeqeraClientOptions,
-  env: Env = process.env,
-): { config: SeqeraConfig; token: string } {
+export function resolveConfig(options: SeqeraClientOptions): {
+  config: SeqeraConfig;
+  token: string;
+} {
+  const env = options.env ?? process.env;
   const token = checkToken(options.token ?? nonBlank(env.TOWER_ACCESS_TOKEN));
   const allowInsecureHttp = options.allowInsecureHttp === true;
   const config: SeqeraConfig = Object.freeze({

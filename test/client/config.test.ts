@@ -189,6 +189,17 @@ describe("workspace id", () => {
 });
 
 describe("other options", () => {
+  it("reads the TOWER_* defaults from `env` when given, instead of process.env", async () => {
+    vi.stubEnv("TOWER_WORKSPACE_ID", "999");
+    const client = createSeqeraClient({
+      ...quiet,
+      env: { TOWER_ACCESS_TOKEN: TOKEN, TOWER_API_ENDPOINT: `${server.url}/api` },
+    });
+    await client.GET("/workflow");
+    expect(server.requests[0]!.url).toBe("/api/workflow");
+    expect(server.requests[0]!.headers.authorization).toBe(`Bearer ${TOKEN}`);
+  });
+
   it.each([-1, Number.NaN])("refuses timeoutMs %s", (timeoutMs) => {
     expect(() => createSeqeraClient({ ...quiet, token: TOKEN, timeoutMs })).toThrow(/timeoutMs/);
   });
