@@ -23,9 +23,9 @@ export async function errorFromResponse(
 ): Promise<SeqeraApiError> {
   const text = redact(await readText(response));
   const body = parseBody(text);
-  const raw = serverMessage(body, text);
-  const idMatch = raw === undefined ? null : ERROR_ID.exec(raw);
-  const message = idMatch ? raw!.slice(0, idMatch.index) : raw;
+  const said = serverMessage(body, text) ?? "";
+  const idMatch = ERROR_ID.exec(said);
+  const message = idMatch ? said.slice(0, idMatch.index) : said;
   const details: SeqeraApiErrorDetails = {
     ...call,
     status: response.status,
@@ -37,9 +37,9 @@ export async function errorFromResponse(
   const status = response.status;
   if (status === 400) return new BadRequestError(message || `Bad request: ${where}`, details);
   if (status === 403) {
-    const said = message ? ` Server said: ${message}` : "";
+    const addendum = message ? ` Server said: ${message}` : "";
     return new ForbiddenError(
-      `Forbidden (403) for ${where}: the access token is invalid or expired, or this path is not available on this server.${said}`,
+      `Forbidden (403) for ${where}: the access token is invalid or expired, or this path is not available on this server.${addendum}`,
       details,
     );
   }
@@ -100,13 +100,13 @@ function pathOf(call: CallInfo): string {
 }
 
 /** Retry-After is whole seconds (may be 0) or an HTTP date; the message repeats the seconds. */
-function retryAfterSeconds(header: string | null, message: string | undefined): number | undefined {
+function retryAfterSeconds(header: string | null, message: string): number | undefined {
   if (header !== null && header.trim() !== "") {
     const seconds = Number(header);
     if (Number.isFinite(seconds) && seconds >= 0) return seconds;
     const date = Date.parse(header);
     if (!Number.isNaN(date)) return Math.max(0, Math.ceil((date - Date.now()) / 1000));
   }
-  const wait = message === undefined ? null : WAIT_SECS.exec(message);
+  const wait = WAIT_SECS.exec(message);
   return wait ? Number(wait[1]) : undefined;
 }
