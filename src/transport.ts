@@ -37,6 +37,8 @@ export interface CallContext {
   attempt: number;
   /** Time the current attempt waited for the limiter; the rate-limit layer sets it. */
   limiterWaitMs: number;
+  /** Per-attempt timeout in ms for this call (0: none); unset: the client's default. */
+  timeoutMs?: number;
   logger?: Logger;
 }
 

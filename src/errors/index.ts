@@ -1,0 +1,12 @@
+export { SeqeraApiError, type CallInfo, type SeqeraApiErrorDetails } from "./seqera-api-error.js";
+export { BadRequestError } from "./bad-request-error.js";
+export { ForbiddenError } from "./forbidden-error.js";
+export { NotFoundError } from "./not-found-error.js";
+export { ConflictError } from "./conflict-error.js";
+export { RateLimitError } from "./rate-limit-error.js";
+export { ServerError } from "./server-error.js";
+export { ConnectionError } from "./connection-error.js";
+export { TimeoutError } from "./timeout-error.js";
+export { ConfigurationError } from "./configuration-error.js";
+export { errorFromResponse } from "./from-response.js";
+export { errorFromFailure } from "./from-failure.js";

@@ -1,0 +1,38 @@
+export { createSeqeraClient, type SeqeraClient } from "./client.js";
+export {
+  DEFAULT_ACCEPT_VERSION,
+  DEFAULT_BASE_URL,
+  DEFAULT_TIMEOUT_MS,
+  type FetchFunction,
+  type SeqeraClientOptions,
+  type SeqeraConfig,
+} from "./config.js";
+export { checkCompatibility, compareVersions, type CompatibilityReport } from "./compat.js";
+export {
+  BadRequestError,
+  ConfigurationError,
+  ConflictError,
+  ConnectionError,
+  ForbiddenError,
+  NotFoundError,
+  RateLimitError,
+  SeqeraApiError,
+  ServerError,
+  TimeoutError,
+  type CallInfo,
+} from "./errors/index.js";
+export type { ParseAs } from "./parse.js";
+export type { RateLimitOptions } from "./rate-limit.js";
+export type { RetryOptions } from "./retry.js";
+export type { LogEntry, Logger } from "./transport.js";
+export type {
+  CallOptions,
+  Operation,
+  OperationInit,
+  RawMethods,
+  ResponseData,
+  TypedMethods,
+  UntypedInit,
+} from "./types.js";
+export { SCHEMA_SHA256, SCHEMA_VERSION } from "../generated/version.js";
+export type { components, operations, paths } from "../generated/schema.js";

@@ -1,0 +1,241 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import {
+  BadRequestError,
+  ConflictError,
+  ConnectionError,
+  ForbiddenError,
+  NotFoundError,
+  RateLimitError,
+  SeqeraApiError,
+  ServerError,
+  TimeoutError,
+} from "../../src/index.js";
+import { startServer, type TestServer } from "../helpers/server.js";
+import { clientFor } from "../helpers/client.js";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(() => server.close());
+beforeEach(() => {
+  server.requests.length = 0;
+});
+
+/** The error a call rejects with; fails the test if it resolves. */
+async function failure(call: Promise<unknown>): Promise<SeqeraApiError> {
+  const outcome = await call.then(
+    (data) => ({ data }),
+    (error: unknown) => ({ error }),
+  );
+  if (!("error" in outcome))
+    throw new Error(`expected a failure, got ${JSON.stringify(outcome.data)}`);
+  return outcome.error as SeqeraApiError;
+}
+
+const describeWorkflow = () =>
+  clientFor(server).GET("/workflow/{workflowId}", { params: { path: { workflowId: "w1" } } });
+
+describe("HTTP errors", () => {
+  it("400 with an Error ID: BadRequestError with errorId and the message without the suffix", async () => {
+    server.reply({
+      status: 400,
+      body: { message: "Unexpected error while processing - Error ID: 54apnFENQxbvCr23JaIjLb" },
+    });
+    const error = await failure(describeWorkflow());
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect(error).toBeInstanceOf(SeqeraApiError);
+    expect(error.name).toBe("BadRequestError");
+    expect(error.errorId).toBe("54apnFENQxbvCr23JaIjLb");
+    expect(error.message).toBe("Unexpected error while processing");
+    expect(error).toMatchObject({
+      status: 400,
+      method: "GET",
+      path: "/workflow/{workflowId}",
+      operationId: "DescribeWorkflow",
+    });
+  });
+
+  it("400 without an Error ID keeps the whole message", async () => {
+    server.reply({ status: 400, body: { message: "Invalid workflow id" } });
+    const error = await failure(describeWorkflow());
+    expect(error.message).toBe("Invalid workflow id");
+    expect(error.errorId).toBeUndefined();
+  });
+
+  it("403 with an empty body: ForbiddenError naming the path and both causes", async () => {
+    const client = clientFor({ ...server, url: `${server.url}/api` });
+    server.reply({ status: 403 });
+    const error = await failure(
+      client.GET("/workflow/{workflowId}", { params: { path: { workflowId: "w1" } } }),
+    );
+    expect(error).toBeInstanceOf(ForbiddenError);
+    expect(error.status).toBe(403);
+    expect(error.message).toContain("GET /api/workflow/w1");
+    expect(error.message).toMatch(/token is invalid or expired/);
+    expect(error.message).toMatch(/path is not available on this server/);
+    expect(error.body).toBeUndefined();
+    expect(error.response?.status).toBe(403);
+  });
+
+  it("403 with a JSON message adds what the server said", async () => {
+    server.reply({ status: 403, body: { message: "Access denied to workspace 42" } });
+    const error = await failure(describeWorkflow());
+    expect(error).toBeInstanceOf(ForbiddenError);
+    expect(error.message).toMatch(
+      /token is invalid or expired.*Server said: Access denied to workspace 42/,
+    );
+  });
+
+  it.each([
+    [404, NotFoundError, { message: "Workflow not found" }, "Workflow not found"],
+    [
+      409,
+      ConflictError,
+      { message: "A pipeline named 'x' already exists" },
+      "A pipeline named 'x' already exists",
+    ],
+    [500, ServerError, { message: "Oops - Error ID: abc123" }, "Oops"],
+    [503, ServerError, undefined, "HTTP 503 Service Unavailable for GET /workflow/w1"],
+  ] as const)("%i: %o", async (status, type, body, message) => {
+    server.reply({ status, body });
+    const error = await failure(describeWorkflow());
+    expect(error).toBeInstanceOf(type);
+    expect(error.status).toBe(status);
+    expect(error.message).toBe(message);
+  });
+
+  it("429: RateLimitError with retryAfter from Retry-After", async () => {
+    server.reply({
+      status: 429,
+      headers: { "retry-after": "3" },
+      body: { message: "Maximum request rate exceeded. Wait 3secs before issuing a new request" },
+    });
+    const error = await failure(describeWorkflow());
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect((error as RateLimitError).retryAfter).toBe(3);
+    expect(error.message).toMatch(/Maximum request rate exceeded/);
+  });
+
+  it("429 with Retry-After 0 means 0, not absent", async () => {
+    server.reply({ status: 429, headers: { "retry-after": "0" }, body: { message: "Wait 0secs" } });
+    expect(((await failure(describeWorkflow())) as RateLimitError).retryAfter).toBe(0);
+  });
+
+  it("429 without the header falls back to the seconds in the message", async () => {
+    server.reply({
+      status: 429,
+      body: { message: "Maximum request rate exceeded. Wait 7secs before issuing a new request" },
+    });
+    expect(((await failure(describeWorkflow())) as RateLimitError).retryAfter).toBe(7);
+  });
+
+  it("a non-JSON error body (a proxy's HTML page) is an error carrying a snippet", async () => {
+    server.reply({
+      status: 502,
+      headers: { "content-type": "text/html" },
+      body: "<html><h1>502 Bad Gateway</h1></html>",
+    });
+    const error = await failure(describeWorkflow());
+    expect(error).toBeInstanceOf(ServerError);
+    expect(error.message).toContain("502 Bad Gateway");
+    expect(error.body).toBe("<html><h1>502 Bad Gateway</h1></html>");
+  });
+
+  it("an unmapped status is a plain SeqeraApiError", async () => {
+    server.reply({ status: 401, body: { message: "Unauthorized" } });
+    const error = await failure(describeWorkflow());
+    expect(error.constructor).toBe(SeqeraApiError);
+    expect(error.status).toBe(401);
+  });
+
+  it("an error on an operation with an empty success body still fails", async () => {
+    server.reply({ status: 403 });
+    const error = await failure(
+      clientFor(server).DELETE("/workflow/{workflowId}", {
+        params: { path: { workflowId: "w1" } },
+      }),
+    );
+    expect(error).toBeInstanceOf(ForbiddenError);
+  });
+});
+
+describe("success statuses with the wrong body", () => {
+  it("200 with an empty body where JSON is expected is an error, not undefined", async () => {
+    server.reply({ status: 200, body: "" });
+    const error = await failure(describeWorkflow());
+    expect(error.constructor).toBe(SeqeraApiError);
+    expect(error.message).toMatch(/empty body where JSON was expected/);
+  });
+
+  it("200 with a body that is not JSON is an error", async () => {
+    server.reply({
+      status: 200,
+      headers: { "content-type": "text/html" },
+      body: "<html>login</html>",
+    });
+    const error = await failure(describeWorkflow());
+    expect(error.message).toMatch(/not JSON \(text\/html\)/);
+  });
+
+  it("204 on an operation that may answer without content resolves to undefined", async () => {
+    server.reply({ status: 204 });
+    const data = await clientFor(server).GET("/pipelines/{pipelineId}/schema", {
+      params: { path: { pipelineId: 1 } },
+    });
+    expect(data).toBeUndefined();
+  });
+});
+
+describe("no response", () => {
+  it("connection refused: ConnectionError with the cause", async () => {
+    const closed = await startServer();
+    await closed.close();
+    const client = clientFor(closed);
+    const error = await failure(client.GET("/service-info"));
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error.status).toBeUndefined();
+    expect(error.message).toMatch(
+      /GET \/service-info failed: no response from http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)/,
+    );
+    expect(error.cause).toBeInstanceOf(Error);
+  });
+
+  it("connection dropped without an answer: ConnectionError", async () => {
+    server.reply({ destroy: true });
+    expect(await failure(describeWorkflow())).toBeInstanceOf(ConnectionError);
+  });
+
+  it("no headers within the timeout: TimeoutError", async () => {
+    server.reply({ delayMs: 5_000, body: {} });
+    const error = await failure(clientFor(server, { timeoutMs: 100 }).GET("/service-info"));
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect((error as TimeoutError).timeoutMs).toBe(100);
+    expect(error.message).toBe("GET /service-info timed out after 100 ms");
+  });
+
+  it("a call's timeoutMs overrides the client's", async () => {
+    server.reply({ delayMs: 5_000, body: {} });
+    const error = await failure(clientFor(server).GET("/service-info", { timeoutMs: 50 }));
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect((error as TimeoutError).timeoutMs).toBe(50);
+  });
+
+  it("a body stalled past the timeout: TimeoutError", async () => {
+    server.reply({
+      bodyDelayMs: 5_000,
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
+    const error = await failure(clientFor(server, { timeoutMs: 150 }).GET("/service-info"));
+    expect(error).toBeInstanceOf(TimeoutError);
+  });
+
+  it("the caller's abort rejects with the caller's reason, not a TimeoutError", async () => {
+    server.reply({ delayMs: 5_000, body: {} });
+    const controller = new AbortController();
+    const call = clientFor(server).GET("/service-info", { signal: controller.signal });
+    setTimeout(() => controller.abort(new Error("user gave up")), 50);
+    await expect(call).rejects.toThrow("user gave up");
+  });
+});

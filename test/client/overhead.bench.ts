@@ -1,0 +1,63 @@
+import createClient from "openapi-fetch";
+import { afterAll, bench, describe } from "vitest";
+import type { paths } from "../../generated/schema.js";
+import { createSeqeraClient } from "../../src/index.js";
+import { startServer } from "../helpers/server.js";
+import { TOKEN } from "../helpers/client.js";
+
+/**
+ * The client's own cost over bare openapi-fetch (target: at most 1.10x). "in memory" answers
+ * from a fetch that never touches the network, so only the client code is measured; "loopback"
+ * is the same call over a real 127.0.0.1 connection.
+ */
+const BODY = JSON.stringify({ workflow: { id: "w1", status: "SUCCEEDED" } });
+const memoryFetch = async () =>
+  new Response(BODY, { headers: { "content-type": "application/json" } });
+const headers = { Authorization: `Bearer ${TOKEN}`, "Accept-Version": "1" };
+const params = { path: { workflowId: "w1" }, query: { workspaceId: 42 } };
+
+describe("in memory: GET /workflow/{workflowId}", () => {
+  const bare = createClient<paths>({
+    baseUrl: "https://api.cloud.seqera.io",
+    headers,
+    fetch: memoryFetch,
+  });
+  const seqera = createSeqeraClient({
+    token: TOKEN,
+    fetch: memoryFetch,
+    retry: false,
+    rateLimit: false,
+  });
+  bench("openapi-fetch", async () => {
+    const { data } = await bare.GET("/workflow/{workflowId}", { params });
+    if (!data) throw new Error("no data");
+  });
+  bench("seqera client", async () => {
+    await seqera.GET("/workflow/{workflowId}", { params });
+  });
+});
+
+// Started at load: bench() does not wait for beforeAll hooks.
+const server = await startServer(() => ({
+  headers: { "content-type": "application/json" },
+  body: BODY,
+}));
+afterAll(() => server.close());
+
+describe("loopback: GET /workflow/{workflowId}", () => {
+  const bare = createClient<paths>({ baseUrl: server.url, headers });
+  const seqera = createSeqeraClient({
+    token: TOKEN,
+    baseUrl: server.url,
+    retry: false,
+    rateLimit: false,
+  });
+  bench("openapi-fetch", async () => {
+    server.requests.length = 0;
+    await bare.GET("/workflow/{workflowId}", { params });
+  });
+  bench("seqera client", async () => {
+    server.requests.length = 0;
+    await seqera.GET("/workflow/{workflowId}", { params });
+  });
+});

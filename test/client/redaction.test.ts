@@ -1,0 +1,127 @@
+import { inspect } from "node:util";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { createSeqeraClient, type LogEntry, type SeqeraApiError } from "../../src/index.js";
+import { startServer, type TestServer } from "../helpers/server.js";
+import { clientFor, TOKEN } from "../helpers/client.js";
+
+let server: TestServer;
+beforeAll(async () => {
+  // A debugging proxy that reflects the request's Authorization header in every body.
+  server = await startServer((request) => ({
+    status: request.pathname === "/ok" ? 200 : Number(request.query.get("status") ?? 400),
+    body: {
+      message: `echo: ${request.headers.authorization} - Error ID: e1`,
+      token: request.headers.authorization,
+    },
+  }));
+});
+afterAll(() => server.close());
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+/** Every way a value might be printed or serialized. */
+function renderings(value: unknown): string[] {
+  return [
+    JSON.stringify(value) ?? "",
+    inspect(value),
+    inspect(value, { showHidden: true, depth: Infinity, getters: true }),
+    String(value),
+    value instanceof Error ? `${value.stack}` : "",
+  ];
+}
+
+function expectNoToken(value: unknown) {
+  for (const text of renderings(value)) {
+    expect(text).not.toContain(TOKEN);
+    expect(text).not.toContain(TOKEN.slice(0, 12));
+  }
+}
+
+async function failure(call: Promise<unknown>) {
+  return (await call.then(
+    () => {
+      throw new Error("expected a failure");
+    },
+    (error: unknown) => error,
+  )) as SeqeraApiError;
+}
+
+describe("the token is never exposed", () => {
+  it("not by the client object", () => {
+    const client = clientFor(server, { logger: () => {} });
+    expectNoToken(client);
+    expectNoToken(client.config);
+    expectNoToken(Object.getOwnPropertyDescriptors(client));
+  });
+
+  it.each([400, 403, 404, 409, 429, 500])(
+    "not by a %i error, even when the body echoes it",
+    async (status) => {
+      const error = await failure(
+        clientFor(server).GET("/workflow/{workflowId}", {
+          params: { path: { workflowId: "w1" }, query: { status } as never },
+        }),
+      );
+      expect(error.status).toBe(status);
+      expect(JSON.stringify(error.body)).toContain("[REDACTED]");
+      expectNoToken(error);
+      for (const key of Object.getOwnPropertyNames(error)) {
+        expectNoToken((error as unknown as Record<string, unknown>)[key]);
+      }
+    },
+  );
+
+  it("not by connection and timeout errors", async () => {
+    const closed = await startServer();
+    await closed.close();
+    expectNoToken(await failure(clientFor(closed).GET("/service-info")));
+    const slow = await startServer(() => ({ delayMs: 5_000, body: {} }));
+    try {
+      expectNoToken(await failure(clientFor(slow, { timeoutMs: 50 }).GET("/service-info")));
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it("not by configuration errors", () => {
+    let error: unknown;
+    try {
+      createSeqeraClient({ token: `${TOKEN} `, baseUrl: server.url });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(Error);
+    expectNoToken(error);
+  });
+
+  it("not by logger entries, which carry no Authorization header either", async () => {
+    const entries: LogEntry[] = [];
+    const client = clientFor(server, { logger: (entry) => entries.push(entry) });
+    await client.GET("/ok" as never);
+    await failure(client.GET("/service-info"));
+    expect(entries).toHaveLength(2);
+    const text = JSON.stringify(entries) + inspect(entries, { depth: Infinity, showHidden: true });
+    expect(text).not.toContain(TOKEN);
+    expect(text.toLowerCase()).not.toContain("authorization");
+  });
+
+  it("not on the console: the client prints nothing", async () => {
+    const printed: string[] = [];
+    const capture = (...args: unknown[]) => {
+      printed.push(args.map(String).join(" "));
+      return true;
+    };
+    for (const method of ["log", "info", "warn", "error", "debug"] as const) {
+      vi.spyOn(console, method).mockImplementation(capture);
+    }
+    vi.spyOn(process.stdout, "write").mockImplementation(capture);
+    vi.spyOn(process.stderr, "write").mockImplementation(capture);
+    const client = clientFor(server);
+    await client.GET("/ok" as never);
+    await failure(client.GET("/service-info"));
+    vi.restoreAllMocks();
+    expect(printed.join("\n")).not.toContain(TOKEN);
+    expect(printed).toEqual([]);
+  });
+});

@@ -1,0 +1,204 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { operations } from "../../generated/operations.js";
+import { startServer, type TestServer } from "../helpers/server.js";
+import { clientFor, TOKEN } from "../helpers/client.js";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(() => server.close());
+beforeEach(() => {
+  server.requests.length = 0;
+});
+
+const last = () => server.requests.at(-1)!;
+
+describe("headers", () => {
+  it("sends the bearer token and Accept-Version 1 by default", async () => {
+    await clientFor(server).GET("/user-info");
+    expect(last().headers.authorization).toBe(`Bearer ${TOKEN}`);
+    expect(last().headers["accept-version"]).toBe("1");
+  });
+
+  it("sends the client's Accept-Version, and a call's own over it", async () => {
+    const client = clientFor(server, { acceptVersion: "2" });
+    await client.GET("/user-info");
+    expect(last().headers["accept-version"]).toBe("2");
+    await client.GET("/user-info", { acceptVersion: "3" });
+    expect(last().headers["accept-version"]).toBe("3");
+    await client.GET("/user-info");
+    expect(last().headers["accept-version"]).toBe("2");
+  });
+
+  it("sends extra headers a call sets", async () => {
+    await clientFor(server).GET("/user-info", { headers: { "X-Request-Id": "r-1" } });
+    expect(last().headers["x-request-id"]).toBe("r-1");
+  });
+});
+
+describe("custom fetch", () => {
+  it("sends every request through it, with the attempt's abort signal", async () => {
+    const seen: { url: string; auth: string | null; signal: boolean }[] = [];
+    const client = clientFor(server, {
+      fetch: (request, init) => {
+        seen.push({
+          url: request.url,
+          auth: request.headers.get("authorization"),
+          signal: init?.signal instanceof AbortSignal,
+        });
+        return fetch(request, init);
+      },
+    });
+    server.reply({ body: { user: { userName: "ada" } } });
+    expect(await client.GET("/user-info")).toEqual({ user: { userName: "ada" } });
+    expect(seen).toEqual([
+      { url: `${server.url}/user-info`, auth: `Bearer ${TOKEN}`, signal: true },
+    ]);
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe("query serialization follows each operation's schema", () => {
+  it("checks the pinned schema really mixes both styles for `attributes`", () => {
+    expect(operations["GET /compute-envs"]!.query.attributes!.explode).toBe(false);
+    expect(operations["GET /compute-envs/{computeEnvId}"]!.query.attributes!.explode).toBe(true);
+    expect(operations["GET /workflow"]!.query.attributes!.explode).toBe(false);
+    expect(operations["GET /actions"]!.query.attributes!.explode).toBe(true);
+  });
+
+  it("comma-joins `attributes` on GET /compute-envs (explode: false)", async () => {
+    await clientFor(server).GET("/compute-envs", {
+      params: { query: { attributes: ["labels", "resources"], status: "AVAILABLE" } },
+    });
+    expect(last().url).toBe("/compute-envs?attributes=labels,resources&status=AVAILABLE");
+    expect(last().query.get("attributes")).toBe("labels,resources");
+  });
+
+  it("repeats `attributes` on GET /compute-envs/{computeEnvId} (explode: true)", async () => {
+    await clientFor(server).GET("/compute-envs/{computeEnvId}", {
+      params: { path: { computeEnvId: "ce1" }, query: { attributes: ["labels", "resources"] } },
+    });
+    expect(last().url).toBe("/compute-envs/ce1?attributes=labels&attributes=resources");
+    expect(last().query.getAll("attributes")).toEqual(["labels", "resources"]);
+  });
+
+  it("comma-joins on GET /workflow and repeats on GET /actions", async () => {
+    const client = clientFor(server);
+    await client.GET("/workflow", {
+      params: { query: { attributes: ["labels", "optimized"], max: 10 } },
+    });
+    expect(last().query.getAll("attributes")).toEqual(["labels,optimized"]);
+    expect(last().query.get("max")).toBe("10");
+    await client.GET("/actions", { params: { query: { attributes: ["labels"], workspaceId: 5 } } });
+    expect(last().url).toBe("/actions?attributes=labels&workspaceId=5");
+  });
+
+  // The published schema types these items as `object` (really strings), hence request().
+  it("repeats `dirs` and `files` on GET /data-links/{dataLinkId}/script/download", async () => {
+    await clientFor(server).request("GET", "/data-links/{dataLinkId}/script/download", {
+      params: { path: { dataLinkId: "dl-1" }, query: { dirs: ["a/", "b c/"], files: ["x.txt"] } },
+    });
+    expect(last().query.getAll("dirs")).toEqual(["a/", "b c/"]);
+    expect(last().query.getAll("files")).toEqual(["x.txt"]);
+  });
+
+  it("skips undefined values and empty arrays, and encodes reserved characters", async () => {
+    await clientFor(server).GET("/workflow", {
+      params: { query: { search: "name:a&b=c", max: undefined, attributes: [] } },
+    });
+    expect(last().url).toBe("/workflow?search=name%3Aa%26b%3Dc");
+    expect(last().query.get("search")).toBe("name:a&b=c");
+  });
+
+  it("encodes path parameters", async () => {
+    await clientFor(server).GET("/workflow/{workflowId}", {
+      params: { path: { workflowId: "a/b c" } },
+    });
+    expect(last().pathname).toBe("/workflow/a%2Fb%20c");
+  });
+});
+
+describe("path parameters", () => {
+  it("refuses a call missing a path parameter before sending it", async () => {
+    const client = clientFor(server);
+    await expect(
+      client.request("GET", "/workflow/{workflowId}", { params: { path: {} } }),
+    ).rejects.toThrow(/needs the path parameter "workflowId"/);
+    await expect(
+      client.request("GET", "/workflow/{workflowId}", { params: { path: { workflowId: "" } } }),
+    ).rejects.toThrow(TypeError);
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe("bodies", () => {
+  it("sends JSON bodies with their content type", async () => {
+    server.reply({ body: { workflowId: "w1" } });
+    const launch = { computeEnvId: "ce1", pipeline: "nf-core/rnaseq", workDir: "s3://bucket/work" };
+    const data = await clientFor(server).POST("/workflow/launch", { body: { launch } });
+    expect(data.workflowId).toBe("w1");
+    expect(last().method).toBe("POST");
+    expect(last().headers["content-type"]).toBe("application/json");
+    expect(JSON.parse(last().body.toString())).toEqual({ launch });
+  });
+
+  it.each([
+    ["/workspaces/{workspaceId}/datasets/{datasetId}/upload", { workspaceId: 7, datasetId: "ds1" }],
+    ["/datasets/{datasetId}/upload", { datasetId: "ds1" }],
+  ] as const)(
+    "uploads a dataset to %s as multipart, part typed text/csv by default",
+    async (path, pathParams) => {
+      server.reply({ body: { version: { version: 1 } } });
+      const csv = "sample,fastq\nA,a.fq.gz\n";
+      const client = clientFor(server);
+      const params = { path: pathParams as never, query: { header: true } };
+      const data = await client.POST(path as "/datasets/{datasetId}/upload", {
+        params,
+        body: { file: new Blob([csv]) },
+      });
+      expect(data).toEqual({ version: { version: 1 } });
+      expect(last().headers["content-type"]).toMatch(/^multipart\/form-data; boundary=/);
+      expect(last().query.get("header")).toBe("true");
+      const form = await formOf(last());
+      const file = form.get("file") as File;
+      expect(file.type).toBe("text/csv");
+      expect(file.name).toBe("file.csv");
+      expect(await file.text()).toBe(csv);
+    },
+  );
+
+  it("keeps a File's own name and media type (TSV)", async () => {
+    server.reply({ body: {} });
+    const tsv = new File(["sample\tfastq\n"], "samples.tsv", { type: "text/tab-separated-values" });
+    await clientFor(server).POST("/datasets/{datasetId}/upload", {
+      params: { path: { datasetId: "ds1" } },
+      body: { file: tsv },
+    });
+    const file = (await formOf(last())).get("file") as File;
+    expect(file.name).toBe("samples.tsv");
+    expect(file.type).toBe("text/tab-separated-values");
+    expect(await file.text()).toBe("sample\tfastq\n");
+  });
+
+  it("passes a ready FormData through untouched", async () => {
+    server.reply({ body: {} });
+    const form = new FormData();
+    form.append("file", new Blob(["a,b\n"], { type: "text/csv" }), "mine.csv");
+    await clientFor(server).POST("/datasets/{datasetId}/upload", {
+      params: { path: { datasetId: "ds1" } },
+      body: form as never,
+    });
+    const file = (await formOf(last())).get("file") as File;
+    expect(file.name).toBe("mine.csv");
+  });
+});
+
+/** Parse the recorded multipart body the way a Web server would. */
+function formOf(recorded: { headers: Record<string, unknown>; body: Buffer }): Promise<FormData> {
+  return new Request("http://127.0.0.1/", {
+    method: "POST",
+    headers: { "content-type": String(recorded.headers["content-type"]) },
+    body: new Uint8Array(recorded.body),
+  }).formData();
+}

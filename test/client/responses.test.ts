@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startServer, type TestServer } from "../helpers/server.js";
+import { clientFor } from "../helpers/client.js";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(() => server.close());
+beforeEach(() => {
+  server.requests.length = 0;
+});
+
+const LOG = "N E X T F L O W  ~  version 24.04.4\nLaunching `main.nf`\n";
+const BYTES = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff]);
+
+describe("success bodies follow the operation table", () => {
+  it("JSON operations resolve to the parsed body", async () => {
+    server.reply({ body: { workflow: { id: "w1", status: "SUCCEEDED" } } });
+    const data = await clientFor(server).GET("/workflow/{workflowId}", {
+      params: { path: { workflowId: "w1" } },
+    });
+    expect(data.workflow?.status).toBe("SUCCEEDED");
+  });
+
+  it("text/plain log downloads resolve to a string", async () => {
+    server.reply({ headers: { "content-type": "text/plain" }, body: LOG });
+    const log = await clientFor(server).GET("/workflow/{workflowId}/download", {
+      params: { path: { workflowId: "w1" }, query: { fileName: "nf-w1.log" } },
+    });
+    expect(log).toBe(LOG);
+  });
+
+  it("text/csv exports resolve to a string", async () => {
+    server.reply({ headers: { "content-type": "text/csv" }, body: "id,event\n1,login\n" });
+    const csv = await clientFor(server).GET("/admin/audit-logs-v2/export-csv");
+    expect(csv).toBe("id,event\n1,login\n");
+  });
+
+  it("octet-stream downloads resolve to a Blob", async () => {
+    server.reply({ headers: { "content-type": "application/octet-stream" }, body: BYTES });
+    const blob = await clientFor(server).GET("/avatars/{avatarId}", {
+      params: { path: { avatarId: "a1" } },
+    });
+    expect(blob).toBeInstanceOf(Blob);
+    expect(Buffer.from(await blob.arrayBuffer())).toEqual(BYTES);
+  });
+
+  it("operations without content resolve to undefined", async () => {
+    server.reply({ status: 204 });
+    const data = await clientFor(server).DELETE("/workflow/{workflowId}", {
+      params: { path: { workflowId: "w1" } },
+    });
+    expect(data).toBeUndefined();
+  });
+});
+
+describe("per-call parseAs", () => {
+  it('"stream" hands back the ReadableStream unread', async () => {
+    server.reply({ headers: { "content-type": "text/plain" }, body: LOG });
+    const stream = await clientFor(server).GET("/workflow/{workflowId}/download", {
+      params: { path: { workflowId: "w1" } },
+      parseAs: "stream",
+    });
+    expect(stream).toBeInstanceOf(ReadableStream);
+    expect(await new Response(stream).text()).toBe(LOG);
+  });
+
+  it('"text" reads a JSON operation as text', async () => {
+    server.reply({ body: { ok: true } });
+    const text = await clientFor(server).GET("/service-info", { parseAs: "text" });
+    expect(text).toBe('{"ok":true}');
+  });
+});
+
+describe("raw", () => {
+  it("resolves to the parsed body and the Response", async () => {
+    server.reply({ headers: { "x-trace": "t1" }, body: { user: { userName: "ada" } } });
+    const { data, response } = await clientFor(server).raw.GET("/user-info");
+    expect(data.user?.userName).toBe("ada");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("x-trace")).toBe("t1");
+  });
+
+  it("works for request() too", async () => {
+    server.reply({ status: 201, body: { role: { name: "r" } } });
+    const { data, response } = await clientFor(server).raw.request("post", "/roles", {
+      body: { name: "r" },
+    });
+    expect(response.status).toBe(201);
+    expect(data).toEqual({ role: { name: "r" } });
+    expect(server.requests[0]!.method).toBe("POST");
+  });
+});
+
+describe("request(), the untyped escape hatch", () => {
+  it("calls any listed operation with its table entry", async () => {
+    server.reply({ headers: { "content-type": "text/plain" }, body: LOG });
+    const client = clientFor(server, { workspaceId: 9 });
+    const log = await client.request("GET", "/workflow/{workflowId}/download", {
+      params: { path: { workflowId: "w1" } },
+    });
+    expect(log).toBe(LOG);
+    expect(server.requests[0]!.url).toBe("/workflow/w1/download?workspaceId=9");
+  });
+
+  it("reads paths the schema does not list by their Content-Type", async () => {
+    const client = clientFor(server, { workspaceId: 9 });
+    server.reply({ body: { a: 1 } });
+    expect(await client.request("GET", "/not-in-schema")).toEqual({ a: 1 });
+    server.reply({ headers: { "content-type": "text/plain" }, body: "plain" });
+    expect(await client.request("GET", "/not-in-schema")).toBe("plain");
+    server.reply({ headers: { "content-type": "application/octet-stream" }, body: BYTES });
+    expect(await client.request("GET", "/not-in-schema")).toBeInstanceOf(Blob);
+    // The default workspace is only added where the schema says the operation takes one.
+    expect(server.requests.map((r) => r.url)).toEqual([
+      "/not-in-schema",
+      "/not-in-schema",
+      "/not-in-schema",
+    ]);
+  });
+});
+
+describe("redirected downloads", () => {
+  it("follows a 307 to another origin (a signed storage URL) without sending the token there", async () => {
+    const storage = await startServer(() => ({
+      headers: { "content-type": "application/octet-stream" },
+      body: BYTES,
+    }));
+    try {
+      server.reply({
+        status: 307,
+        headers: { location: `${storage.url}/bucket/samples.csv?sig=abc` },
+      });
+      const blob = await clientFor(server).GET("/datasets/{datasetId}/v/{version}/n/{fileName}", {
+        params: { path: { datasetId: "d1", version: "1", fileName: "samples.csv" } },
+      });
+      expect(Buffer.from(await blob.arrayBuffer())).toEqual(BYTES);
+      expect(server.requests[0]!.headers.authorization).toBeDefined();
+      expect(storage.requests).toHaveLength(1);
+      expect(storage.requests[0]!.url).toBe("/bucket/samples.csv?sig=abc");
+      expect(storage.requests[0]!.headers.authorization).toBeUndefined();
+    } finally {
+      await storage.close();
+    }
+  });
+});

@@ -1,0 +1,84 @@
+/**
+ * Type-level tests, checked by `tsc --noEmit` (npm test) and never executed: each
+ * `@ts-expect-error` line must fail to compile, or the directive itself is an error. Each
+ * negative case sits next to a positive one differing only in the mistake, so it cannot pass by
+ * failing for some other reason.
+ */
+import { expectTypeOf } from "vitest";
+import type { components, SeqeraClient } from "../../src/index.js";
+
+type Schemas = components["schemas"];
+
+export async function typeChecks(client: SeqeraClient): Promise<void> {
+  // Paths: a known path compiles; a typo, or a path without that method, does not.
+  // (With an init argument the error names the path; without one, TS reports the arity first.)
+  await client.GET("/workflow", {});
+  // @ts-expect-error wrong path
+  await client.GET("/workflows", {});
+  await client.GET("/service-info", {});
+  // @ts-expect-error /service-info has no POST
+  await client.POST("/service-info", {});
+
+  // Parameter types.
+  await client.GET("/workflow", { params: { query: { max: 10, attributes: ["labels"] } } });
+  // @ts-expect-error max is a number
+  await client.GET("/workflow", { params: { query: { max: "10" } } });
+  // @ts-expect-error attributes only takes the schema's enum values
+  await client.GET("/workflow", { params: { query: { attributes: ["everything"] } } });
+
+  // Required path parameters.
+  await client.GET("/workflow/{workflowId}", { params: { path: { workflowId: "w1" } } });
+  // @ts-expect-error missing workflowId
+  await client.GET("/workflow/{workflowId}", { params: { path: {} } });
+  // @ts-expect-error missing params altogether
+  await client.GET("/workflow/{workflowId}", {});
+  // @ts-expect-error missing the init argument altogether
+  await client.GET("/workflow/{workflowId}");
+  // @ts-expect-error workflowId is a string
+  await client.GET("/workflow/{workflowId}", { params: { path: { workflowId: 1 } } });
+
+  // Required request bodies.
+  await client.POST("/workflow/launch", {
+    body: { launch: { computeEnvId: "ce", pipeline: "p", workDir: "w" } },
+  });
+  // @ts-expect-error the launch body is required
+  await client.POST("/workflow/launch", {});
+
+  // Call options are typed too.
+  await client.GET("/service-info", {
+    acceptVersion: "2",
+    timeoutMs: 1_000,
+    signal: AbortSignal.timeout(5),
+  });
+  // @ts-expect-error acceptVersion is a string
+  await client.GET("/service-info", { acceptVersion: 2 });
+
+  // Results: the success body, as the operation table reads it.
+  expectTypeOf(await client.GET("/service-info")).toEqualTypeOf<Schemas["ServiceInfoResponse"]>();
+  const avatar = await client.GET("/avatars/{avatarId}", { params: { path: { avatarId: "a" } } });
+  expectTypeOf(avatar).toEqualTypeOf<Blob>();
+  const log = await client.GET("/workflow/{workflowId}/download", {
+    params: { path: { workflowId: "w" } },
+  });
+  expectTypeOf(log).toEqualTypeOf<string>();
+  const stream = await client.GET("/workflow/{workflowId}/download", {
+    params: { path: { workflowId: "w" } },
+    parseAs: "stream",
+  });
+  expectTypeOf(stream).toEqualTypeOf<ReadableStream<Uint8Array> | null>();
+  const deleted = await client.DELETE("/workflow/{workflowId}", {
+    params: { path: { workflowId: "w" } },
+  });
+  expectTypeOf(deleted).toEqualTypeOf<undefined>();
+  const uploaded = await client.POST("/datasets/{datasetId}/upload", {
+    params: { path: { datasetId: "d" }, query: { header: true } },
+    body: { file: new Blob(["a,b\n"]) },
+  });
+  expectTypeOf(uploaded).toEqualTypeOf<Schemas["UploadDatasetVersionResponse"]>();
+
+  // raw adds the Response; request() is untyped.
+  const { data, response } = await client.raw.GET("/user-info");
+  expectTypeOf(data).toEqualTypeOf<Schemas["DescribeUserResponse"]>();
+  expectTypeOf(response).toEqualTypeOf<Response>();
+  expectTypeOf(await client.request("GET", "/anything")).toEqualTypeOf<unknown>();
+}
