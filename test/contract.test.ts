@@ -1,4 +1,3 @@
-import createClient from "openapi-fetch";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { operations, type OperationInfo } from "../generated/operations.js";
 import {
@@ -11,6 +10,7 @@ import {
 import { sampleSchema } from "../src/testing/sample.js";
 import { schemaValidator } from "../src/testing/validator.js";
 import { startEmulator, type Emulator } from "../src/testing/index.js";
+import { createSeqeraClient, type SeqeraClient } from "../src/index.js";
 
 /**
  * The contract run: every operation of the pinned schema, called through the client with
@@ -24,41 +24,39 @@ interface CallArgs {
 
 const doc = loadDocument();
 let emulator: Emulator;
-let client: ReturnType<typeof createClient>;
+let client: SeqeraClient;
 
 beforeAll(async () => {
   // Rate limits have their own tests; here they would only make the run wait.
   emulator = await startEmulator({ rateLimit: false });
-  client = createClient({
+  // Retries would hide a request the emulator rejected; the client's own env is not wanted.
+  client = createSeqeraClient({
+    token: emulator.token,
     baseUrl: emulator.url,
-    headers: { Authorization: `Bearer ${emulator.token}` },
+    rateLimit: false,
+    retry: false,
+    env: {},
   });
 });
 
-afterAll(() => emulator.close());
+afterAll(async () => {
+  await client.close();
+  await emulator.close();
+});
 
-type UntypedRequest = (
-  method: string,
-  path: string,
-  init: Record<string, unknown>,
-) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
-
-/** The one seam to the client: swap for `client.request` once the typed client lands. */
+/** Every operation goes through the client's untyped entry, which the typed methods share. */
 async function call(info: OperationInfo, args: CallArgs): Promise<unknown> {
-  const request = client.request as unknown as UntypedRequest;
-  const { data, error, response } = await request(info.method, info.path, {
+  return client.request(info.method, info.path, {
     params: args.params,
     body: args.body,
-    parseAs: info.parseAs === "empty" ? "text" : info.parseAs,
   });
-  if (!response.ok) throw new Error(`HTTP ${response.status} ${JSON.stringify(error)}`);
-  return data;
 }
 
 function minimalArgs(info: OperationInfo): CallArgs {
   const args: CallArgs = { params: { path: {}, query: {} } };
   for (const param of parameters(doc, info)) {
-    if (param.in !== "path" && !(param.in === "query" && param.required)) continue;
+    if (param.in !== "path" && !(param.in === "query" && param.required))
+      continue;
     const value =
       param.name === "workflowId"
         ? // Runs are stateful: describe, cancel and delete need one that exists.
@@ -74,7 +72,9 @@ function minimalArgs(info: OperationInfo): CallArgs {
   // Minimal: an optional body is left out (GET .../settings/studios declares one, which
   // fetch could not even send).
   const body = requestBody(doc, info);
-  const schema = body?.required ? body.content[info.requestContentType ?? ""] : undefined;
+  const schema = body?.required
+    ? body.content[info.requestContentType ?? ""]
+    : undefined;
   if (schema) {
     args.body =
       info.requestContentType === "multipart/form-data"
@@ -87,19 +87,37 @@ function minimalArgs(info: OperationInfo): CallArgs {
 /** A form with every field of the schema; files get a small CSV. */
 function formData(schema: SchemaObject): FormData {
   const form = new FormData();
-  const fields = sampleSchema(doc, schema, { direction: "request", minimal: false });
-  const properties = (resolve(schema).properties ?? {}) as Record<string, SchemaObject>;
-  for (const [name, value] of Object.entries(fields as Record<string, unknown>)) {
+  const fields = sampleSchema(doc, schema, {
+    direction: "request",
+    minimal: false,
+  });
+  const properties = (resolve(schema).properties ?? {}) as Record<
+    string,
+    SchemaObject
+  >;
+  for (const [name, value] of Object.entries(
+    fields as Record<string, unknown>,
+  )) {
     if (resolve(properties[name] ?? {}).format === "binary") {
-      form.append(name, new Blob(["sample,id\nA,1\n"], { type: "text/csv" }), "sample.csv");
-    } else form.append(name, typeof value === "string" ? value : JSON.stringify(value));
+      form.append(
+        name,
+        new Blob(["sample,id\nA,1\n"], { type: "text/csv" }),
+        "sample.csv",
+      );
+    } else
+      form.append(
+        name,
+        typeof value === "string" ? value : JSON.stringify(value),
+      );
   }
   return form;
 }
 
 function resolve(schema: SchemaObject): SchemaObject {
   const ref = schema.$ref;
-  return typeof ref === "string" ? doc.components.schemas[ref.split("/").pop()!]! : schema;
+  return typeof ref === "string"
+    ? doc.components.schemas[ref.split("/").pop()!]!
+    : schema;
 }
 
 /** What the client's answer must be for the operation's declared response. */
@@ -107,14 +125,22 @@ function checkParsed(info: OperationInfo, data: unknown): string | undefined {
   switch (info.parseAs) {
     case "json": {
       const { schema } = successResponse(doc, info);
-      return schema ? schemaValidator("response").check(schema, data, "data") : undefined;
+      return schema
+        ? schemaValidator("response").check(schema, data, "data")
+        : undefined;
     }
     case "text":
-      return typeof data === "string" && data.length > 0 ? undefined : "expected text";
+      return typeof data === "string" && data.length > 0
+        ? undefined
+        : "expected text";
     case "blob":
-      return data instanceof Blob && data.size > 0 ? undefined : "expected a non-empty Blob";
+      return data instanceof Blob && data.size > 0
+        ? undefined
+        : "expected a non-empty Blob";
     case "empty":
-      return data === undefined || data === "" ? undefined : "expected no content";
+      return data === undefined || data === ""
+        ? undefined
+        : "expected no content";
   }
 }
 
