@@ -1,21 +1,40 @@
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { JSONPath } from "jsonpath-plus";
-import { afterAll, beforeAll, describe, expect, expectTypeOf, test } from "vitest";
+import {
+  afterAll,
+  beforeAll,
+  describe,
+  expect,
+  expectTypeOf,
+  test,
+} from "vitest";
 import YAML from "yaml";
-import type { components } from "../generated/schema.js";
+import type { components, operations } from "../generated/schema.js";
 import { loadOverlays } from "../scripts/schema/overlay.js";
-import { parseSchema, SchemaInputError, type OpenApiDocument } from "../scripts/schema/parse.js";
+import {
+  parseSchema,
+  SchemaInputError,
+  type OpenApiDocument,
+} from "../scripts/schema/parse.js";
 import { prepareSchema } from "../scripts/schema/pipeline.js";
 import { sha256 } from "../scripts/schema/source.js";
-import { mirrorFile, readRelease, removeTempDirs, ROOT, tempProject } from "./schema-helpers.js";
+import {
+  mirrorFile,
+  readRelease,
+  removeTempDirs,
+  ROOT,
+  tempProject,
+} from "./schema-helpers.js";
 
 type Schemas = components["schemas"];
 let generated: OpenApiDocument;
 
 beforeAll(async () => {
   // What `npm run generate` (run by npm ci) wrote from the pinned release.
-  generated = JSON.parse(await readFile(path.join(ROOT, "generated", "openapi.json"), "utf8"));
+  generated = JSON.parse(
+    await readFile(path.join(ROOT, "generated", "openapi.json"), "utf8"),
+  );
 });
 
 afterAll(removeTempDirs);
@@ -37,20 +56,30 @@ describe("each overlay's fix reaches the generated types of the pinned release",
   });
 
   test("20-nullable: every listed property may be null", async () => {
-    expectTypeOf<Schemas["Workflow"]["start"]>().toEqualTypeOf<string | null | undefined>();
-    expectTypeOf<Schemas["Workflow"]["errorMessage"]>().toEqualTypeOf<string | null | undefined>();
-    const [overlay] = await loadOverlays(path.join(ROOT, "schema", "overlays")).then((all) =>
-      all.filter((o) => o.file === "20-nullable.yaml"),
-    );
+    expectTypeOf<Schemas["Workflow"]["start"]>().toEqualTypeOf<
+      string | null | undefined
+    >();
+    expectTypeOf<Schemas["Workflow"]["errorMessage"]>().toEqualTypeOf<
+      string | null | undefined
+    >();
+    const [overlay] = await loadOverlays(
+      path.join(ROOT, "schema", "overlays"),
+    ).then((all) => all.filter((o) => o.file === "20-nullable.yaml"));
     expect(overlay!.actions.length).toBeGreaterThan(100);
     for (const action of overlay!.actions) {
-      const [node] = JSONPath({ path: action.target, json: generated, wrap: true }) as unknown[];
+      const [node] = JSONPath({
+        path: action.target,
+        json: generated,
+        wrap: true,
+      }) as unknown[];
       expect(node, action.target).toMatchObject({ nullable: true });
     }
   });
 
   test("30-task-exit: Task.exit is a number, a string or null", () => {
-    expectTypeOf<Schemas["Task"]["exit"]>().toEqualTypeOf<number | string | null | undefined>();
+    expectTypeOf<Schemas["Task"]["exit"]>().toEqualTypeOf<
+      number | string | null | undefined
+    >();
     expect(schema(generated, "Task").properties.exit).toMatchObject({
       nullable: true,
       oneOf: [{ type: "integer" }, { type: "string" }],
@@ -58,7 +87,9 @@ describe("each overlay's fix reaches the generated types of the pinned release",
   });
 
   test("40-log-page-entries: LogPage.entries is an array of strings or null", () => {
-    expectTypeOf<Schemas["LogPage"]["entries"]>().toEqualTypeOf<string[] | null | undefined>();
+    expectTypeOf<Schemas["LogPage"]["entries"]>().toEqualTypeOf<
+      string[] | null | undefined
+    >();
     expect(schema(generated, "LogPage").properties.entries).toMatchObject({
       type: "array",
       items: { type: "string" },
@@ -67,8 +98,28 @@ describe("each overlay's fix reaches the generated types of the pinned release",
 
   test('50-empty-patterns: no `pattern: ""` is left', async () => {
     expect(await readRelease("1.181.0")).toMatch(/^\s+pattern: ""$/m);
-    expect(JSONPath({ path: "$..pattern", json: generated }) as unknown[]).not.toContain("");
+    expect(
+      JSONPath({ path: "$..pattern", json: generated }) as unknown[],
+    ).not.toContain("");
   });
+});
+
+test("70-query-array-items: query arrays carry strings, not objects", () => {
+  type Query<Op extends keyof operations> = NonNullable<
+    operations[Op]["parameters"]["query"]
+  >;
+  expectTypeOf<Query<"GenerateDownloadScript">["dirs"]>().toEqualTypeOf<
+    string[] | undefined
+  >();
+  expectTypeOf<Query<"ExploreDataLinkTree">["paths"]>().toEqualTypeOf<
+    string[] | undefined
+  >();
+  const objectItems = JSONPath({
+    path: "$.paths.*.*.parameters[?(@.in === 'query' && @.schema.type === 'array')].schema.items.type",
+    json: generated,
+  }) as unknown[];
+  expect(objectItems.length).toBeGreaterThan(0);
+  expect(objectItems).not.toContain("object");
 });
 
 describe("60-java-patterns applies to the releases that have the Java pattern only", () => {
@@ -78,20 +129,31 @@ describe("60-java-patterns applies to the releases that have the Java pattern on
     const raw = YAML.parse(await readRelease("1.85.0")) as OpenApiDocument;
     expect(schema(raw, "Launch").properties.schemaName.pattern).toBe(JAVA);
     const root = await tempProject("1.85.0");
-    const prepared = await prepareSchema(await obtained("1.85.0"), root, { strict: true });
+    const prepared = await prepareSchema(await obtained("1.85.0"), root, {
+      strict: true,
+    });
     expect(prepared.overlays.applied).toContain("60-java-patterns.yaml");
-    const pattern = schema(prepared.doc, "Launch").properties.schemaName.pattern as string;
+    const pattern = schema(prepared.doc, "Launch").properties.schemaName
+      .pattern as string;
     const regex = new RegExp(pattern, "u");
-    expect(["my-schema", "a_b.c", "x1"].filter((s) => regex.test(s))).toHaveLength(3);
-    expect(["/abs", "a", "has space", "tab\tx", "é1"].filter((s) => regex.test(s))).toEqual([]);
+    expect(
+      ["my-schema", "a_b.c", "x1"].filter((s) => regex.test(s)),
+    ).toHaveLength(3);
+    expect(
+      ["/abs", "a", "has space", "tab\tx", "é1"].filter((s) => regex.test(s)),
+    ).toEqual([]);
   });
 
   test("1.181.0: no Java pattern left, the overlay is skipped, not stale", async () => {
     const raw = await readRelease("1.181.0");
     expect(raw).not.toContain("\\p{Graph}");
-    const prepared = await prepareSchema(await obtained("1.181.0"), await tempProject("1.181.0"), {
-      strict: true,
-    });
+    const prepared = await prepareSchema(
+      await obtained("1.181.0"),
+      await tempProject("1.181.0"),
+      {
+        strict: true,
+      },
+    );
     expect(prepared.overlays.skipped).toEqual(["60-java-patterns.yaml"]);
   });
 });
@@ -104,8 +166,13 @@ describe("an overlay action that matches nothing", () => {
 
   test("is an error for the pinned release, naming the file and target", async () => {
     const root = await tempProject("1.181.0");
-    await writeFile(path.join(root, "schema", "overlays", "99-stale.yaml"), STALE);
-    await expect(prepareSchema(await obtained("1.181.0"), root, { strict: true })).rejects.toThrow(
+    await writeFile(
+      path.join(root, "schema", "overlays", "99-stale.yaml"),
+      STALE,
+    );
+    await expect(
+      prepareSchema(await obtained("1.181.0"), root, { strict: true }),
+    ).rejects.toThrow(
       new SchemaInputError(
         "1 overlay action(s) match nothing in release 1.181.0 (stale fix? correct or remove it in " +
           "schema/overlays/): 99-stale.yaml: $.components.schemas.NoSuchSchema.properties.id",
@@ -115,8 +182,13 @@ describe("an overlay action that matches nothing", () => {
 
   test("is reported, not thrown, for another release", async () => {
     const root = await tempProject("1.181.0");
-    await writeFile(path.join(root, "schema", "overlays", "99-stale.yaml"), STALE);
-    const prepared = await prepareSchema(await obtained("1.140.0"), root, { strict: false });
+    await writeFile(
+      path.join(root, "schema", "overlays", "99-stale.yaml"),
+      STALE,
+    );
+    const prepared = await prepareSchema(await obtained("1.140.0"), root, {
+      strict: false,
+    });
     expect(prepared.overlays.unmatched).toEqual([
       {
         file: "99-stale.yaml",
@@ -130,9 +202,16 @@ describe("an overlay action that matches nothing", () => {
 test("the parsed releases keep their defects, so each fix above is really needed", async () => {
   const doc = parseSchema(await readRelease("1.181.0"), "1.181.0");
   expect(doc.servers).toBeUndefined();
-  expect(schema(doc, "Task").properties.exit).toMatchObject({ type: "integer" });
+  expect(schema(doc, "Task").properties.exit).toMatchObject({
+    type: "integer",
+  });
   expect(schema(doc, "LogPage").properties.entries).toEqual({
     $ref: "#/components/schemas/Iterator_String_",
   });
   expect(schema(doc, "Workflow").properties.start.nullable).toBeUndefined();
+  const download = doc.paths["/data-links/{dataLinkId}/script/download"]!
+    .get as any;
+  expect(
+    download.parameters.find((p: any) => p.name === "dirs").schema.items.type,
+  ).toBe("object");
 });
