@@ -12,11 +12,15 @@ async function runPipeline(opts: {
     for (let attempt = 1; ; attempt++) {
       const response = await fetch(`${opts.endpoint}${path}`, {
         method,
-        headers: { Authorization: `Bearer ${opts.token}`, "Content-Type": "application/json" },
+        headers: {
+          Authorization: `Bearer ${opts.token}`,
+          "Content-Type": "application/json",
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       if (response.status === 503 && attempt < 3) continue;
-      if (!response.ok) throw new Error(`${method} ${path}: HTTP ${response.status}`);
+      if (!response.ok)
+        throw new Error(`${method} ${path}: HTTP ${response.status}`);
       return response.json();
     }
   };
@@ -26,7 +30,8 @@ async function runPipeline(opts: {
   });
   for (;;) {
     const { workflow } = await call("GET", `/workflow/${workflowId}?${ws}`);
-    if (!["SUBMITTED", "RUNNING"].includes(workflow.status)) return workflow.status as string;
+    if (!["SUBMITTED", "RUNNING"].includes(workflow.status))
+      return workflow.status as string;
   }
 }
 
@@ -52,15 +57,22 @@ test("launches the pipeline and waits until the run ends", async () => {
   let polls = 0;
   emulator.setHandler("DescribeWorkflow", (request) => {
     if (++polls === 2)
-      emulator.state.workflows.setStatus(String(request.params.workflowId), "SUCCEEDED");
+      emulator.state.workflows.setStatus(
+        String(request.params.workflowId),
+        "SUCCEEDED",
+      );
     return undefined;
   });
 
   await expect(runPipeline(options())).resolves.toBe("SUCCEEDED");
 
-  const [launch] = emulator.requests.filter((r) => r.operationId === "CreateWorkflowLaunch");
+  const [launch] = emulator.requests.filter(
+    (r) => r.operationId === "CreateWorkflowLaunch",
+  );
   expect(launch).toMatchObject({ status: 200, search: "workspaceId=42" });
-  expect(launch!.body).toMatchObject({ launch: { pipeline: "nf-core/rnaseq" } });
+  expect(launch!.body).toMatchObject({
+    launch: { pipeline: "nf-core/rnaseq" },
+  });
 });
 
 test("retries when the service is briefly unavailable", async () => {
@@ -72,9 +84,13 @@ test("retries when the service is briefly unavailable", async () => {
   }));
 
   await expect(runPipeline(options())).resolves.toBe("FAILED");
-  expect(emulator.requests.slice(before).map((r) => r.status)).toEqual([503, 200, 200]);
+  expect(emulator.requests.slice(before).map((r) => r.status)).toEqual([
+    503, 200, 200,
+  ]);
 });
 
 test("reports a rejected token", async () => {
-  await expect(runPipeline({ ...options(), token: "not-a-token" })).rejects.toThrow("HTTP 403");
+  await expect(
+    runPipeline({ ...options(), token: "not-a-token" }),
+  ).rejects.toThrow("HTTP 403");
 });

@@ -1,0 +1,111 @@
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { startEmulator, type Emulator } from "seqera-api-client/testing";
+import { afterAll, beforeAll, expect, test, vi } from "vitest";
+import { cancelRun } from "./cancel-run.js";
+import { downloadLogs } from "./download-logs.js";
+import { connectToEnterprise } from "./enterprise.js";
+import { listRunsOrExplain } from "./handle-errors.js";
+import { launchPipeline } from "./launch-pipeline.js";
+
+// The README's examples, run as a user would: configured by the tw CLI's variables only.
+let emulator: Emulator;
+let dir: string;
+
+beforeAll(async () => {
+  emulator = await startEmulator();
+  dir = await mkdtemp(path.join(tmpdir(), "seqera-examples-"));
+  vi.stubEnv("TOWER_ACCESS_TOKEN", emulator.token);
+  vi.stubEnv("TOWER_API_ENDPOINT", emulator.url);
+  vi.stubEnv("TOWER_WORKSPACE_ID", "42");
+});
+
+afterAll(async () => {
+  vi.unstubAllEnvs();
+  await emulator.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const seen = (operationId: string) =>
+  emulator.requests.filter((r) => r.operationId === operationId);
+
+test("launch a pipeline", async () => {
+  const id = await launchPipeline("nf-core/rnaseq", "ce-1");
+  expect(emulator.state.workflows.get(id)).toBeDefined();
+  expect(seen("CreateWorkflowLaunch").at(-1)).toMatchObject({
+    status: 200,
+    search: "workspaceId=42",
+    body: { launch: { pipeline: "nf-core/rnaseq", computeEnvId: "ce-1" } },
+  });
+});
+
+test("cancel a run", async () => {
+  const running = emulator.state.workflows.add({
+    status: "RUNNING",
+    workspaceId: 42,
+  }).id;
+  const done = emulator.state.workflows.add({
+    status: "SUCCEEDED",
+    workspaceId: 42,
+  }).id;
+  await expect(cancelRun(running)).resolves.toBe(true);
+  await expect(cancelRun(done)).resolves.toBe(false);
+  expect(emulator.state.workflows.get(running)?.status).toBe("CANCELLED");
+  expect(seen("CancelWorkflow")).toHaveLength(1);
+});
+
+test("download logs", async () => {
+  const id = emulator.state.workflows.add({
+    status: "SUCCEEDED",
+    workspaceId: 42,
+  }).id;
+  emulator.setHandler("DownloadWorkflowLog", () => ({
+    status: 200,
+    headers: { "content-type": "text/plain" },
+    body: "N E X T F L O W\n",
+  }));
+  emulator.setHandler("GetWorkflowLog", () => ({
+    status: 200,
+    body: {
+      log: { entries: ["line 1", "line 2"], truncated: false, pending: false },
+    },
+  }));
+  const file = path.join(dir, "nextflow.log");
+  await expect(downloadLogs(id, file)).resolves.toEqual(["line 1", "line 2"]);
+  await expect(readFile(file, "utf8")).resolves.toBe("N E X T F L O W\n");
+  emulator.clearHandlers();
+});
+
+test("handle an error with its Error ID", async () => {
+  const answer = await listRunsOrExplain(500);
+  expect(answer).toMatch(/^rejected: .+ \(Error ID [A-Za-z0-9]+\)$/);
+  expect(answer).not.toContain(" - Error ID:");
+  await expect(listRunsOrExplain(10)).resolves.toMatch(/^\d+ runs$/);
+});
+
+test("point at an Enterprise install", async () => {
+  const enterprise = await startEmulator({
+    basePath: "/api",
+    tokens: [emulator.token],
+  });
+  try {
+    enterprise.setHandler("Info", () => ({
+      status: 200,
+      body: { serviceInfo: { apiVersion: "1.100.0", version: "24.1.0" } },
+    }));
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const report = await connectToEnterprise(enterprise.url);
+    expect(report).toMatchObject({
+      serverApiVersion: "1.100.0",
+      compatible: false,
+    });
+    expect(warn).toHaveBeenCalledWith(report.message);
+    // That emulator serves the API under /api only: the client kept the prefix.
+    expect(enterprise.requests.map((r) => [r.operationId, r.status])).toEqual([
+      ["Info", 200],
+    ]);
+  } finally {
+    await enterprise.close();
+  }
+});
