@@ -1,37 +1,24 @@
+import { createSeqeraClient, ForbiddenError } from "seqera-api-client";
 import { startEmulator, type Emulator } from "seqera-api-client/testing";
 import { afterAll, beforeAll, beforeEach, expect, test } from "vitest";
 
 // The automation under test; in your repository it lives in your own source and is imported.
 async function runPipeline(opts: {
-  endpoint: string;
+  baseUrl: string;
   token: string;
   workspaceId: number;
   pipeline: string;
 }) {
-  const call = async (method: string, path: string, body?: unknown) => {
-    for (let attempt = 1; ; attempt++) {
-      const response = await fetch(`${opts.endpoint}${path}`, {
-        method,
-        headers: {
-          Authorization: `Bearer ${opts.token}`,
-          "Content-Type": "application/json",
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      if (response.status === 503 && attempt < 3) continue;
-      if (!response.ok)
-        throw new Error(`${method} ${path}: HTTP ${response.status}`);
-      return response.json();
-    }
-  };
-  const ws = `workspaceId=${opts.workspaceId}`;
-  const { workflowId } = await call("POST", `/workflow/launch?${ws}`, {
-    launch: { pipeline: opts.pipeline, computeEnvId: "ce-1" },
+  const client = createSeqeraClient(opts);
+  const { workflowId } = await client.POST("/workflow/launch", {
+    body: { launch: { pipeline: opts.pipeline, computeEnvId: "ce-1" } },
   });
   for (;;) {
-    const { workflow } = await call("GET", `/workflow/${workflowId}?${ws}`);
-    if (!["SUBMITTED", "RUNNING"].includes(workflow.status))
-      return workflow.status as string;
+    const { workflow } = await client.GET("/workflow/{workflowId}", {
+      params: { path: { workflowId: workflowId! } },
+    });
+    if (workflow?.status !== "SUBMITTED" && workflow?.status !== "RUNNING")
+      return workflow?.status;
   }
 }
 
@@ -46,7 +33,7 @@ beforeEach(() => {
 });
 
 const options = () => ({
-  endpoint: emulator.url,
+  baseUrl: emulator.url,
   token: emulator.token,
   workspaceId: 42,
   pipeline: "nf-core/rnaseq",
@@ -75,22 +62,30 @@ test("launches the pipeline and waits until the run ends", async () => {
   });
 });
 
-test("retries when the service is briefly unavailable", async () => {
+test("rides out a brief outage without launching twice", async () => {
   const before = emulator.requests.length;
-  emulator.faults.queue("unavailable");
+  // Right after the launch the service answers one 503; the client retries the GET.
+  emulator.setHandler("CreateWorkflowLaunch", () => {
+    emulator.faults.queue("unavailable");
+    return undefined;
+  });
   emulator.setHandler("DescribeWorkflow", () => ({
     status: 200,
     body: { workflow: { status: "FAILED" } },
   }));
 
   await expect(runPipeline(options())).resolves.toBe("FAILED");
-  expect(emulator.requests.slice(before).map((r) => r.status)).toEqual([
-    503, 200, 200,
+  expect(
+    emulator.requests.slice(before).map((r) => [r.operationId, r.status]),
+  ).toEqual([
+    ["CreateWorkflowLaunch", 200],
+    [undefined, 503],
+    ["DescribeWorkflow", 200],
   ]);
 });
 
 test("reports a rejected token", async () => {
   await expect(
     runPipeline({ ...options(), token: "not-a-token" }),
-  ).rejects.toThrow("HTTP 403");
+  ).rejects.toBeInstanceOf(ForbiddenError);
 });

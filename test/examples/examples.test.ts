@@ -4,6 +4,7 @@ import path from "node:path";
 import { startEmulator, type Emulator } from "seqera-api-client/testing";
 import { afterAll, beforeAll, expect, test, vi } from "vitest";
 import { cancelRun } from "./cancel-run.js";
+import { describeRun } from "./describe-run.js";
 import { downloadLogs } from "./download-logs.js";
 import { connectToEnterprise } from "./enterprise.js";
 import { listRunsOrExplain } from "./handle-errors.js";
@@ -29,6 +30,19 @@ afterAll(async () => {
 
 const seen = (operationId: string) =>
   emulator.requests.filter((r) => r.operationId === operationId);
+
+test("describe a run, and get the raw Response", async () => {
+  const id = emulator.state.workflows.add({
+    status: "RUNNING",
+    workspaceId: 42,
+  }).id;
+  const described = await describeRun(id);
+  expect(described).toMatchObject({
+    status: "RUNNING",
+    via: `${emulator.url}/service-info`,
+  });
+  expect(described.apiVersion).toEqual(expect.any(String));
+});
 
 test("launch a pipeline", async () => {
   const id = await launchPipeline("nf-core/rnaseq", "ce-1");
