@@ -1,0 +1,121 @@
+import { execFile } from "node:child_process";
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, expect, test } from "vitest";
+
+/**
+ * The package as a downstream repo gets it: packed, installed into a fresh project, type-checked
+ * in strict mode and run against the emulator from its own `testing` entry.
+ */
+const run = promisify(execFile);
+const root = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  "../..",
+);
+const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
+const pkg = JSON.parse(await readFile(path.join(root, "package.json"), "utf8"));
+let dir: string;
+let tarball: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), "seqera-package-"));
+  // Compile now, so the tarball holds what src/ and generated/ say today.
+  await run("npm", ["run", "build"], { cwd: root });
+  const { stdout } = await run(
+    "npm",
+    ["pack", "--ignore-scripts", "--json", "--pack-destination", dir],
+    { cwd: root },
+  );
+  tarball = path.join(dir, JSON.parse(stdout)[0].filename);
+}, 120_000);
+
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+test("the tarball holds the compiled client, the generated types and table, and no sources", async () => {
+  const { stdout } = await run("tar", ["-tzf", tarball]);
+  const files = stdout.split("\n").filter(Boolean);
+  expect(files).toEqual(
+    expect.arrayContaining([
+      "package/generated/lib/src/index.js",
+      "package/generated/lib/src/index.d.ts",
+      "package/generated/lib/src/testing/index.js",
+      "package/generated/lib/generated/schema.d.ts",
+      "package/generated/lib/generated/operations.js",
+      "package/generated/lib/generated/openapi.json",
+      "package/README.md",
+    ]),
+  );
+  expect(
+    files.filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts")),
+  ).toEqual([]);
+});
+
+test("publint and arethetypeswrong find no problem", async () => {
+  const publint = await run(bin("publint"), ["run", tarball, "--strict"]);
+  expect(publint.stdout).toContain("All good!");
+  // ESM only, by design: node10 and require() resolution are not judged. attw exits non-zero
+  // on any problem of the profile; each entry point must resolve for node16 ESM and bundlers.
+  const attw = await run(bin("attw"), [tarball, "--profile", "esm-only"]);
+  expect(attw.stdout.match(/^node16 \(from ESM\): 🟢 \(ESM\)$/gm)).toHaveLength(
+    2,
+  );
+  expect(attw.stdout.match(/^bundler: 🟢 $/gm)).toHaveLength(2);
+});
+
+test("the version names the schema release it was built from", async () => {
+  const { SCHEMA_VERSION } = await import("../../generated/version.js");
+  const [major, minor] = SCHEMA_VERSION.split(".");
+  expect(pkg.version).toMatch(new RegExp(`^${major}\\.${minor}\\.\\d+$`));
+});
+
+test("a strict consumer project installs it, type-checks and runs against the emulator", async () => {
+  const consumer = path.join(dir, "consumer");
+  await mkdir(consumer);
+  await writeFile(
+    path.join(consumer, "package.json"),
+    JSON.stringify({ name: "consumer", private: true, type: "module" }),
+  );
+  await writeFile(
+    path.join(consumer, "tsconfig.json"),
+    JSON.stringify({
+      compilerOptions: {
+        target: "ES2022",
+        module: "NodeNext",
+        moduleResolution: "NodeNext",
+        strict: true,
+        lib: ["ES2022", "DOM"],
+        types: ["node"],
+        typeRoots: [path.join(root, "node_modules", "@types")],
+        outDir: "out",
+      },
+      files: ["consumer.ts"],
+    }),
+  );
+  await cp(
+    path.join(root, "test", "package", "consumer.ts.txt"),
+    path.join(consumer, "consumer.ts"),
+  );
+  await run(
+    "npm",
+    [
+      "install",
+      tarball,
+      "--prefer-offline",
+      "--no-audit",
+      "--no-fund",
+      "--loglevel=error",
+    ],
+    { cwd: consumer },
+  );
+  await run(bin("tsc"), ["-p", "tsconfig.json"], { cwd: consumer });
+  const { stdout } = await run("node", ["out/consumer.js"], { cwd: consumer });
+  const result = JSON.parse(stdout);
+  expect(result.schemaVersion).toBe(
+    pkg.version.split(".").slice(0, 2).join(".") + ".0",
+  );
+  expect(result.status).toBe("SUBMITTED");
+  expect(result.errorId).toMatch(/^[A-Za-z0-9]+$/);
+}, 180_000);
