@@ -20,6 +20,7 @@ export default defineConfig({
   test: {
     root: new URL("..", import.meta.url).pathname,
     include: ["test/**/*.test.ts"],
+    reporters: ["default", "./test/summary-reporter.ts"],
     benchmark: { include: ["test/**/*.bench.ts"] },
     testTimeout: 60_000,
     hookTimeout: 60_000,
