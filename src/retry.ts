@@ -71,7 +71,6 @@ export function retryLayer(options: RetryOptions = {}): TransportLayer {
         try {
           outcome = { response: await next(request.clone(), context) };
         } catch (error) {
-          if (context.signal?.aborted) throw error;
           outcome = { error };
         }
         const durationMs = performance.now() - attemptStarted;
