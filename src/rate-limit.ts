@@ -28,8 +28,8 @@ export interface RateLimitOptions {
   /** Calls allowed per hour; `null` for no hourly budget. Default 72,000. */
   perHour?: number | null;
   /**
-   * Added to the 1-s window to absorb jitter between sending and the server's clock. Default 15.
-   * Larger is safer on a noisy network; each millisecond costs 0.1% of throughput.
+   * Added to the 1-s window for what latency measurements cannot see (e.g. a slower way back
+   * than way in). Default 5. Each millisecond costs 0.1% of throughput.
    */
   windowMarginMs?: number;
   /**
@@ -53,7 +53,7 @@ export type RateLimitLayer = TransportLayer & {
 const HOUR_MS = 3_600_000;
 /** Redis keys of an idle limiter expire after this long (longer than the hourly budget). */
 const REDIS_KEY_TTL_MS = 2 * HOUR_MS;
-/** Redis frees the slots of a process that died mid-hold this long after their hold. */
+/** Redis frees the slots of a process that died mid-hold this long after their longest hold. */
 const CRASH_RECOVERY_MS = 5_000;
 /** Cluster mode: how often each process polls Redis (hourly refill, lost messages). */
 const REDIS_HEARTBEAT_MS = 1_000;
@@ -83,9 +83,13 @@ export function rateLimitLayer(token: string, options: RateLimitOptions = {}): R
 
   const layer: TransportLayer = (next) => async (request, context) => {
     const started = performance.now();
-    await (await gate).acquire(context.signal);
+    const permit = await (await gate).acquire(context.signal);
     context.limiterWaitMs = performance.now() - started;
-    return next(request, context);
+    try {
+      return await next(request, context);
+    } finally {
+      permit.done();
+    }
   };
   return Object.assign(layer, { close });
 }
@@ -93,7 +97,7 @@ export function rateLimitLayer(token: string, options: RateLimitOptions = {}): R
 function resolveLimits(options: RateLimitOptions): Limits {
   const perSecond = options.perSecond ?? 20;
   const perHour = options.perHour === undefined ? 72_000 : options.perHour;
-  const margin = options.windowMarginMs ?? 15;
+  const margin = options.windowMarginMs ?? 5;
   if (!(Number.isInteger(perSecond) && perSecond > 0)) {
     throw new RangeError(`perSecond must be a positive integer, got ${perSecond}`);
   }
@@ -162,7 +166,8 @@ async function clusterGate(
     await connection.disconnect(false);
     throw error;
   }
-  const gate = new SlidingWindowGate(limiter, limits.holdMs, limits.holdMs + CRASH_RECOVERY_MS);
+  const expirationMs = SlidingWindowGate.maxHoldMs(limits.holdMs) + CRASH_RECOVERY_MS;
+  const gate = new SlidingWindowGate(limiter, limits.holdMs, expirationMs);
   let closing: Promise<void> | undefined;
   const close = async () => {
     await limiter.stop({ dropWaitingJobs: true, dropErrorMessage: "The rate limiter was closed" });
