@@ -6,6 +6,7 @@
  *   `perSecond` go out at once.
  * - The hourly budget is a Bottleneck reservoir refilled every hour (a fixed hourly window: at
  *   the default limits the per-second pacing alone already keeps any sliding hour ≤ 72,000).
+ *   A call aborted while queued still uses one unit of it (Bottleneck cannot unqueue a job).
  * - Limiters are keyed by sha256(token) and the limits, never by the token itself. In-process
  *   limiters live for the life of the process (never evicted), so an idle period never resets
  *   the hourly budget and two clients on one token share it.
