@@ -77,9 +77,7 @@ export function rateLimitLayer(token: string, options: RateLimitOptions = {}): R
     gate = localGate(key, limits);
     close = async () => {};
   } else {
-    const cluster = clusterGate(key, limits, options.redis);
-    gate = cluster.then((c) => c.gate);
-    close = async () => (await cluster).close();
+    ({ gate, close } = clusterGate(key, limits, options.redis));
   }
 
   const layer: TransportLayer = (next) => async (request, context) => {
@@ -137,11 +135,48 @@ function localGate(key: string, limits: Limits): SlidingWindowGate {
   return gate;
 }
 
-async function clusterGate(
+/**
+ * Calls can queue at once: Bottleneck waits for Redis itself, and a queued call can still be
+ * aborted while Redis is unreachable (ioredis keeps reconnecting).
+ */
+function clusterGate(
   key: string,
   limits: Limits,
   redis: string | RedisOptions,
-): Promise<{ gate: SlidingWindowGate; close(): Promise<void> }> {
+): { gate: Promise<SlidingWindowGate>; close(): Promise<void> } {
+  let ready = false;
+  const created = createClusterLimiter(key, limits, redis);
+  const gate = created.then(({ limiter }) => {
+    limiter.ready().then(
+      () => (ready = true),
+      () => {}, // callers see the failure through their calls
+    );
+    const expirationMs = SlidingWindowGate.maxHoldMs(limits.holdMs) + CRASH_RECOVERY_MS;
+    return new SlidingWindowGate(limiter, limits.holdMs, expirationMs);
+  });
+  // A failure reaches callers through their calls; unobserved, it must not crash the process.
+  gate.catch(() => {});
+
+  const close = async () => {
+    const parts = await created.catch(() => undefined);
+    if (parts === undefined) return;
+    const { limiter, connection } = parts;
+    if (!ready) return connection.disconnect(false);
+    await limiter.stop({ dropWaitingJobs: true, dropErrorMessage: "The rate limiter was closed" });
+    // Let the last held slots' "free" scripts reach Redis before the connection quits.
+    await new Promise((resolve) => setImmediate(resolve));
+    await limiter.disconnect(true);
+    await connection.disconnect(true);
+  };
+  let closing: Promise<void> | undefined;
+  return { gate, close: () => (closing ??= close()) };
+}
+
+async function createClusterLimiter(
+  key: string,
+  limits: Limits,
+  redis: string | RedisOptions,
+): Promise<{ limiter: Bottleneck; connection: Bottleneck.IORedisConnection }> {
   const { Redis } = await import("ioredis").catch((cause: unknown) => {
     throw new Error("Rate limiting through Redis needs the ioredis package (npm i ioredis)", {
       cause,
@@ -161,21 +196,5 @@ async function clusterGate(
   // Errors surface to callers through their rejected calls; a listener keeps them from throwing.
   limiter.on("error", () => {});
   connection.on("error", () => {});
-  try {
-    await limiter.ready();
-  } catch (error) {
-    await connection.disconnect(false);
-    throw error;
-  }
-  const expirationMs = SlidingWindowGate.maxHoldMs(limits.holdMs) + CRASH_RECOVERY_MS;
-  const gate = new SlidingWindowGate(limiter, limits.holdMs, expirationMs);
-  let closing: Promise<void> | undefined;
-  const close = async () => {
-    await limiter.stop({ dropWaitingJobs: true, dropErrorMessage: "The rate limiter was closed" });
-    // Let the last held slots' "free" scripts reach Redis before the connection quits.
-    await new Promise((resolve) => setImmediate(resolve));
-    await limiter.disconnect(true);
-    await connection.disconnect(true);
-  };
-  return { gate, close: () => (closing ??= close()) };
+  return { limiter, connection };
 }

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rateLimitLayer } from "../../src/rate-limit.js";
 import { maxInWindow, startStrictServer, type StrictServer } from "../helpers/strict-server.js";
-import { hasRedisServer, startCaller, startRedis } from "./processes.js";
+import { freePort, hasRedisServer, startCaller, startRedis } from "./processes.js";
 import { call, stack } from "./stack.js";
 
 const available = hasRedisServer();
@@ -79,4 +79,13 @@ describe.skipIf(!available)("rate limiter in cluster mode (Redis)", () => {
       client.disconnect();
     }
   });
+});
+
+it("with Redis unreachable, a queued call can still be aborted and close() returns", async () => {
+  const url = `redis://127.0.0.1:${await freePort()}`;
+  const limiter = rateLimitLayer(`unreachable-${Math.random()}`, { redis: url });
+  await expect(
+    call(stack([limiter]), "http://127.0.0.1:9/never", { signal: AbortSignal.timeout(500) }),
+  ).rejects.toMatchObject({ name: "TimeoutError" });
+  await limiter.close();
 });

@@ -7,8 +7,8 @@ import {
   type CallContext,
   type Logger,
   type Transport,
+  type TransportLayer,
 } from "../../src/transport.js";
-import type { TransportLayer } from "../../src/transport.js";
 
 /** The base transport: one real fetch per attempt; an optional per-attempt timeout. */
 export function fetchTransport(attemptTimeoutMs?: number): Transport {
