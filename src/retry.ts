@@ -70,7 +70,9 @@ export function retryLayer(options: RetryOptions = {}): TransportLayer {
         const attemptStarted = performance.now();
         let outcome: { response: Response } | { error: unknown };
         try {
-          outcome = { response: await next(request.clone(), context) };
+          // A body can be read once: each attempt gets its own copy. Without one, no copy needed.
+          const attemptRequest = request.body === null ? request : request.clone();
+          outcome = { response: await next(attemptRequest, context) };
         } catch (error) {
           outcome = { error };
         }
