@@ -20,9 +20,9 @@
  *   `context.retryUnsafe` is set for that call. Without it they are sent exactly once.
  * - When attempts or time run out, the last Response is returned (e.g. 429 → the client's
  *   RateLimitError) or the last error rethrown.
- * - Each attempt sends its own clone of a Request with a body (a body is read once); `context.attempt`
- *   counts attempts from 1; every retried attempt is logged once through `context.logger` with
- *   `retry: { reason, delayMs }`. The final attempt is left to the client to log.
+ * - Each attempt sends its own clone of a Request with a body (a body is read once);
+ *   `context.attempt` counts attempts from 1; every retried attempt is logged once through
+ *   `context.logger` with `retry: { reason, delayMs }`. The final attempt is the client's to log.
  */
 import { backoffDelay, retryAfterMs, sleep } from "./backoff.js";
 import type { CallContext, Transport, TransportLayer } from "./transport.js";
