@@ -9,18 +9,13 @@ import { fileURLToPath } from "node:url";
  */
 const MARKER = /^<!-- example: (\S+) -->\n(?:\n?```ts\n[\s\S]*?\n```\n)?/gm;
 
-export async function syncExamples(
-  readme: string,
-  root: string,
-): Promise<string> {
+export async function syncExamples(readme: string, root: string): Promise<string> {
   const files = [...readme.matchAll(MARKER)].map((m) => m[1]!);
   const contents = new Map<string, string>();
-  for (const file of files)
-    contents.set(file, await readFile(path.join(root, file), "utf8"));
+  for (const file of files) contents.set(file, await readFile(path.join(root, file), "utf8"));
   return readme.replace(
     MARKER,
-    (_, file: string) =>
-      `<!-- example: ${file} -->\n\n\`\`\`ts\n${contents.get(file)}\`\`\`\n`,
+    (_, file: string) => `<!-- example: ${file} -->\n\n\`\`\`ts\n${contents.get(file)}\`\`\`\n`,
   );
 }
 

@@ -3,6 +3,8 @@ import { resolveConfig, type SeqeraClientOptions, type SeqeraConfig } from "./co
 import { errorFromResponse } from "./errors/from-response.js";
 import { createFetchTransport, releaseTimeout } from "./fetch-transport.js";
 import { createPlanLookup, type OperationPlan } from "./operation-plan.js";
+import { logLayer } from "./log.js";
+import { paginate, type FetchPage, type PaginateOptions } from "./paginate.js";
 import { readBody } from "./parse.js";
 import { rateLimitLayer } from "./rate-limit.js";
 import { retryLayer } from "./retry.js";
@@ -35,6 +37,7 @@ export function createSeqeraClient(options: SeqeraClientOptions = {}): SeqeraCli
   const layers: TransportLayer[] = [];
   // Retry outermost, so each retried attempt queues at the limiter again; an off layer is left out.
   if (config.retry !== false) layers.push(retryLayer(config.retry));
+  else if (config.logger) layers.push(logLayer);
   const limiter = config.rateLimit === false ? undefined : rateLimitLayer(token, config.rateLimit);
   if (limiter) layers.push(limiter);
   const transport = composeTransport(layers, createFetchTransport(config.fetch, config.timeoutMs));
@@ -111,6 +114,17 @@ export function createSeqeraClient(options: SeqeraClientOptions = {}): SeqeraCli
     ...byMethod((method) => (path: string, init?: UntypedInit) => dataOf(method, path, init)),
     request: (method: string, path: string, init?: UntypedInit) =>
       dataOf(method.toUpperCase(), path, init),
+    paginate: (path: string, init: UntypedInit & PaginateOptions = {}) => {
+      const { pagination } = planFor("GET", path);
+      if (!pagination) throw new TypeError(`GET ${path} is not a paginated list operation.`);
+      const { pageSize, limit, ...call } = init;
+      const fetchPage: FetchPage = (page) =>
+        dataOf("GET", path, {
+          ...call,
+          params: { ...call.params, query: { ...call.params?.query, ...page } },
+        });
+      return paginate(fetchPage, pagination, { pageSize, limit, signal: call.signal });
+    },
     raw: {
       ...byMethod((method) => (path: string, init?: UntypedInit) => send(method, path, init)),
       request: (method: string, path: string, init?: UntypedInit) =>

@@ -1,12 +1,12 @@
 import type { FetchFunction } from "./config.js";
 import { errorFromFailure } from "./errors/from-failure.js";
-import type { CallContext, LogEntry, Transport } from "./transport.js";
+import type { Transport } from "./transport.js";
 
 /**
  * The innermost transport: one attempt over fetch, bounded by the attempt's timeout (which keeps
  * running while the body is read, until releaseTimeout) and by the caller's signal. It throws
  * TimeoutError or ConnectionError when no response arrives (the caller's own abort reason when
- * they aborted) and logs one entry per attempt.
+ * they aborted). Attempts are logged by the layer above (retry, or log when retries are off).
  */
 export function createFetchTransport(
   fetchImpl: FetchFunction,
@@ -19,11 +19,9 @@ export function createFetchTransport(
       timer && context.signal
         ? AbortSignal.any([context.signal, timer.signal])
         : (timer?.signal ?? context.signal);
-    const started = context.logger ? performance.now() : 0;
     try {
       const response = await (signal ? fetchImpl(request, { signal }) : fetchImpl(request));
       if (timer) bodyTimers.set(response, timer.handle);
-      if (context.logger) log(context, started, response.status);
       return response;
     } catch (error) {
       if (timer) clearTimeout(timer.handle);
@@ -33,9 +31,7 @@ export function createFetchTransport(
         operationId: context.operationId,
         url: request.url,
       };
-      const failure = errorFromFailure(error, call, context.signal, timeoutMs);
-      if (context.logger) log(context, started, undefined, failure);
-      throw failure;
+      throw errorFromFailure(error, call, context.signal, timeoutMs);
     }
   };
 }
@@ -62,23 +58,4 @@ function startTimer(timeoutMs: number) {
   // Never keeps the process alive on its own.
   handle.unref();
   return { signal: controller.signal, handle };
-}
-
-function log(context: CallContext, started: number, status?: number, failure?: unknown): void {
-  const entry: LogEntry = {
-    method: context.method,
-    path: context.path,
-    operationId: context.operationId,
-    attempt: context.attempt,
-    status,
-    durationMs: performance.now() - started,
-    limiterWaitMs: context.limiterWaitMs,
-  };
-  if (failure !== undefined)
-    entry.error = failure instanceof Error ? failure.message : String(failure);
-  try {
-    context.logger!(entry);
-  } catch {
-    // A faulty logger must not turn a successful call into a failed one.
-  }
 }

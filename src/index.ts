@@ -21,12 +21,16 @@ export {
   TimeoutError,
   type CallInfo,
 } from "./errors/index.js";
+export type { Page, Paginated, PaginateOptions } from "./paginate.js";
 export type { ParseAs } from "./parse.js";
 export type { RateLimitOptions } from "./rate-limit.js";
 export type { RetryOptions } from "./retry.js";
 export type { LogEntry, Logger } from "./transport.js";
 export type {
   CallOptions,
+  ItemOf,
+  PaginatedPath,
+  PaginateInit,
   Operation,
   OperationInit,
   RawMethods,

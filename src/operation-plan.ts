@@ -1,4 +1,4 @@
-import { operations } from "../generated/operations.js";
+import { operations, type Pagination } from "../generated/operations.js";
 import { multipartSerializer, type BodySerializer } from "./multipart.js";
 import type { ParseMode } from "./parse.js";
 import { createQuerySerializer, type QuerySerializer } from "./query.js";
@@ -11,6 +11,8 @@ export interface OperationPlan {
   serializeQuery: QuerySerializer;
   /** Set for multipart operations; JSON bodies use openapi-fetch's default. */
   serializeBody: BodySerializer | undefined;
+  /** How the operation pages, if it is a list. */
+  pagination: Pagination | undefined;
 }
 
 /**
@@ -27,6 +29,7 @@ export function createPlanLookup(
     parseAs: "auto",
     serializeQuery: createQuerySerializer(undefined, undefined),
     serializeBody: undefined,
+    pagination: undefined,
   };
   return (method, path) => {
     const key = `${method} ${path}`;
@@ -43,6 +46,7 @@ export function createPlanLookup(
           info.requestContentType === "multipart/form-data"
             ? multipartSerializer(info.operationId)
             : undefined,
+        pagination: info.pagination,
       };
       plans.set(key, plan);
     }

@@ -9,6 +9,7 @@ import type {
   SuccessResponse,
 } from "openapi-typescript-helpers";
 import type { paths } from "../generated/schema.js";
+import type { Paginated, PaginateOptions } from "./paginate.js";
 import type { ParseAs } from "./parse.js";
 
 /** Options any call may add to its parameters and body. */
@@ -84,6 +85,37 @@ export interface UntypedInit extends CallOptions {
   body?: unknown;
 }
 
+/** GET paths whose operation pages with max/offset or nextPageToken. */
+export type PaginatedPath = {
+  [P in PathsWithMethod<paths, "get">]: PagingQuery<
+    NonNullable<FilterKeys<Operation<P, "get">, "parameters">>
+  > extends true
+    ? P
+    : never;
+}[PathsWithMethod<paths, "get">];
+
+/** Whether parameters have an offset or nextPageToken query parameter (`query?: never`: no). */
+type PagingQuery<Params> = Params extends { query?: infer Q }
+  ? [NonNullable<Q>] extends [never]
+    ? false
+    : "offset" extends keyof NonNullable<Q>
+      ? true
+      : "nextPageToken" extends keyof NonNullable<Q>
+        ? true
+        : false
+  : false;
+
+/** The item type of a list: the element type of the array in its success body. */
+export type ItemOf<P extends PaginatedPath> =
+  NonNullable<ResponseData<Operation<P, "get">, {}>> extends infer B
+    ? { [K in keyof B]-?: NonNullable<B[K]> extends readonly (infer E)[] ? E : never }[keyof B]
+    : never;
+
+/** A list call's parameters, without the paging ones, plus how to page. */
+export type PaginateInit<P extends PaginatedPath> = ParamsOption<Operation<P, "get">> &
+  Omit<CallOptions, "parseAs"> &
+  PaginateOptions;
+
 export interface TypedMethods {
   GET: TypedMethod<"get">;
   PUT: TypedMethod<"put">;
@@ -92,6 +124,11 @@ export interface TypedMethods {
   PATCH: TypedMethod<"patch">;
   HEAD: TypedMethod<"head">;
   OPTIONS: TypedMethod<"options">;
+  /**
+   * Iterates a list operation item by item (`for await`), or page by page (`.pages()`),
+   * fetching pages of up to 100 as the iteration asks, through the rate limiter and retries.
+   */
+  paginate<P extends PaginatedPath>(path: P, init?: PaginateInit<P>): Paginated<ItemOf<P>>;
   /** Any method and path template, untyped; paths missing from the schema are read by Content-Type. */
   request(method: string, path: string, init?: UntypedInit): Promise<unknown>;
 }

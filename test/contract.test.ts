@@ -55,8 +55,7 @@ async function call(info: OperationInfo, args: CallArgs): Promise<unknown> {
 function minimalArgs(info: OperationInfo): CallArgs {
   const args: CallArgs = { params: { path: {}, query: {} } };
   for (const param of parameters(doc, info)) {
-    if (param.in !== "path" && !(param.in === "query" && param.required))
-      continue;
+    if (param.in !== "path" && !(param.in === "query" && param.required)) continue;
     const value =
       param.name === "workflowId"
         ? // Runs are stateful: describe, cancel and delete need one that exists.
@@ -72,9 +71,7 @@ function minimalArgs(info: OperationInfo): CallArgs {
   // Minimal: an optional body is left out (GET .../settings/studios declares one, which
   // fetch could not even send).
   const body = requestBody(doc, info);
-  const schema = body?.required
-    ? body.content[info.requestContentType ?? ""]
-    : undefined;
+  const schema = body?.required ? body.content[info.requestContentType ?? ""] : undefined;
   if (schema) {
     args.body =
       info.requestContentType === "multipart/form-data"
@@ -91,33 +88,18 @@ function formData(schema: SchemaObject): FormData {
     direction: "request",
     minimal: false,
   });
-  const properties = (resolve(schema).properties ?? {}) as Record<
-    string,
-    SchemaObject
-  >;
-  for (const [name, value] of Object.entries(
-    fields as Record<string, unknown>,
-  )) {
+  const properties = (resolve(schema).properties ?? {}) as Record<string, SchemaObject>;
+  for (const [name, value] of Object.entries(fields as Record<string, unknown>)) {
     if (resolve(properties[name] ?? {}).format === "binary") {
-      form.append(
-        name,
-        new Blob(["sample,id\nA,1\n"], { type: "text/csv" }),
-        "sample.csv",
-      );
-    } else
-      form.append(
-        name,
-        typeof value === "string" ? value : JSON.stringify(value),
-      );
+      form.append(name, new Blob(["sample,id\nA,1\n"], { type: "text/csv" }), "sample.csv");
+    } else form.append(name, typeof value === "string" ? value : JSON.stringify(value));
   }
   return form;
 }
 
 function resolve(schema: SchemaObject): SchemaObject {
   const ref = schema.$ref;
-  return typeof ref === "string"
-    ? doc.components.schemas[ref.split("/").pop()!]!
-    : schema;
+  return typeof ref === "string" ? doc.components.schemas[ref.split("/").pop()!]! : schema;
 }
 
 /** What the client's answer must be for the operation's declared response. */
@@ -125,22 +107,14 @@ function checkParsed(info: OperationInfo, data: unknown): string | undefined {
   switch (info.parseAs) {
     case "json": {
       const { schema } = successResponse(doc, info);
-      return schema
-        ? schemaValidator("response").check(schema, data, "data")
-        : undefined;
+      return schema ? schemaValidator("response").check(schema, data, "data") : undefined;
     }
     case "text":
-      return typeof data === "string" && data.length > 0
-        ? undefined
-        : "expected text";
+      return typeof data === "string" && data.length > 0 ? undefined : "expected text";
     case "blob":
-      return data instanceof Blob && data.size > 0
-        ? undefined
-        : "expected a non-empty Blob";
+      return data instanceof Blob && data.size > 0 ? undefined : "expected a non-empty Blob";
     case "empty":
-      return data === undefined || data === ""
-        ? undefined
-        : "expected no content";
+      return data === undefined || data === "" ? undefined : "expected no content";
   }
 }
 

@@ -1,40 +1,21 @@
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { JSONPath } from "jsonpath-plus";
-import {
-  afterAll,
-  beforeAll,
-  describe,
-  expect,
-  expectTypeOf,
-  test,
-} from "vitest";
+import { afterAll, beforeAll, describe, expect, expectTypeOf, test } from "vitest";
 import YAML from "yaml";
 import type { components, operations } from "../generated/schema.js";
 import { loadOverlays } from "../scripts/schema/overlay.js";
-import {
-  parseSchema,
-  SchemaInputError,
-  type OpenApiDocument,
-} from "../scripts/schema/parse.js";
+import { parseSchema, SchemaInputError, type OpenApiDocument } from "../scripts/schema/parse.js";
 import { prepareSchema } from "../scripts/schema/pipeline.js";
 import { sha256 } from "../scripts/schema/source.js";
-import {
-  mirrorFile,
-  readRelease,
-  removeTempDirs,
-  ROOT,
-  tempProject,
-} from "./schema-helpers.js";
+import { mirrorFile, readRelease, removeTempDirs, ROOT, tempProject } from "./schema-helpers.js";
 
 type Schemas = components["schemas"];
 let generated: OpenApiDocument;
 
 beforeAll(async () => {
   // What `npm run generate` (run by npm ci) wrote from the pinned release.
-  generated = JSON.parse(
-    await readFile(path.join(ROOT, "generated", "openapi.json"), "utf8"),
-  );
+  generated = JSON.parse(await readFile(path.join(ROOT, "generated", "openapi.json"), "utf8"));
 });
 
 afterAll(removeTempDirs);
@@ -56,15 +37,11 @@ describe("each overlay's fix reaches the generated types of the pinned release",
   });
 
   test("20-nullable: every listed property may be null", async () => {
-    expectTypeOf<Schemas["Workflow"]["start"]>().toEqualTypeOf<
-      string | null | undefined
-    >();
-    expectTypeOf<Schemas["Workflow"]["errorMessage"]>().toEqualTypeOf<
-      string | null | undefined
-    >();
-    const [overlay] = await loadOverlays(
-      path.join(ROOT, "schema", "overlays"),
-    ).then((all) => all.filter((o) => o.file === "20-nullable.yaml"));
+    expectTypeOf<Schemas["Workflow"]["start"]>().toEqualTypeOf<string | null | undefined>();
+    expectTypeOf<Schemas["Workflow"]["errorMessage"]>().toEqualTypeOf<string | null | undefined>();
+    const [overlay] = await loadOverlays(path.join(ROOT, "schema", "overlays")).then((all) =>
+      all.filter((o) => o.file === "20-nullable.yaml"),
+    );
     expect(overlay!.actions.length).toBeGreaterThan(100);
     for (const action of overlay!.actions) {
       const [node] = JSONPath({
@@ -77,9 +54,7 @@ describe("each overlay's fix reaches the generated types of the pinned release",
   });
 
   test("30-task-exit: Task.exit is a number, a string or null", () => {
-    expectTypeOf<Schemas["Task"]["exit"]>().toEqualTypeOf<
-      number | string | null | undefined
-    >();
+    expectTypeOf<Schemas["Task"]["exit"]>().toEqualTypeOf<number | string | null | undefined>();
     expect(schema(generated, "Task").properties.exit).toMatchObject({
       nullable: true,
       oneOf: [{ type: "integer" }, { type: "string" }],
@@ -87,9 +62,7 @@ describe("each overlay's fix reaches the generated types of the pinned release",
   });
 
   test("40-log-page-entries: LogPage.entries is an array of strings or null", () => {
-    expectTypeOf<Schemas["LogPage"]["entries"]>().toEqualTypeOf<
-      string[] | null | undefined
-    >();
+    expectTypeOf<Schemas["LogPage"]["entries"]>().toEqualTypeOf<string[] | null | undefined>();
     expect(schema(generated, "LogPage").properties.entries).toMatchObject({
       type: "array",
       items: { type: "string" },
@@ -98,22 +71,14 @@ describe("each overlay's fix reaches the generated types of the pinned release",
 
   test('50-empty-patterns: no `pattern: ""` is left', async () => {
     expect(await readRelease("1.181.0")).toMatch(/^\s+pattern: ""$/m);
-    expect(
-      JSONPath({ path: "$..pattern", json: generated }) as unknown[],
-    ).not.toContain("");
+    expect(JSONPath({ path: "$..pattern", json: generated }) as unknown[]).not.toContain("");
   });
 });
 
 test("70-query-array-items: query arrays carry strings, not objects", () => {
-  type Query<Op extends keyof operations> = NonNullable<
-    operations[Op]["parameters"]["query"]
-  >;
-  expectTypeOf<Query<"GenerateDownloadScript">["dirs"]>().toEqualTypeOf<
-    string[] | undefined
-  >();
-  expectTypeOf<Query<"ExploreDataLinkTree">["paths"]>().toEqualTypeOf<
-    string[] | undefined
-  >();
+  type Query<Op extends keyof operations> = NonNullable<operations[Op]["parameters"]["query"]>;
+  expectTypeOf<Query<"GenerateDownloadScript">["dirs"]>().toEqualTypeOf<string[] | undefined>();
+  expectTypeOf<Query<"ExploreDataLinkTree">["paths"]>().toEqualTypeOf<string[] | undefined>();
   const objectItems = JSONPath({
     path: "$.paths.*.*.parameters[?(@.in === 'query' && @.schema.type === 'array')].schema.items.type",
     json: generated,
@@ -133,27 +98,18 @@ describe("60-java-patterns applies to the releases that have the Java pattern on
       strict: true,
     });
     expect(prepared.overlays.applied).toContain("60-java-patterns.yaml");
-    const pattern = schema(prepared.doc, "Launch").properties.schemaName
-      .pattern as string;
+    const pattern = schema(prepared.doc, "Launch").properties.schemaName.pattern as string;
     const regex = new RegExp(pattern, "u");
-    expect(
-      ["my-schema", "a_b.c", "x1"].filter((s) => regex.test(s)),
-    ).toHaveLength(3);
-    expect(
-      ["/abs", "a", "has space", "tab\tx", "é1"].filter((s) => regex.test(s)),
-    ).toEqual([]);
+    expect(["my-schema", "a_b.c", "x1"].filter((s) => regex.test(s))).toHaveLength(3);
+    expect(["/abs", "a", "has space", "tab\tx", "é1"].filter((s) => regex.test(s))).toEqual([]);
   });
 
   test("1.181.0: no Java pattern left, the overlay is skipped, not stale", async () => {
     const raw = await readRelease("1.181.0");
     expect(raw).not.toContain("\\p{Graph}");
-    const prepared = await prepareSchema(
-      await obtained("1.181.0"),
-      await tempProject("1.181.0"),
-      {
-        strict: true,
-      },
-    );
+    const prepared = await prepareSchema(await obtained("1.181.0"), await tempProject("1.181.0"), {
+      strict: true,
+    });
     expect(prepared.overlays.skipped).toEqual(["60-java-patterns.yaml"]);
   });
 });
@@ -166,13 +122,8 @@ describe("an overlay action that matches nothing", () => {
 
   test("is an error for the pinned release, naming the file and target", async () => {
     const root = await tempProject("1.181.0");
-    await writeFile(
-      path.join(root, "schema", "overlays", "99-stale.yaml"),
-      STALE,
-    );
-    await expect(
-      prepareSchema(await obtained("1.181.0"), root, { strict: true }),
-    ).rejects.toThrow(
+    await writeFile(path.join(root, "schema", "overlays", "99-stale.yaml"), STALE);
+    await expect(prepareSchema(await obtained("1.181.0"), root, { strict: true })).rejects.toThrow(
       new SchemaInputError(
         "1 overlay action(s) match nothing in release 1.181.0 (stale fix? correct or remove it in " +
           "schema/overlays/): 99-stale.yaml: $.components.schemas.NoSuchSchema.properties.id",
@@ -182,10 +133,7 @@ describe("an overlay action that matches nothing", () => {
 
   test("is reported, not thrown, for another release", async () => {
     const root = await tempProject("1.181.0");
-    await writeFile(
-      path.join(root, "schema", "overlays", "99-stale.yaml"),
-      STALE,
-    );
+    await writeFile(path.join(root, "schema", "overlays", "99-stale.yaml"), STALE);
     const prepared = await prepareSchema(await obtained("1.140.0"), root, {
       strict: false,
     });
@@ -209,9 +157,6 @@ test("the parsed releases keep their defects, so each fix above is really needed
     $ref: "#/components/schemas/Iterator_String_",
   });
   expect(schema(doc, "Workflow").properties.start.nullable).toBeUndefined();
-  const download = doc.paths["/data-links/{dataLinkId}/script/download"]!
-    .get as any;
-  expect(
-    download.parameters.find((p: any) => p.name === "dirs").schema.items.type,
-  ).toBe("object");
+  const download = doc.paths["/data-links/{dataLinkId}/script/download"]!.get as any;
+  expect(download.parameters.find((p: any) => p.name === "dirs").schema.items.type).toBe("object");
 });

@@ -1,8 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
-const source = (file: string): string =>
-  fileURLToPath(new URL(`../src/${file}`, import.meta.url));
+const source = (file: string): string => fileURLToPath(new URL(`../src/${file}`, import.meta.url));
 
 export default defineConfig({
   // Examples import the package by name, as a downstream repo does; here that name means our

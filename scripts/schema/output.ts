@@ -1,21 +1,11 @@
-import {
-  mkdir,
-  readdir,
-  readFile,
-  rename,
-  rm,
-  writeFile,
-} from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 
 /**
  * Replaces `dir` with exactly `files`, by writing a sibling directory and swapping it in, so a
  * failed run never leaves a half-written generated/.
  */
-export async function writeAtomically(
-  dir: string,
-  files: Record<string, string>,
-): Promise<void> {
+export async function writeAtomically(dir: string, files: Record<string, string>): Promise<void> {
   const staging = `${dir}.tmp-${process.pid}`;
   const old = `${dir}.old-${process.pid}`;
   await rm(staging, { recursive: true, force: true });
@@ -37,20 +27,13 @@ export async function writeAtomically(
 const BUILD_DIR = "lib";
 
 /** Names of the files that differ from, are missing in, or were added to `dir`. */
-export async function staleFiles(
-  dir: string,
-  files: Record<string, string>,
-): Promise<string[]> {
+export async function staleFiles(dir: string, files: Record<string, string>): Promise<string[]> {
   const stale: string[] = [];
   for (const [name, content] of Object.entries(files)) {
-    const current = await readFile(path.join(dir, name), "utf8").catch(
-      () => undefined,
-    );
+    const current = await readFile(path.join(dir, name), "utf8").catch(() => undefined);
     if (current !== content) stale.push(name);
   }
   const present = await readdir(dir).catch(() => [] as string[]);
-  stale.push(
-    ...present.filter((name) => !(name in files) && name !== BUILD_DIR).sort(),
-  );
+  stale.push(...present.filter((name) => !(name in files) && name !== BUILD_DIR).sort());
   return stale;
 }

@@ -6,8 +6,7 @@ export async function cancelRun(workflowId: string): Promise<boolean> {
   const { workflow } = await client.GET("/workflow/{workflowId}", {
     params: { path: { workflowId } },
   });
-  if (workflow?.status !== "SUBMITTED" && workflow?.status !== "RUNNING")
-    return false;
+  if (workflow?.status !== "SUBMITTED" && workflow?.status !== "RUNNING") return false;
   // POST is never retried unless the call opts in: cancelling twice is harmless, so it does.
   await client.POST("/workflow/{workflowId}/cancel", {
     params: { path: { workflowId } },

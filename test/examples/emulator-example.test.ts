@@ -17,8 +17,7 @@ async function runPipeline(opts: {
     const { workflow } = await client.GET("/workflow/{workflowId}", {
       params: { path: { workflowId: workflowId! } },
     });
-    if (workflow?.status !== "SUBMITTED" && workflow?.status !== "RUNNING")
-      return workflow?.status;
+    if (workflow?.status !== "SUBMITTED" && workflow?.status !== "RUNNING") return workflow?.status;
   }
 }
 
@@ -44,18 +43,13 @@ test("launches the pipeline and waits until the run ends", async () => {
   let polls = 0;
   emulator.setHandler("DescribeWorkflow", (request) => {
     if (++polls === 2)
-      emulator.state.workflows.setStatus(
-        String(request.params.workflowId),
-        "SUCCEEDED",
-      );
+      emulator.state.workflows.setStatus(String(request.params.workflowId), "SUCCEEDED");
     return undefined;
   });
 
   await expect(runPipeline(options())).resolves.toBe("SUCCEEDED");
 
-  const [launch] = emulator.requests.filter(
-    (r) => r.operationId === "CreateWorkflowLaunch",
-  );
+  const [launch] = emulator.requests.filter((r) => r.operationId === "CreateWorkflowLaunch");
   expect(launch).toMatchObject({ status: 200, search: "workspaceId=42" });
   expect(launch!.body).toMatchObject({
     launch: { pipeline: "nf-core/rnaseq" },
@@ -75,9 +69,7 @@ test("rides out a brief outage without launching twice", async () => {
   }));
 
   await expect(runPipeline(options())).resolves.toBe("FAILED");
-  expect(
-    emulator.requests.slice(before).map((r) => [r.operationId, r.status]),
-  ).toEqual([
+  expect(emulator.requests.slice(before).map((r) => [r.operationId, r.status])).toEqual([
     ["CreateWorkflowLaunch", 200],
     [undefined, 503],
     ["DescribeWorkflow", 200],
@@ -85,7 +77,7 @@ test("rides out a brief outage without launching twice", async () => {
 });
 
 test("reports a rejected token", async () => {
-  await expect(
-    runPipeline({ ...options(), token: "not-a-token" }),
-  ).rejects.toBeInstanceOf(ForbiddenError);
+  await expect(runPipeline({ ...options(), token: "not-a-token" })).rejects.toBeInstanceOf(
+    ForbiddenError,
+  );
 });

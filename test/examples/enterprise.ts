@@ -1,9 +1,7 @@
 import { checkCompatibility, createSeqeraClient } from "seqera-api-client";
 
 /** Connects to an Enterprise install served under a path prefix, with its own rate limit. */
-export async function connectToEnterprise(
-  baseUrl = "https://seqera.example.com/api",
-) {
+export async function connectToEnterprise(baseUrl = "https://seqera.example.com/api") {
   const client = createSeqeraClient({
     baseUrl,
     // This install allows more than Seqera Cloud; `rateLimit: false` if it has no limit at all.

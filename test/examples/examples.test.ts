@@ -9,6 +9,9 @@ import { downloadLogs } from "./download-logs.js";
 import { connectToEnterprise } from "./enterprise.js";
 import { listRunsOrExplain } from "./handle-errors.js";
 import { launchPipeline } from "./launch-pipeline.js";
+import { failedRuns } from "./list-workflows.js";
+import { worker } from "./shared-rate-limit.js";
+import { hasRedisServer, startRedis } from "../limits/processes.js";
 
 // The README's examples, run as a user would: configured by the tw CLI's variables only.
 let emulator: Emulator;
@@ -42,6 +45,16 @@ test("describe a run, and get the raw Response", async () => {
     via: `${emulator.url}/service-info`,
   });
   expect(described.apiVersion).toEqual(expect.any(String));
+});
+
+test("list workflows with pagination", async () => {
+  const runs = ["FAILED", "SUCCEEDED", "FAILED", "RUNNING", "FAILED"] as const;
+  for (const status of runs) emulator.state.workflows.add({ status, workspaceId: 42 });
+  const before = seen("ListWorkflows").length;
+  // Newest first: the last three added are FAILED, RUNNING, FAILED.
+  await expect(failedRuns(3)).resolves.toHaveLength(2);
+  const pages = seen("ListWorkflows").slice(before);
+  expect(pages.map((r) => r.search)).toEqual(["max=3&offset=0&workspaceId=42"]);
 });
 
 test("launch a pipeline", async () => {
@@ -116,10 +129,33 @@ test("point at an Enterprise install", async () => {
     });
     expect(warn).toHaveBeenCalledWith(report.message);
     // That emulator serves the API under /api only: the client kept the prefix.
-    expect(enterprise.requests.map((r) => [r.operationId, r.status])).toEqual([
-      ["Info", 200],
-    ]);
+    expect(enterprise.requests.map((r) => [r.operationId, r.status])).toEqual([["Info", 200]]);
   } finally {
     await enterprise.close();
   }
 });
+
+test.skipIf(!hasRedisServer() && process.env.CI !== "true")(
+  "share a token's rate limit across workers",
+  async () => {
+    const redis = await startRedis();
+    try {
+      const ids = Array.from(
+        { length: 15 },
+        () => emulator.state.workflows.add({ status: "RUNNING", workspaceId: 42 }).id,
+      );
+      // A token of their own: calls of the other tests still count in the emulator's window.
+      const token = `shared-${Date.now()}`;
+      emulator.addToken(token);
+      vi.stubEnv("TOWER_ACCESS_TOKEN", token);
+      const before = emulator.requests.length;
+      // Three workers, 45 calls on one token: the emulator refuses a 21st call in any second.
+      const statuses = await Promise.all([1, 2, 3].map(() => worker(ids, redis.url)));
+      expect(statuses.flat()).toEqual(Array(45).fill("RUNNING"));
+      expect(emulator.requests.slice(before).map((r) => r.status)).toEqual(Array(45).fill(200));
+    } finally {
+      vi.stubEnv("TOWER_ACCESS_TOKEN", emulator.token);
+      await redis.stop();
+    }
+  },
+);

@@ -1,8 +1,4 @@
-import {
-  BadRequestError,
-  ForbiddenError,
-  createSeqeraClient,
-} from "seqera-api-client";
+import { BadRequestError, ForbiddenError, createSeqeraClient } from "seqera-api-client";
 
 /** Lists runs, turning the service's errors into messages an operator can act on. */
 export async function listRunsOrExplain(max: number): Promise<string> {

@@ -10,11 +10,13 @@ import { afterAll, beforeAll, expect, test } from "vitest";
  * The package as a downstream repo gets it: packed, installed into a fresh project, type-checked
  * in strict mode and run against the emulator from its own `testing` entry.
  */
-const run = promisify(execFile);
-const root = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  "../..",
-);
+const exec = promisify(execFile);
+/** Runs a command; a failure says what the command printed (tsc's errors, npm's). */
+const run = (command: string, args: string[], options: { cwd?: string } = {}) =>
+  exec(command, args, options).catch((error: { stdout?: string; stderr?: string }) => {
+    throw new Error(`${command} ${args.join(" ")} failed:\n${error.stdout}${error.stderr}`);
+  });
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
 const pkg = JSON.parse(await readFile(path.join(root, "package.json"), "utf8"));
 let dir: string;
@@ -48,9 +50,7 @@ test("the tarball holds the compiled client, the generated types and table, and 
       "package/README.md",
     ]),
   );
-  expect(
-    files.filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts")),
-  ).toEqual([]);
+  expect(files.filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))).toEqual([]);
 });
 
 test("publint and arethetypeswrong find no problem", async () => {
@@ -59,9 +59,7 @@ test("publint and arethetypeswrong find no problem", async () => {
   // ESM only, by design: node10 and require() resolution are not judged. attw exits non-zero
   // on any problem of the profile; each entry point must resolve for node16 ESM and bundlers.
   const attw = await run(bin("attw"), [tarball, "--profile", "esm-only"]);
-  expect(attw.stdout.match(/^node16 \(from ESM\): 🟢 \(ESM\)$/gm)).toHaveLength(
-    2,
-  );
+  expect(attw.stdout.match(/^node16 \(from ESM\): 🟢 \(ESM\)$/gm)).toHaveLength(2);
   expect(attw.stdout.match(/^bundler: 🟢 $/gm)).toHaveLength(2);
 });
 
@@ -100,22 +98,13 @@ test("a strict consumer project installs it, type-checks and runs against the em
   );
   await run(
     "npm",
-    [
-      "install",
-      tarball,
-      "--prefer-offline",
-      "--no-audit",
-      "--no-fund",
-      "--loglevel=error",
-    ],
+    ["install", tarball, "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"],
     { cwd: consumer },
   );
   await run(bin("tsc"), ["-p", "tsconfig.json"], { cwd: consumer });
   const { stdout } = await run("node", ["out/consumer.js"], { cwd: consumer });
   const result = JSON.parse(stdout);
-  expect(result.schemaVersion).toBe(
-    pkg.version.split(".").slice(0, 2).join(".") + ".0",
-  );
+  expect(result.schemaVersion).toBe(pkg.version.split(".").slice(0, 2).join(".") + ".0");
   expect(result.status).toBe("SUBMITTED");
   expect(result.errorId).toMatch(/^[A-Za-z0-9]+$/);
 }, 180_000);

@@ -4,6 +4,7 @@
  * negative case sits next to a positive one differing only in the mistake, so it cannot pass by
  * failing for some other reason.
  */
+import type { Readable } from "openapi-typescript-helpers";
 import { expectTypeOf } from "vitest";
 import type { components, SeqeraClient } from "../../src/index.js";
 
@@ -81,4 +82,22 @@ export async function typeChecks(client: SeqeraClient): Promise<void> {
   expectTypeOf(data).toEqualTypeOf<Schemas["DescribeUserResponse"]>();
   expectTypeOf(response).toEqualTypeOf<Response>();
   expectTypeOf(await client.request("GET", "/anything")).toEqualTypeOf<unknown>();
+
+  // paginate(): list paths only; items typed from the list's array; paging params are its own.
+  for await (const item of client.paginate("/workflow", { limit: 5 })) {
+    expectTypeOf(item).toEqualTypeOf<
+      Readable<Schemas["ListWorkflowsResponse.ListWorkflowsElement"]>
+    >();
+  }
+  for await (const page of client
+    .paginate("/workflow/{workflowId}/tasks", {
+      params: { path: { workflowId: "w" } },
+    })
+    .pages()) {
+    expectTypeOf(page.items).toEqualTypeOf<Readable<Schemas["DescribeTaskResponse"]>[]>();
+  }
+  // @ts-expect-error /service-info is not a list
+  client.paginate("/service-info");
+  // @ts-expect-error pageSize is a number
+  client.paginate("/pipelines", { pageSize: "100" });
 }

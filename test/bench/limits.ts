@@ -1,0 +1,170 @@
+/**
+ * `npm run bench`: pacing efficiency of the rate limiter and overhead of the transport stack,
+ * measured in one run on loopback and printed as ratios (no assertions: the machine is shared).
+ *
+ * Pacing: N calls at 20/s against a strict sliding-window server, in one process and across 3
+ * processes sharing the budget through a throw-away redis-server. Efficiency is ideal time ÷
+ * actual, against N/20 s and against the physical limit, a burst of 20 then 20 per sliding
+ * second: (N − 20)/20 s.
+ *
+ * Overhead: sequential GETs with the limiter off, raw fetch vs bare openapi-fetch vs
+ * openapi-fetch through our stack. `ours` is the one function to swap for the real client.
+ */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import createClient from "openapi-fetch";
+import type { paths } from "../../generated/schema.js";
+import { rateLimitLayer } from "../../src/rate-limit.js";
+import { retryLayer } from "../../src/retry.js";
+import { maxInWindow, startStrictServer } from "../helpers/strict-server.js";
+import { hasRedisServer, startCaller, startRedis } from "../limits/processes.js";
+import { call, stack } from "../limits/stack.js";
+
+const N = Number(process.env.BENCH_CALLS ?? 400);
+const PROCESSES = 3;
+const OVERHEAD_CALLS = Number(process.env.BENCH_OVERHEAD_CALLS ?? 2000);
+
+const fmt = (x: number, digits = 3) => x.toFixed(digits);
+
+function efficiencyLine(label: string, n: number, seconds: number, max: number, rejected: number) {
+  const ideal = n / 20;
+  const physical = (n - 20) / 20;
+  console.log(
+    `${label}: ${n} calls in ${fmt(seconds, 2)} s; efficiency ${fmt(ideal / seconds)} of N/20 s ` +
+      `(${fmt(ideal, 1)} s), ${fmt(physical / seconds)} of the physical limit (${fmt(physical, 1)} s); ` +
+      `max ${max} in any 1-s window, ${rejected} × 429`,
+  );
+}
+
+async function pacingOneProcess(): Promise<void> {
+  const server = await startStrictServer();
+  try {
+    const token = `bench-${Math.random()}`;
+    const transport = stack([retryLayer(), rateLimitLayer(token)]);
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: N }, (_, i) =>
+        call(transport, `${server.url}/bench/${i}`, { token }).then((r) => r.arrayBuffer()),
+      ),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    const rejected = server.count((a) => a.status === 429);
+    efficiencyLine("pacing, 1 process", N, seconds, maxInWindow(server.arrivals, 1000), rejected);
+  } finally {
+    await server.close();
+  }
+}
+
+async function pacingCluster(): Promise<void> {
+  if (!hasRedisServer()) {
+    console.log("pacing, 3 processes via Redis: skipped (no redis-server)");
+    return;
+  }
+  const [server, redis] = await Promise.all([startStrictServer(), startRedis()]);
+  try {
+    const token = `bench-cluster-${Math.random()}`;
+    const shares = Array.from(
+      { length: PROCESSES },
+      (_, i) => Math.floor(N / PROCESSES) + (i < N % PROCESSES ? 1 : 0),
+    );
+    const callers = shares.map((calls) =>
+      startCaller({
+        SERVER_URL: server.url,
+        TOKEN: token,
+        CALLS: String(calls),
+        REDIS_URL: redis.url,
+        WAIT_GO: "1",
+      }),
+    );
+    await Promise.all(callers.map((c) => c.ready));
+    // The callers' warm-up calls hold slots for about a second: let them expire first.
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    const started = performance.timeOrigin + performance.now();
+    for (const c of callers) c.go();
+    const results = await Promise.all(callers.map((c) => c.exited(120_000)));
+    const finished = Math.max(...results.map((r) => r.result?.finished ?? NaN));
+    const seconds = (finished - started) / 1000;
+    const calls = server.arrivals.filter((a) => a.url.startsWith("/call/"));
+    const rejected = server.count((a) => a.status === 429);
+    efficiencyLine(
+      `pacing, ${PROCESSES} processes via Redis`,
+      N,
+      seconds,
+      maxInWindow(calls, 1000),
+      rejected,
+    );
+    const failed = results.filter((r) => r.code !== 0 || r.result === undefined);
+    if (failed.length > 0) console.log("  callers failed:", failed.map((r) => r.stderr).join("\n"));
+  } finally {
+    await Promise.all([server.close(), redis.stop()]);
+  }
+}
+
+async function overhead(): Promise<void> {
+  const server = createServer((_, response) => {
+    response.writeHead(200, { "content-type": "application/json" });
+    response.end('{"workflow":{"id":"abc","status":"SUCCEEDED"}}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const headers = { authorization: "Bearer bench-token" };
+  const bare = createClient<paths>({ baseUrl, headers });
+  const transport = stack([retryLayer()]);
+  const params = { path: { workflowId: "abc" }, query: { workspaceId: 1 } };
+
+  const cases: Record<string, () => Promise<unknown>> = {
+    "raw fetch": async () =>
+      (await fetch(`${baseUrl}/workflow/abc?workspaceId=1`, { headers })).json(),
+    "bare openapi-fetch": () => bare.GET("/workflow/{workflowId}", { params }),
+    // Swap for the real client once it exists.
+    ours: () =>
+      bare.GET("/workflow/{workflowId}", {
+        params,
+        fetch: (request: Request) =>
+          transport(request, {
+            method: "GET",
+            path: "/workflow/{workflowId}",
+            operationId: "DescribeWorkflow",
+            retryUnsafe: false,
+            attempt: 1,
+            limiterWaitMs: 0,
+          }),
+      }),
+  };
+  try {
+    const totals = Object.fromEntries(Object.keys(cases).map((k) => [k, 0]));
+    const rounds = 10;
+    for (const run of Object.values(cases)) for (let i = 0; i < 200; i++) await run(); // warm up
+    const entries = Object.entries(cases);
+    for (let round = 0; round < rounds; round++) {
+      // Interleaved rounds, each starting with another case, so drift in load hits all alike.
+      const order = [
+        ...entries.slice(round % entries.length),
+        ...entries.slice(0, round % entries.length),
+      ];
+      for (const [name, run] of order) {
+        const started = performance.now();
+        for (let i = 0; i < OVERHEAD_CALLS / rounds; i++) await run();
+        totals[name]! += performance.now() - started;
+      }
+    }
+    const per = (name: string) => (totals[name]! / OVERHEAD_CALLS) * 1000;
+    console.log(
+      `overhead, ${OVERHEAD_CALLS} sequential loopback GETs, limiter off: ` +
+        Object.keys(cases)
+          .map((name) => `${name} ${fmt(per(name), 0)} µs/call`)
+          .join(", "),
+    );
+    console.log(
+      `  ours ÷ bare openapi-fetch = ${fmt(per("ours") / per("bare openapi-fetch"))}×, ` +
+        `ours ÷ raw fetch = ${fmt(per("ours") / per("raw fetch"))}×, ` +
+        `bare openapi-fetch ÷ raw fetch = ${fmt(per("bare openapi-fetch") / per("raw fetch"))}×`,
+    );
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
+await overhead();
+await pacingOneProcess();
+await pacingCluster();

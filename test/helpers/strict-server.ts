@@ -1,0 +1,154 @@
+/**
+ * A loopback HTTP server that enforces the service's rate limit strictly: more than `perSecond`
+ * arrivals for one token in any sliding window of `windowMs` get the service's 429. It records
+ * every arrival (time, method, path, status) so tests can check what the server saw, and can
+ * inject faults: error statuses, connection resets, slow answers.
+ */
+import { createHash } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface Arrival {
+  /** performance.timeOrigin-based ms, comparable across processes on one machine. */
+  at: number;
+  /** sha256 of the Authorization header: arrivals are counted per token without keeping it. */
+  key: string;
+  method: string;
+  /** Path with query string. */
+  url: string;
+  /** 1-based count of arrivals so far with this method and path (query excluded). */
+  n: number;
+  status?: number;
+  reset?: boolean;
+}
+
+export type Fault =
+  { status: number; retryAfter?: string; body?: string } | { reset: true } | { delayMs: number };
+
+export interface Reply {
+  status?: number;
+  json?: unknown;
+}
+
+export interface StrictServerOptions {
+  perSecond?: number;
+  windowMs?: number;
+  /** Decides a fault for an arrival, or none. Faulted arrivals count toward the limit too. */
+  fault?: (arrival: Arrival) => Fault | undefined;
+  /** The answer when the request passes; default echoes method, path and n. */
+  reply?: (arrival: Arrival, request: IncomingMessage, body: string) => Reply;
+}
+
+export interface StrictServer {
+  url: string;
+  arrivals: Arrival[];
+  /** Most arrivals of one key in any sliding window of the server's, among those `filter` keeps. */
+  maxInWindow(filter?: (arrival: Arrival) => boolean): number;
+  count(filter: (arrival: Arrival) => boolean): number;
+  close(): Promise<void>;
+}
+
+export const RATE_MESSAGE = (seconds: number) =>
+  `Maximum request rate exceeded. Wait ${seconds}secs before issuing a new request`;
+
+export async function startStrictServer(options: StrictServerOptions = {}): Promise<StrictServer> {
+  const perSecond = options.perSecond ?? 20;
+  const windowMs = options.windowMs ?? 1000;
+  const arrivals: Arrival[] = [];
+  const perRoute = new Map<string, number>();
+  const recent = new Map<string, number[]>();
+
+  const server = createServer((request, response) => {
+    const at = performance.timeOrigin + performance.now();
+    const key = createHash("sha256")
+      .update(request.headers.authorization ?? "")
+      .digest("hex")
+      .slice(0, 16);
+    const route = `${request.method} ${(request.url ?? "").split("?")[0]}`;
+    const n = (perRoute.get(route) ?? 0) + 1;
+    perRoute.set(route, n);
+    const arrival: Arrival = { at, key, method: request.method ?? "", url: request.url ?? "", n };
+    arrivals.push(arrival);
+
+    const times = (recent.get(key) ?? []).filter((t) => t > at - windowMs);
+    times.push(at);
+    recent.set(key, times);
+    if (times.length > perSecond) {
+      const seconds = Math.max(0, Math.ceil((times[0]! + windowMs - at) / 1000));
+      return send(response, arrival, 429, JSON.stringify({ message: RATE_MESSAGE(seconds) }), {
+        "retry-after": String(seconds),
+      });
+    }
+
+    const fault = options.fault?.(arrival);
+    if (fault && "reset" in fault) {
+      arrival.reset = true;
+      request.socket.destroy();
+      return;
+    }
+    let body = "";
+    request.setEncoding("utf8");
+    request.on("data", (chunk: string) => (body += chunk));
+    request.on("end", () => {
+      const answer = () => {
+        if (fault && "status" in fault) {
+          const headers: Record<string, string> =
+            fault.retryAfter === undefined ? {} : { "retry-after": fault.retryAfter };
+          return send(response, arrival, fault.status, fault.body ?? "", headers);
+        }
+        const reply = options.reply?.(arrival, request, body) ?? {
+          json: { method: arrival.method, url: arrival.url, n, body },
+        };
+        send(response, arrival, reply.status ?? 200, JSON.stringify(reply.json ?? {}), {});
+      };
+      if (fault && "delayMs" in fault) setTimeout(answer, fault.delayMs);
+      else answer();
+    });
+  });
+
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    arrivals,
+    maxInWindow: (filter = () => true) => maxInWindow(arrivals.filter(filter), windowMs),
+    count: (filter) => arrivals.filter(filter).length,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function send(
+  response: ServerResponse,
+  arrival: Arrival,
+  status: number,
+  body: string,
+  headers: Record<string, string>,
+): void {
+  arrival.status = status;
+  response.writeHead(status, { "content-type": "application/json", ...headers });
+  response.end(body);
+}
+
+/** Largest number of one key's arrivals within any window [t, t + windowMs). */
+export function maxInWindow(arrivals: readonly Arrival[], windowMs: number): number {
+  const byKey = new Map<string, number[]>();
+  for (const a of arrivals) {
+    const times = byKey.get(a.key) ?? [];
+    times.push(a.at);
+    byKey.set(a.key, times);
+  }
+  let max = 0;
+  for (const times of byKey.values()) {
+    times.sort((x, y) => x - y);
+    for (let start = 0, end = 0; end < times.length; end++) {
+      while (times[end]! - times[start]! >= windowMs) start++;
+      max = Math.max(max, end - start + 1);
+    }
+  }
+  return max;
+}
