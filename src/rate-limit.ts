@@ -18,7 +18,8 @@
  * Bottleneck costs milliseconds per call even with no limits set.
  */
 import { createHash } from "node:crypto";
-import Bottleneck from "bottleneck";
+import { createRequire } from "node:module";
+import type Bottleneck from "bottleneck";
 import { SlidingWindowGate } from "./sliding-window.js";
 import type { TransportLayer } from "./transport.js";
 
@@ -63,6 +64,10 @@ export type RateLimitLayer = TransportLayer & {
    */
   close(): Promise<void>;
 };
+
+/** Loaded on first use, so a client with `rateLimit: false` never even loads Bottleneck. */
+const loadBottleneck = (): typeof Bottleneck =>
+  createRequire(import.meta.url)("bottleneck") as typeof Bottleneck;
 
 const HOUR_MS = 3_600_000;
 /** Redis keys of an idle limiter expire after this long (longer than the hourly budget). */
@@ -142,7 +147,8 @@ function bottleneckOptions(limits: Limits): Bottleneck.ConstructorOptions {
 function localGate(key: string, limits: Limits): SlidingWindowGate {
   let gate = localGates.get(key);
   if (gate === undefined) {
-    gate = new SlidingWindowGate(new Bottleneck(bottleneckOptions(limits)), limits.holdMs);
+    const Limiter = loadBottleneck();
+    gate = new SlidingWindowGate(new Limiter(bottleneckOptions(limits)), limits.holdMs);
     localGates.set(key, gate);
   }
   return gate;
@@ -196,8 +202,9 @@ async function createClusterLimiter(
     });
   });
   const client = typeof redis === "string" ? new Redis(redis) : new Redis(redis);
-  const connection = new Bottleneck.IORedisConnection({ client, Redis });
-  const limiter = new Bottleneck({
+  const Limiter = loadBottleneck();
+  const connection = new Limiter.IORedisConnection({ client, Redis });
+  const limiter = new Limiter({
     ...bottleneckOptions(limits),
     id: key,
     datastore: "ioredis",

@@ -7,18 +7,15 @@
  * actual, against N/20 s and against the physical limit, a burst of 20 then 20 per sliding
  * second: (N − 20)/20 s.
  *
- * Overhead: sequential GETs with the limiter off, raw fetch vs bare openapi-fetch vs
- * openapi-fetch through our stack. `ours` is the one function to swap for the real client.
+ * Overhead: sequential GETs with the limiter off, raw fetch vs bare openapi-fetch vs our client.
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import createClient from "openapi-fetch";
 import type { paths } from "../../generated/schema.js";
-import { rateLimitLayer } from "../../src/rate-limit.js";
-import { retryLayer } from "../../src/retry.js";
+import { createSeqeraClient } from "../../src/index.js";
 import { maxInWindow, startStrictServer } from "../helpers/strict-server.js";
 import { hasRedisServer, startCaller, startRedis } from "../limits/processes.js";
-import { call, stack } from "../limits/stack.js";
 
 const N = Number(process.env.BENCH_CALLS ?? 400);
 const PROCESSES = 3;
@@ -40,11 +37,12 @@ async function pacingOneProcess(): Promise<void> {
   const server = await startStrictServer();
   try {
     const token = `bench-${Math.random()}`;
-    const transport = stack([retryLayer(), rateLimitLayer(token)]);
+    // The client as shipped: default limits (20/s, 72,000/h) and retries.
+    const client = createSeqeraClient({ token, baseUrl: server.url, env: {} });
     const started = performance.now();
     await Promise.all(
       Array.from({ length: N }, (_, i) =>
-        call(transport, `${server.url}/bench/${i}`, { token }).then((r) => r.arrayBuffer()),
+        client.request("GET", `/bench/${i}`, { parseAs: "text" }),
       ),
     );
     const seconds = (performance.now() - started) / 1000;
@@ -109,27 +107,15 @@ async function overhead(): Promise<void> {
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const headers = { authorization: "Bearer bench-token" };
   const bare = createClient<paths>({ baseUrl, headers });
-  const transport = stack([retryLayer()]);
+  // The client as shipped, retries on, with the limiter off (no Bottleneck in the path).
+  const client = createSeqeraClient({ token: "bench-token", baseUrl, rateLimit: false, env: {} });
   const params = { path: { workflowId: "abc" }, query: { workspaceId: 1 } };
 
   const cases: Record<string, () => Promise<unknown>> = {
     "raw fetch": async () =>
       (await fetch(`${baseUrl}/workflow/abc?workspaceId=1`, { headers })).json(),
     "bare openapi-fetch": () => bare.GET("/workflow/{workflowId}", { params }),
-    // Swap for the real client once it exists.
-    ours: () =>
-      bare.GET("/workflow/{workflowId}", {
-        params,
-        fetch: (request: Request) =>
-          transport(request, {
-            method: "GET",
-            path: "/workflow/{workflowId}",
-            operationId: "DescribeWorkflow",
-            retryUnsafe: false,
-            attempt: 1,
-            limiterWaitMs: 0,
-          }),
-      }),
+    ours: () => client.GET("/workflow/{workflowId}", { params }),
   };
   try {
     const totals = Object.fromEntries(Object.keys(cases).map((k) => [k, 0]));
