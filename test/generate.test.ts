@@ -1,4 +1,4 @@
-import { appendFile, cp, readdir, readFile } from "node:fs/promises";
+import { appendFile, readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { runGenerate } from "../scripts/schema/run-generate.js";

@@ -1,32 +1,7 @@
+import type { OperationInfo, Pagination, ParseAs, QueryParamInfo } from "./operation-types.js";
 import { deref, isRecord, type OpenApiDocument } from "./parse.js";
 
 export const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch"] as const;
-
-export type ParseAs = "json" | "text" | "blob" | "empty";
-
-export interface QueryParamInfo {
-  style: string;
-  explode: boolean;
-  array: boolean;
-  required: boolean;
-}
-
-export type Pagination =
-  | { style: "offset"; items: string; total?: string; sizeParam: string }
-  | { style: "token"; items: string; sizeParam?: string };
-
-/** What the client needs at run time about one operation; the types carry the rest. */
-export interface OperationInfo {
-  operationId: string;
-  method: string;
-  path: string;
-  pathParams: string[];
-  query: Record<string, QueryParamInfo>;
-  requestContentType?: string;
-  responseContentType?: string;
-  parseAs: ParseAs;
-  pagination?: Pagination;
-}
 
 interface ParameterObject {
   name: string;

@@ -1,15 +1,10 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ConfigurationError, createSeqeraClient, DEFAULT_BASE_URL } from "../../src/index.js";
-import { startServer, type TestServer } from "../helpers/server.js";
+import { useTestServer } from "../helpers/server.js";
 import { TOKEN } from "../helpers/client.js";
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server.close());
+const server = await useTestServer();
 beforeEach(() => {
-  server.requests.length = 0;
   // The machine running the tests may have its own tw settings.
   vi.stubEnv("TOWER_ACCESS_TOKEN", undefined);
   vi.stubEnv("TOWER_API_ENDPOINT", undefined);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   BadRequestError,
   ConflictError,
@@ -10,17 +10,10 @@ import {
   ServerError,
   TimeoutError,
 } from "../../src/index.js";
-import { startServer, type TestServer } from "../helpers/server.js";
+import { startServer, useTestServer } from "../helpers/server.js";
 import { clientFor } from "../helpers/client.js";
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.requests.length = 0;
-});
+const server = await useTestServer();
 
 /** The error a call rejects with; fails the test if it resolves. */
 async function failure(call: Promise<unknown>): Promise<SeqeraApiError> {

@@ -1,16 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { LogEntry } from "../../src/index.js";
-import { startServer, type TestServer } from "../helpers/server.js";
+import { useTestServer } from "../helpers/server.js";
 import { clientFor } from "../helpers/client.js";
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.requests.length = 0;
-});
+const server = await useTestServer();
 
 function recordingClient(options = {}) {
   const entries: LogEntry[] = [];

@@ -1,16 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { operations } from "../../generated/operations.js";
-import { startServer, type TestServer } from "../helpers/server.js";
+import { useTestServer } from "../helpers/server.js";
 import { clientFor, TOKEN } from "../helpers/client.js";
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.requests.length = 0;
-});
+const server = await useTestServer();
 
 const last = () => server.requests.at(-1)!;
 

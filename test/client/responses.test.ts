@@ -1,15 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startServer, type TestServer } from "../helpers/server.js";
+import { describe, expect, it } from "vitest";
+import { startServer, useTestServer } from "../helpers/server.js";
 import { clientFor } from "../helpers/client.js";
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.requests.length = 0;
-});
+const server = await useTestServer();
 
 const LOG = "N E X T F L O W  ~  version 24.04.4\nLaunching `main.nf`\n";
 const BYTES = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff]);

@@ -1,3 +1,4 @@
+import { afterAll, beforeEach } from "vitest";
 import {
   createServer,
   type IncomingHttpHeaders,
@@ -124,4 +125,17 @@ async function answer(
     if (res.destroyed) return;
   }
   res.end(body);
+}
+
+/**
+ * One recording server for a test file (top-level await): closed after the file, its request
+ * log emptied before each test.
+ */
+export async function useTestServer(handler?: Handler): Promise<TestServer> {
+  const server = await startServer(handler);
+  afterAll(() => server.close());
+  beforeEach(() => {
+    server.requests.length = 0;
+  });
+  return server;
 }

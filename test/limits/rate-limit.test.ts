@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rateLimitLayer } from "../../src/rate-limit.js";
-import { retryLayer } from "../../src/retry.js";
 import { maxInWindow, startStrictServer, type StrictServer } from "../helpers/strict-server.js";
 import { startCaller } from "./processes.js";
 import { call, stack } from "./stack.js";

@@ -1,0 +1,29 @@
+/**
+ * Types of the runtime operation table: scripts/schema/operation-types.ts, copied verbatim
+ * into generated/operations.ts so that generated/ stands alone (declarations only).
+ */
+export type ParseAs = "json" | "text" | "blob" | "empty";
+
+export interface QueryParamInfo {
+  style: string;
+  explode: boolean;
+  array: boolean;
+  required: boolean;
+}
+
+export type Pagination =
+  | { style: "offset"; items: string; total?: string; sizeParam: string }
+  | { style: "token"; items: string; sizeParam?: string };
+
+/** What the client needs at run time about one operation; the types carry the rest. */
+export interface OperationInfo {
+  operationId: string;
+  method: string;
+  path: string;
+  pathParams: string[];
+  query: Record<string, QueryParamInfo>;
+  requestContentType?: string;
+  responseContentType?: string;
+  parseAs: ParseAs;
+  pagination?: Pagination;
+}
