@@ -30,6 +30,10 @@ beforeAll(async () => {
     `${server.url}/seqera-api-{version}.yml`,
     `${server.url}${LATEST}`,
   ]);
+  await writeFile(
+    path.join(root, "package.json"),
+    JSON.stringify({ name: "consumer-pin", version: "1.85.3" }),
+  );
 });
 
 afterAll(async () => {
@@ -121,6 +125,8 @@ describe("schema:update on the real sequence 1.85.0 → 1.102.0 → 1.140.0 → 
     ]);
     const version = await readFile(path.join(root, "generated", "version.ts"), "utf8");
     expect(version).toContain('SCHEMA_VERSION = "1.102.0"');
+    // The package's version follows: 1.102.x is built from release 1.102.0.
+    expect(await readJson("package.json")).toEqual({ name: "consumer-pin", version: "1.102.0" });
     expect(logged.at(-1)).toMatch(/^generated release 1\.102\.0: 203 operations, 354 schemas, /);
   });
 

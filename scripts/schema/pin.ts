@@ -41,3 +41,17 @@ export function chooseLocations(
   const chosen = source ?? env.SEQERA_SCHEMA_SOURCE?.trim();
   return chosen ? [chosen] : pinnedLocations(pin);
 }
+
+/**
+ * The package's version names the schema release it is built from: major.minor of the
+ * release, the patch ours. Moving the pin starts the new release's line at .0.
+ */
+export async function movePackageVersion(root: string, schemaVersion: string): Promise<void> {
+  const file = path.join(root, "package.json");
+  const text = await readFile(file, "utf8").catch(() => undefined);
+  if (text === undefined) return;
+  const [major, minor] = schemaVersion.split(".");
+  const pkg = JSON.parse(text) as { version?: string };
+  pkg.version = `${major}.${minor}.0`;
+  await writeFile(file, JSON.stringify(pkg, null, 2) + "\n");
+}

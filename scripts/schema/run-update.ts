@@ -3,7 +3,14 @@ import path from "node:path";
 import { parseFlags } from "./args.js";
 import { diffDocuments } from "./diff.js";
 import { renderReport } from "./diff-report.js";
-import { latestLocation, pinnedLocations, readPin, writePin, type Pin } from "./pin.js";
+import {
+  latestLocation,
+  movePackageVersion,
+  pinnedLocations,
+  readPin,
+  writePin,
+  type Pin,
+} from "./pin.js";
 import {
   assertNoStaleOverlays,
   PinMismatchError,
@@ -68,6 +75,7 @@ export async function runSchemaUpdate(options: UpdateOptions): Promise<UpdateRes
   await writeFile(reportFile, report);
   log(report);
   await writePin(root, { ...pin, version: to, sha256: candidate.sha256 });
+  await movePackageVersion(root, to);
   log(`schema:update: pin moved ${pin.version} → ${to}; report written to ${reportFile}`);
   assertNoStaleOverlays(next.doc, next.overlays);
   log(summarize(await writeGenerated(next, path.join(root, "generated")), started));
