@@ -14,7 +14,7 @@ export function createFetchTransport(
 ): Transport {
   return async (request, context) => {
     const timeoutMs = context.timeoutMs ?? defaultTimeoutMs;
-    const timer = timeoutMs > 0 ? startTimer(timeoutMs) : undefined;
+    const timer = timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS ? startTimer(timeoutMs) : undefined;
     const signal =
       timer && context.signal
         ? AbortSignal.any([context.signal, timer.signal])
@@ -35,6 +35,9 @@ export function createFetchTransport(
     }
   };
 }
+
+/** setTimeout fires after 1 ms for longer delays (Infinity included): beyond this, no timeout. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** Timers still bounding a response's body, until whoever reads it calls releaseTimeout. */
 const bodyTimers = new WeakMap<Response, ReturnType<typeof setTimeout>>();

@@ -214,6 +214,14 @@ describe("no response", () => {
     expect((error as TimeoutError).timeoutMs).toBe(50);
   });
 
+  it("a timeout beyond what a timer can hold (Infinity, 2^31 ms) means none, not 1 ms", async () => {
+    server.reply({ delayMs: 50, body: { ok: 1 } }, { delayMs: 50, body: { ok: 2 } });
+    const perCall = clientFor(server).GET("/service-info", { timeoutMs: Infinity });
+    await expect(perCall).resolves.toEqual({ ok: 1 });
+    const perClient = clientFor(server, { timeoutMs: 2 ** 31 }).GET("/service-info");
+    await expect(perClient).resolves.toEqual({ ok: 2 });
+  });
+
   it("a body stalled past the timeout: TimeoutError", async () => {
     server.reply({
       bodyDelayMs: 5_000,
