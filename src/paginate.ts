@@ -3,7 +3,7 @@
  *
  * Two styles, as described per operation in generated/operations.ts:
  * - offset: `max`/`offset` query parameters (the server caps a page at 100). Stops at the total
- *   when the operation reports one, on a short page, or on an empty page.
+ *   when the operation reports one, else on a short page; always on an empty page.
  * - token: passes the response's `nextPageToken` back until it is absent, empty or repeated.
  * Pages are fetched one at a time, only when the iteration asks for more, so a `break` fetches
  * nothing further. Each page goes through `fetchPage`, i.e. through the client's transport
@@ -76,9 +76,12 @@ async function* offsetPages<Item>(
     const items = itemsOf<Item>(body, pagination.items);
     const total = pagination.total === undefined ? undefined : numberField(body, pagination.total);
     if (items.length === 0) return;
-    yield { items: items.slice(0, size), body, offset, total };
-    offset += items.length;
-    if (items.length < size || (total !== undefined && offset >= total)) return;
+    const pageItems = items.slice(0, size);
+    yield { items: pageItems, body, offset, total };
+    // Advance by what was yielded: a server answering more than asked must not make us skip.
+    offset += pageItems.length;
+    // A short page ends the list only when no total says otherwise (a server may cap below size).
+    if (total !== undefined ? offset >= total : items.length < size) return;
   }
 }
 

@@ -128,7 +128,10 @@ export interface TypedMethods {
    * Iterates a list operation item by item (`for await`), or page by page (`.pages()`),
    * fetching pages of up to 100 as the iteration asks, through the rate limiter and retries.
    */
-  paginate<P extends PaginatedPath>(path: P, init?: PaginateInit<P>): Paginated<ItemOf<P>>;
+  paginate<P extends PaginatedPath>(
+    path: P,
+    ...init: InitArgs<Operation<P, "get">, PaginateInit<P>>
+  ): Paginated<ItemOf<P>>;
   /** Any method and path template, untyped; paths missing from the schema are read by Content-Type. */
   request(method: string, path: string, init?: UntypedInit): Promise<unknown>;
 }

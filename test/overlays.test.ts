@@ -87,6 +87,14 @@ test("70-query-array-items: query arrays carry strings, not objects", () => {
   expect(objectItems).not.toContain("object");
 });
 
+test("80-get-request-body: no GET offers a request body", () => {
+  expectTypeOf<
+    operations["FindDataStudiosWorkspaceSettings"]["requestBody"]
+  >().toEqualTypeOf<undefined>();
+  const bodies = JSONPath({ path: "$.paths.*.get.requestBody", json: generated }) as unknown[];
+  expect(bodies).toEqual([]);
+});
+
 describe("60-java-patterns applies to the releases that have the Java pattern only", () => {
   const JAVA = "[\\p{Graph}&&[^/]]\\p{Graph}+";
 
@@ -159,4 +167,6 @@ test("the parsed releases keep their defects, so each fix above is really needed
   expect(schema(doc, "Workflow").properties.start.nullable).toBeUndefined();
   const download = doc.paths["/data-links/{dataLinkId}/script/download"]!.get as any;
   expect(download.parameters.find((p: any) => p.name === "dirs").schema.items.type).toBe("object");
+  const studios = doc.paths["/orgs/{orgId}/workspaces/{workspaceId}/settings/studios"]!.get as any;
+  expect(studios.requestBody).toBeDefined();
 });

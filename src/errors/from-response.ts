@@ -22,7 +22,8 @@ export async function errorFromResponse(
   redact: (text: string) => string,
 ): Promise<SeqeraApiError> {
   const text = redact(await readText(response));
-  const body = parseBody(text);
+  // Again after parsing: JSON escapes (a "/" written as "\\/") can hide the token from the text pass.
+  const body = redactStrings(parseBody(text), redact);
   const said = serverMessage(body, text) ?? "";
   const idMatch = ERROR_ID.exec(said);
   const message = idMatch ? said.slice(0, idMatch.index) : said;
@@ -73,6 +74,17 @@ function parseBody(text: string): unknown {
   } catch {
     return text;
   }
+}
+
+function redactStrings(value: unknown, redact: (text: string) => string): unknown {
+  if (typeof value === "string") return redact(value);
+  if (Array.isArray(value)) return value.map((item) => redactStrings(item, redact));
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, redactStrings(item, redact)]),
+    );
+  }
+  return value;
 }
 
 /** `{message}` from a JSON body, else the start of a text body. */

@@ -138,9 +138,7 @@ export class Emulator {
 
   async #serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://emulator");
-    const path = url.pathname.startsWith(this.#basePath)
-      ? url.pathname.slice(this.#basePath.length) || "/"
-      : url.pathname;
+    const path = this.#pathUnderBase(url.pathname) ?? url.pathname;
     const record: RecordedRequest = {
       method: req.method ?? "GET",
       path,
@@ -224,8 +222,15 @@ export class Emulator {
   }
 
   #route(method: string, pathname: string): RouteMatch | undefined {
-    if (!pathname.startsWith(this.#basePath)) return undefined;
-    return router(method, pathname.slice(this.#basePath.length));
+    const path = this.#pathUnderBase(pathname);
+    return path === undefined ? undefined : router(method, path);
+  }
+
+  /** The path after the base path, or undefined outside it ("/apiworkflow" is not under "/api"). */
+  #pathUnderBase(pathname: string): string | undefined {
+    if (pathname === this.#basePath) return "/";
+    if (!pathname.startsWith(`${this.#basePath}/`)) return undefined;
+    return pathname.slice(this.#basePath.length);
   }
 
   #isValid(token: string): boolean {

@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
 import {
   BadRequestError,
@@ -214,6 +215,14 @@ describe("no response", () => {
     expect((error as TimeoutError).timeoutMs).toBe(50);
   });
 
+  it("a timeout beyond what a timer can hold (Infinity, 2^31 ms) means none, not 1 ms", async () => {
+    server.reply({ delayMs: 50, body: { ok: 1 } }, { delayMs: 50, body: { ok: 2 } });
+    const perCall = clientFor(server).GET("/service-info", { timeoutMs: Infinity });
+    await expect(perCall).resolves.toEqual({ ok: 1 });
+    const perClient = clientFor(server, { timeoutMs: 2 ** 31 }).GET("/service-info");
+    await expect(perClient).resolves.toEqual({ ok: 2 });
+  });
+
   it("a body stalled past the timeout: TimeoutError", async () => {
     server.reply({
       bodyDelayMs: 5_000,
@@ -222,6 +231,24 @@ describe("no response", () => {
     });
     const error = await failure(clientFor(server, { timeoutMs: 150 }).GET("/service-info"));
     expect(error).toBeInstanceOf(TimeoutError);
+  });
+
+  it("a long-lived signal given to every call keeps nothing per call once the calls are done", async () => {
+    // Node 20's AbortSignal.any() records each composite on its sources and never forgets it:
+    // a service passing one shutdown signal to all its calls grew by every call.
+    const shutdown = new AbortController();
+    const client = clientFor(server);
+    for (let i = 0; i < 5; i++) await client.GET("/service-info", { signal: shutdown.signal });
+    await expect(
+      client.GET("/service-info", { signal: shutdown.signal, parseAs: "text" }),
+    ).resolves.toBeTypeOf("string");
+    const symbols = Object.getOwnPropertySymbols(shutdown.signal);
+    const dependants = symbols.find((symbol) => symbol.description === "kDependantSignals");
+    const recorded = dependants
+      ? (shutdown.signal as unknown as Record<symbol, Set<unknown> | undefined>)[dependants]
+      : undefined;
+    expect(recorded?.size ?? 0).toBe(0);
+    expect(getEventListeners(shutdown.signal, "abort")).toHaveLength(0);
   });
 
   it("the caller's abort rejects with the caller's reason, not a TimeoutError", async () => {

@@ -72,6 +72,28 @@ describe("the token is never exposed", () => {
     },
   );
 
+  it("not when the echo escapes the token's slashes in JSON (\\/)", async () => {
+    // Base64 tokens may hold "/"; some JSON encoders (PHP's, for one) write it as "\/".
+    const slashed = "eyJ0aWQiOiA5OTl9.c2Vj/cmV0+LXRva2Vu/LXZhbHVl";
+    const escaping = await startServer((request) => ({
+      status: 400,
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ message: `echo: ${request.headers.authorization}` }).replaceAll(
+        "/",
+        "\\/",
+      ),
+    }));
+    try {
+      const error = await failure(clientFor(escaping, { token: slashed }).GET("/service-info"));
+      expect(error.message).toContain("[REDACTED]");
+      for (const text of [...renderings(error), ...renderings(error.body)]) {
+        expect(text).not.toContain(slashed);
+      }
+    } finally {
+      await escaping.close();
+    }
+  });
+
   it("not by connection and timeout errors", async () => {
     const closed = await startServer();
     await closed.close();

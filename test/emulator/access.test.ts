@@ -82,7 +82,16 @@ describe("base path", () => {
         headers: { authorization: `Bearer ${prefixed.token}` },
       });
       expect(unprefixed.status).toBe(403);
-      expect(prefixed.requests.map((r) => r.path)).toEqual(["/user-info", "/user-info"]);
+      // A client joining base URL and path without the slash must not get through.
+      const unjoined = await fetch(`http://127.0.0.1:${prefixed.port}/apiuser-info`, {
+        headers: { authorization: `Bearer ${prefixed.token}` },
+      });
+      expect(unjoined.status).toBe(403);
+      expect(prefixed.requests.map((r) => r.path)).toEqual([
+        "/user-info",
+        "/user-info",
+        "/apiuser-info",
+      ]);
     } finally {
       await prefixed.close();
     }

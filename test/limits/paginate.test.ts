@@ -20,7 +20,10 @@ beforeAll(async () => {
       const q = (name: string) => url.searchParams.get(name);
       const total = Number(q("total") ?? 0);
       if (url.pathname === "/workflow") {
-        const max = Math.min(Number(q("max")), 100);
+        // The service caps max at 100; `cap` plays a server with a lower cap, `ignoreMax` one
+        // that answers full pages whatever was asked.
+        const cap = Number(q("cap") ?? 100);
+        const max = q("ignoreMax") ? cap : Math.min(Number(q("max")), cap);
         const offset = Number(q("offset"));
         const page = rows(total).slice(offset, offset + max);
         const reported = q("reportTotal") === "no" ? {} : { totalSize: total };
@@ -165,6 +168,26 @@ describe("paginate, max/offset", () => {
     expect(times).toHaveLength(5);
     // Five pages at two per second: the fifth waited for two windows.
     expect(times[4]! - times[0]!).toBeGreaterThanOrEqual(2000);
+  });
+  // After the rate-limiter test, so the strict server's 20/s leaves room for these pages.
+  it("with a total, a server capping pages below the asked size is still walked to the end", async () => {
+    const mark = server.arrivals.length;
+    const items = await collect(
+      paginate<{ id: number }>(fetcher("/workflow", { total: "100", cap: "60" }), offsetStyle),
+    );
+    expect(items.map((i) => i.id)).toEqual(rows(100).map((r) => r.id));
+    expect(requestsTo("/workflow", mark).map((q) => q.get("offset"))).toEqual(["0", "60"]);
+  });
+
+  it("a server answering more than the asked size skips no item", async () => {
+    const items = await collect(
+      paginate<{ id: number }>(
+        fetcher("/workflow", { total: "30", ignoreMax: "1", cap: "20" }),
+        offsetStyle,
+        { pageSize: 10 },
+      ),
+    );
+    expect(items.map((i) => i.id)).toEqual(rows(30).map((r) => r.id));
   });
 });
 

@@ -100,4 +100,7 @@ export async function typeChecks(client: SeqeraClient): Promise<void> {
   client.paginate("/service-info");
   // @ts-expect-error pageSize is a number
   client.paginate("/pipelines", { pageSize: "100" });
+  // @ts-expect-error a list under a path parameter needs it
+  client.paginate("/workflow/{workflowId}/tasks");
+  client.paginate("/workflow");
 }
