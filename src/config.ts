@@ -15,8 +15,12 @@ export interface SeqeraClientOptions {
   token?: string;
   /** API root, with any path prefix (e.g. https://host/api); default TOWER_API_ENDPOINT, then https://api.cloud.seqera.io. */
   baseUrl?: string;
-  /** Sent as `workspaceId` to operations taking that query parameter when the call sets none; default TOWER_WORKSPACE_ID. */
-  workspaceId?: number | string;
+  /**
+   * Sent as `workspaceId` to operations taking that query parameter when the call sets none;
+   * default TOWER_WORKSPACE_ID. `null`: no default, whatever the environment says (the user's
+   * personal workspace).
+   */
+  workspaceId?: number | string | null;
   /** Accept-Version header for every call (a call may override it); default "1". */
   acceptVersion?: string;
   /** Per-attempt timeout in ms, covering headers and body (a streamed body too); 0 disables it. Default 30000. */
@@ -62,7 +66,11 @@ export function resolveConfig(options: SeqeraClientOptions): {
       options.baseUrl ?? nonBlank(env.TOWER_API_ENDPOINT) ?? DEFAULT_BASE_URL,
       allowInsecureHttp,
     ),
-    workspaceId: checkWorkspaceId(options.workspaceId ?? nonBlank(env.TOWER_WORKSPACE_ID)),
+    workspaceId: checkWorkspaceId(
+      options.workspaceId === null
+        ? undefined
+        : (options.workspaceId ?? nonBlank(env.TOWER_WORKSPACE_ID)),
+    ),
     acceptVersion: checkAcceptVersion(options.acceptVersion ?? DEFAULT_ACCEPT_VERSION),
     timeoutMs: checkTimeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
     fetch: options.fetch ?? globalFetch,

@@ -25,8 +25,16 @@ export async function readBody(
   mode: ParseMode,
   call: ReadContext,
 ): Promise<unknown> {
-  if (mode === "stream") return response.body;
   if (call.method === "HEAD") return undefined;
+  if (/^text\/html\b/i.test(response.headers.get("content-type") ?? "")) {
+    // The API never answers HTML: this is a login, proxy or error page in front of it.
+    await response.body?.cancel();
+    throw new SeqeraApiError(
+      `${call.method} ${call.path} answered ${response.status} with an HTML page, not the API (a login or proxy page in front of it?)`,
+      { ...call, status: response.status, response },
+    );
+  }
+  if (mode === "stream") return response.body;
   try {
     switch (mode) {
       case "empty":

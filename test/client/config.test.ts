@@ -163,6 +163,18 @@ describe("workspace id", () => {
     expect(server.requests[0]!.query.get("workspaceId")).toBe("42");
   });
 
+  it("workspaceId: null sends no default workspace, whatever TOWER_WORKSPACE_ID says", async () => {
+    vi.stubEnv("TOWER_WORKSPACE_ID", "999");
+    const client = createSeqeraClient({
+      ...quiet,
+      token: TOKEN,
+      baseUrl: server.url,
+      workspaceId: null,
+    });
+    await client.GET("/workflow");
+    expect(server.requests[0]!.query.has("workspaceId")).toBe(false);
+  });
+
   it("adds nothing to operations without a workspaceId query parameter", async () => {
     const client = createSeqeraClient({
       ...quiet,

@@ -39,6 +39,26 @@ describe("success bodies follow the operation table", () => {
     expect(Buffer.from(await blob.arrayBuffer())).toEqual(BYTES);
   });
 
+  it("an HTML page (a login or proxy page) is an error, never a success, whatever the operation", async () => {
+    const page = {
+      headers: { "content-type": "text/html; charset=utf-8" },
+      body: "<html>Sign in</html>",
+    };
+    server.reply(page, page, page);
+    const client = clientFor(server);
+    const html = /GET \/.* answered 200 with an HTML page, not the API/;
+    await expect(
+      client.GET("/workflow/{workflowId}/download", { params: { path: { workflowId: "w1" } } }),
+    ).rejects.toThrow(html);
+    await expect(
+      client.POST("/workflow/{workflowId}/cancel", {
+        params: { path: { workflowId: "w1" } },
+        body: {},
+      }),
+    ).rejects.toThrow(/POST .* answered 200 with an HTML page/);
+    await expect(client.GET("/service-info")).rejects.toThrow(html);
+  });
+
   it("operations without content resolve to undefined", async () => {
     server.reply({ status: 204 });
     const data = await clientFor(server).DELETE("/workflow/{workflowId}", {
