@@ -69,12 +69,18 @@ export function retryLayer(options: RetryOptions = {}): TransportLayer {
       const started = performance.now();
       for (let attempt = 1; ; attempt++) {
         context.attempt = attempt;
-        const attemptStarted = performance.now();
+        const attemptStarted = attempt === 1 ? started : performance.now();
         let outcome: AttemptOutcome;
         try {
           // A body can be read once: each attempt gets its own copy. Without one, no copy needed.
           const attemptRequest = request.body === null ? request : request.clone();
-          outcome = { response: await next(attemptRequest, context) };
+          const response = await next(attemptRequest, context);
+          // The common case, kept cheap: an answer that is not retried.
+          if (!RETRIED_STATUSES.has(response.status)) {
+            if (context.logger) logAttempt(context, attemptStarted, { response });
+            return response;
+          }
+          outcome = { response };
         } catch (error) {
           outcome = { error };
         }

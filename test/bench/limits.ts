@@ -19,7 +19,7 @@ import { hasRedisServer, startCaller, startRedis } from "../limits/processes.js"
 
 const N = Number(process.env.BENCH_CALLS ?? 400);
 const PROCESSES = 3;
-const OVERHEAD_CALLS = Number(process.env.BENCH_OVERHEAD_CALLS ?? 2000);
+const OVERHEAD_CALLS = Number(process.env.BENCH_OVERHEAD_CALLS ?? 4000);
 
 const fmt = (x: number, digits = 3) => x.toFixed(digits);
 
@@ -118,8 +118,9 @@ async function overhead(): Promise<void> {
     ours: () => client.GET("/workflow/{workflowId}", { params }),
   };
   try {
-    const totals = Object.fromEntries(Object.keys(cases).map((k) => [k, 0]));
-    const rounds = 10;
+    const rounds = 20;
+    const perRound = OVERHEAD_CALLS / rounds;
+    const samples = Object.fromEntries(Object.keys(cases).map((k) => [k, [] as number[]]));
     for (const run of Object.values(cases)) for (let i = 0; i < 200; i++) await run(); // warm up
     const entries = Object.entries(cases);
     for (let round = 0; round < rounds; round++) {
@@ -130,13 +131,18 @@ async function overhead(): Promise<void> {
       ];
       for (const [name, run] of order) {
         const started = performance.now();
-        for (let i = 0; i < OVERHEAD_CALLS / rounds; i++) await run();
-        totals[name]! += performance.now() - started;
+        for (let i = 0; i < perRound; i++) await run();
+        samples[name]!.push(((performance.now() - started) / perRound) * 1000);
       }
     }
-    const per = (name: string) => (totals[name]! / OVERHEAD_CALLS) * 1000;
+    // The median round of each case: a GC pause or a neighbour's burst moves one round, not it.
+    const per = (name: string) => {
+      const sorted = [...samples[name]!].sort((a, b) => a - b);
+      return (sorted[(rounds - 1) >> 1]! + sorted[rounds >> 1]!) / 2;
+    };
     console.log(
-      `overhead, ${OVERHEAD_CALLS} sequential loopback GETs, limiter off: ` +
+      `overhead, ${OVERHEAD_CALLS} sequential loopback GETs, limiter off, median of ${rounds} ` +
+        `interleaved rounds: ` +
         Object.keys(cases)
           .map((name) => `${name} ${fmt(per(name), 0)} µs/call`)
           .join(", "),
