@@ -59,24 +59,38 @@ export function parseSchema(text: string, origin: string): OpenApiDocument {
 
 /** First local `$ref` that does not resolve, if any: the usual sign of a cut-off document. */
 function findDanglingRef(doc: Record<string, unknown>): string | undefined {
-  const stack: unknown[] = [doc];
+  let dangling: string | undefined;
+  walkRefs(doc, (ref) => {
+    if (resolvePointer(doc, ref) !== undefined) return undefined;
+    dangling = ref;
+    return STOP;
+  });
+  return dangling;
+}
+
+/** Returned by a `walkRefs` visitor to end the walk. */
+export const STOP = Symbol("stop");
+
+/**
+ * Walks every node under `root` and calls `onRef` with each local `$ref`. Whatever the visitor
+ * returns (say the ref's target, to follow it) is walked too; STOP ends the walk.
+ */
+export function walkRefs(root: unknown, onRef: (ref: string) => unknown): void {
+  const stack: unknown[] = [root];
   while (stack.length > 0) {
     const node = stack.pop();
     if (Array.isArray(node)) {
       stack.push(...node);
     } else if (isRecord(node)) {
       const ref = node.$ref;
-      if (
-        typeof ref === "string" &&
-        ref.startsWith("#/") &&
-        resolvePointer(doc, ref) === undefined
-      ) {
-        return ref;
+      if (typeof ref === "string" && ref.startsWith("#/")) {
+        const next = onRef(ref);
+        if (next === STOP) return;
+        if (next !== undefined) stack.push(next);
       }
       stack.push(...Object.values(node));
     }
   }
-  return undefined;
 }
 
 export function resolvePointer(doc: unknown, ref: string): unknown {

@@ -1,5 +1,5 @@
 import { HTTP_METHODS } from "./operations.js";
-import { isRecord, resolvePointer, type OpenApiDocument } from "./parse.js";
+import { isRecord, resolvePointer, walkRefs, type OpenApiDocument } from "./parse.js";
 
 /** Which direction a component schema travels in: sent by the client, read by it, or both. */
 export interface Usage {
@@ -36,22 +36,11 @@ export function schemaUsage(doc: OpenApiDocument): Map<string, Usage> {
 
 /** Adds every component schema name reachable from `node` to `seen`. */
 function collect(doc: OpenApiDocument, node: unknown, seen: Set<string>): void {
-  const stack: unknown[] = [node];
-  const visitedRefs = new Set<string>();
-  while (stack.length > 0) {
-    const current = stack.pop();
-    if (Array.isArray(current)) {
-      stack.push(...current);
-    } else if (isRecord(current)) {
-      const ref = current.$ref;
-      if (typeof ref === "string" && ref.startsWith("#/")) {
-        if (ref.startsWith(SCHEMA_REF)) seen.add(ref.slice(SCHEMA_REF.length));
-        if (!visitedRefs.has(ref)) {
-          visitedRefs.add(ref);
-          stack.push(resolvePointer(doc, ref));
-        }
-      }
-      stack.push(...Object.values(current));
-    }
-  }
+  const followed = new Set<string>();
+  walkRefs(node, (ref) => {
+    if (ref.startsWith(SCHEMA_REF)) seen.add(ref.slice(SCHEMA_REF.length));
+    if (followed.has(ref)) return undefined;
+    followed.add(ref);
+    return resolvePointer(doc, ref);
+  });
 }
