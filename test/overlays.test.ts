@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, expectTypeOf, test } from "vites
 import YAML from "yaml";
 import type { components, operations } from "../generated/schema.js";
 import { loadOverlays } from "../scripts/schema/overlay.js";
-import { parseSchema, SchemaInputError, type OpenApiDocument } from "../scripts/schema/parse.js";
+import { parseSchema, SchemaInputError } from "../scripts/schema/parse.js";
+import type { OpenApiDocument } from "../src/openapi/document.js";
 import { prepareSchema } from "../scripts/schema/pipeline.js";
 import { sha256 } from "../scripts/schema/source.js";
 import { mirrorFile, readRelease, removeTempDirs, ROOT, tempProject } from "./schema-helpers.js";

@@ -1,13 +1,16 @@
 import { describe, expect, test } from "vitest";
 import { diffDocuments, type DiffEntry } from "../scripts/schema/diff.js";
 import { renderReport } from "../scripts/schema/diff-report.js";
-import type { OpenApiDocument } from "../scripts/schema/parse.js";
+import type { OpenApiDocument, SchemaObject } from "../src/openapi/document.js";
 
 /**
  * The breaking rules on small documents: one operation that sends `Pet` and returns `Pet` plus
  * `Status`, so each rule is seen from the request side, the response side, or both.
  */
-function doc(schemas: Record<string, unknown>, op: Record<string, unknown> = {}): OpenApiDocument {
+function doc(
+  schemas: Record<string, SchemaObject>,
+  op: Record<string, unknown> = {},
+): OpenApiDocument {
   return {
     openapi: "3.0.1",
     info: { version: "1" },

@@ -1,4 +1,4 @@
-import { isRecord } from "./parse.js";
+import { isRecord } from "../../src/openapi/document.js";
 import type { Usage } from "./usage.js";
 
 /** The kinds of change the update report lists, in the order its sections appear. */

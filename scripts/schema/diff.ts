@@ -1,6 +1,12 @@
 import { DIFF_KINDS, diffSchemaNode, type DiffEntry } from "./diff-schema.js";
-import { HTTP_METHODS, successResponse } from "./operations.js";
-import { deref, isRecord, type OpenApiDocument } from "./parse.js";
+import {
+  deref,
+  HTTP_METHODS,
+  isRecord,
+  successResponse,
+  type OpenApiDocument,
+  type OperationRef,
+} from "../../src/openapi/document.js";
 import { schemaUsage, type Usage } from "./usage.js";
 
 export type { DiffEntry, DiffKind } from "./diff-schema.js";
@@ -11,6 +17,7 @@ const RESPONSE: Usage = { request: false, response: true };
 const UNREACHED: Usage = { request: true, response: true };
 
 interface Operation {
+  ref: OperationRef;
   op: Record<string, unknown>;
   params: Map<string, Record<string, unknown>>;
 }
@@ -68,7 +75,7 @@ function diffOperations(before: OpenApiDocument, after: OpenApiDocument, out: Di
     }
     diffParameters(key, previous, current, out);
     diffRequestBody(key, before, after, previous.op, current.op, out);
-    diffResponse(key, before, after, previous.op, current.op, out);
+    diffResponse(key, before, after, current.ref, out);
   }
 }
 
@@ -86,7 +93,7 @@ function operationsOf(doc: OpenApiDocument): Map<string, Operation> {
         if (isRecord(param))
           params.set(`${String(param.in)} parameter ${String(param.name)}`, param);
       }
-      ops.set(`${method.toUpperCase()} ${route}`, { op, params });
+      ops.set(`${method.toUpperCase()} ${route}`, { ref: { method, path: route }, op, params });
     }
   }
   return ops;
@@ -166,13 +173,12 @@ function diffResponse(
   key: string,
   before: OpenApiDocument,
   after: OpenApiDocument,
-  oldOp: Record<string, unknown>,
-  newOp: Record<string, unknown>,
+  ref: OperationRef,
   out: DiffEntry[],
 ): void {
   const location = `${key} response`;
-  const oldResponse = successResponse(before, oldOp);
-  const newResponse = successResponse(after, newOp);
+  const oldResponse = successResponse(before, ref);
+  const newResponse = successResponse(after, ref);
   const oldType = oldResponse.contentType ?? "no content";
   const newType = newResponse.contentType ?? "no content";
   if (oldType !== newType) {

@@ -1,29 +1,27 @@
-import type { OperationInfo, Pagination, ParseAs, QueryParamInfo } from "./operation-types.js";
-import { deref, isRecord, type OpenApiDocument } from "./parse.js";
-
-export const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch"] as const;
-
-interface ParameterObject {
-  name: string;
-  in: string;
-  required?: boolean;
-  style?: string;
-  explode?: boolean;
-  schema?: Record<string, unknown>;
-}
+import {
+  deref,
+  HTTP_METHODS,
+  isRecord,
+  operationParameters,
+  successResponse,
+  type OpenApiDocument,
+  type ParameterObject,
+} from "../../src/openapi/document.js";
+import type {
+  OperationInfo,
+  Pagination,
+  ParseAs,
+  QueryParamInfo,
+} from "../../src/openapi/operation-info.js";
 
 /** Builds the runtime operation table, keyed `"GET /workflow"`, in path then method order. */
 export function buildOperationTable(doc: OpenApiDocument): Record<string, OperationInfo> {
   const table: Record<string, OperationInfo> = {};
   for (const route of Object.keys(doc.paths).sort()) {
-    const item = doc.paths[route]!;
-    const shared = (item.parameters as unknown[] | undefined) ?? [];
     for (const method of HTTP_METHODS) {
-      const op = item[method];
+      const op = doc.paths[route]![method];
       if (!isRecord(op)) continue;
-      const params = [...shared, ...((op.parameters as unknown[] | undefined) ?? [])].map(
-        (p) => deref(doc, p) as ParameterObject,
-      );
+      const params = operationParameters(doc, { method, path: route });
       const info = describeOperation(doc, method, route, op, params);
       table[`${info.method} ${route}`] = info;
     }
@@ -40,7 +38,7 @@ function describeOperation(
 ): OperationInfo {
   const query: Record<string, QueryParamInfo> = {};
   for (const p of params.filter((p) => p.in === "query")) {
-    const schema = deref(doc, p.schema) as Record<string, unknown> | undefined;
+    const schema = deref(doc, p.schema);
     const style = p.style ?? "form";
     query[p.name] = {
       style,
@@ -50,9 +48,10 @@ function describeOperation(
       required: p.required === true,
     };
   }
-  const body = deref(doc, op.requestBody) as { content?: Record<string, unknown> } | undefined;
-  const requestContentType = body?.content ? Object.keys(body.content)[0] : undefined;
-  const { contentType, parseAs, schema } = successResponse(doc, op);
+  const body = deref(doc, op.requestBody);
+  const requestContentType = isRecord(body?.content) ? Object.keys(body.content)[0] : undefined;
+  const { contentType, schema } = successResponse(doc, { method, path: route });
+  const parseAs = contentType ? parseAsFor(contentType) : "empty";
   const info: OperationInfo = {
     operationId: String(op.operationId ?? `${method} ${route}`),
     method: method.toUpperCase(),
@@ -66,23 +65,6 @@ function describeOperation(
   const pagination = detectPagination(doc, query, schema);
   if (pagination) info.pagination = pagination;
   return info;
-}
-
-/** The first 2xx response of an operation: its content type, how to parse it, its schema. */
-export function successResponse(
-  doc: OpenApiDocument,
-  op: Record<string, unknown>,
-): { contentType?: string; parseAs: ParseAs; schema?: unknown } {
-  const responses = isRecord(op.responses) ? op.responses : {};
-  const code = Object.keys(responses)
-    .filter((c) => /^2\d\d$/.test(c))
-    .sort()[0];
-  const response = code ? (deref(doc, responses[code]) as Record<string, unknown>) : undefined;
-  const content = isRecord(response?.content) ? response.content : {};
-  const contentType = Object.keys(content)[0];
-  if (!contentType) return { parseAs: "empty" };
-  const media = content[contentType] as { schema?: unknown } | undefined;
-  return { contentType, parseAs: parseAsFor(contentType), schema: media?.schema };
 }
 
 export function parseAsFor(contentType: string): ParseAs {
@@ -101,11 +83,9 @@ function detectPagination(
   query: Record<string, QueryParamInfo>,
   responseSchema: unknown,
 ): Pagination | undefined {
-  const schema = deref(doc, responseSchema) as { properties?: Record<string, unknown> } | undefined;
-  const props = schema?.properties ?? {};
-  const arrays = Object.keys(props).filter(
-    (k) => (deref(doc, props[k]) as { type?: string } | undefined)?.type === "array",
-  );
+  const schema = deref(doc, responseSchema);
+  const props = isRecord(schema?.properties) ? schema.properties : {};
+  const arrays = Object.keys(props).filter((k) => deref(doc, props[k])?.type === "array");
   if (arrays.length !== 1) return undefined;
   const items = arrays[0]!;
   if ("nextPageToken" in query && "nextPageToken" in props) {

@@ -2,7 +2,7 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { JSONPath } from "jsonpath-plus";
 import YAML from "yaml";
-import { isRecord, type OpenApiDocument } from "./parse.js";
+import { isRecord, type OpenApiDocument } from "../../src/openapi/document.js";
 import { satisfies } from "./versions.js";
 
 /** One action of an OpenAPI Overlay 1.0 document. */

@@ -1,14 +1,11 @@
 import YAML from "yaml";
-
-/** The subset of an OpenAPI 3.0 document the pipeline reads directly. */
-export interface OpenApiDocument {
-  openapi: string;
-  info: { version: string; title?: string };
-  paths: Record<string, Record<string, unknown>>;
-  components?: { schemas?: Record<string, unknown>; [key: string]: unknown };
-  servers?: { url: string; description?: string }[];
-  [key: string]: unknown;
-}
+import {
+  isRecord,
+  resolvePointer,
+  STOP,
+  walkRefs,
+  type OpenApiDocument,
+} from "../../src/openapi/document.js";
 
 /** A schema that cannot be used; its message is the one line the CLI prints. */
 export class SchemaInputError extends Error {
@@ -54,6 +51,9 @@ export function parseSchema(text: string, origin: string): OpenApiDocument {
   if (dangling) {
     throw new SchemaInputError(`${origin} has a $ref to a missing ${dangling} (truncated?)`);
   }
+  // Readers can then take `components.schemas` as given.
+  const components = isRecord(doc.components) ? doc.components : (doc.components = {});
+  if (!isRecord(components.schemas)) components.schemas = {};
   return doc as OpenApiDocument;
 }
 
@@ -66,52 +66,4 @@ function findDanglingRef(doc: Record<string, unknown>): string | undefined {
     return STOP;
   });
   return dangling;
-}
-
-/** Returned by a `walkRefs` visitor to end the walk. */
-export const STOP = Symbol("stop");
-
-/**
- * Walks every node under `root` and calls `onRef` with each local `$ref`. Whatever the visitor
- * returns (say the ref's target, to follow it) is walked too; STOP ends the walk.
- */
-export function walkRefs(root: unknown, onRef: (ref: string) => unknown): void {
-  const stack: unknown[] = [root];
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (Array.isArray(node)) {
-      stack.push(...node);
-    } else if (isRecord(node)) {
-      const ref = node.$ref;
-      if (typeof ref === "string" && ref.startsWith("#/")) {
-        const next = onRef(ref);
-        if (next === STOP) return;
-        if (next !== undefined) stack.push(next);
-      }
-      stack.push(...Object.values(node));
-    }
-  }
-}
-
-export function resolvePointer(doc: unknown, ref: string): unknown {
-  let node: unknown = doc;
-  for (const raw of ref.slice(2).split("/")) {
-    const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
-    if (!isRecord(node) && !Array.isArray(node)) return undefined;
-    node = (node as Record<string, unknown>)[key];
-  }
-  return node;
-}
-
-/** Follows local `$ref`s (bounded, so a cycle cannot hang) to the node they name. */
-export function deref(doc: unknown, node: unknown): unknown {
-  let current = node;
-  for (let hops = 0; isRecord(current) && typeof current.$ref === "string" && hops < 32; hops++) {
-    current = resolvePointer(doc, current.$ref);
-  }
-  return current;
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { applyOverlays, loadOverlays, type OverlayReport } from "./overlay.js";
-import { parseSchema, SchemaInputError, type OpenApiDocument } from "./parse.js";
+import type { OpenApiDocument } from "../../src/openapi/document.js";
+import { parseSchema, SchemaInputError } from "./parse.js";
 import type { Pin } from "./pin.js";
 import type { ObtainedSchema } from "./source.js";
 

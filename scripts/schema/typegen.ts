@@ -1,6 +1,6 @@
 import openapiTS, { astToString } from "openapi-typescript";
 import ts from "typescript";
-import type { OpenApiDocument } from "./parse.js";
+import type { OpenApiDocument } from "../../src/openapi/document.js";
 
 const BLOB = ts.factory.createTypeReferenceNode("Blob");
 const STRING = ts.factory.createKeywordTypeNode(ts.SyntaxKind.StringKeyword);

@@ -1,5 +1,10 @@
-import { HTTP_METHODS } from "./operations.js";
-import { isRecord, resolvePointer, walkRefs, type OpenApiDocument } from "./parse.js";
+import {
+  HTTP_METHODS,
+  isRecord,
+  resolvePointer,
+  walkRefs,
+  type OpenApiDocument,
+} from "../../src/openapi/document.js";
 
 /** Which direction a component schema travels in: sent by the client, read by it, or both. */
 export interface Usage {

@@ -1,5 +1,5 @@
 import { deref, isRecord, type OpenApiDocument, type SchemaObject } from "./document.js";
-import { discriminatorOf, type Direction } from "./json-schema.js";
+import { discriminatorOf, type Direction } from "../openapi/json-schema.js";
 
 export interface SampleOptions {
   direction: Direction;

@@ -1,7 +1,7 @@
 import { Ajv, type ValidateFunction } from "ajv";
 import formatsPlugin from "ajv-formats";
 import { loadDocument, type SchemaObject } from "./document.js";
-import { toJsonSchema, toJsonSchemaDefs, type Direction } from "./json-schema.js";
+import { toJsonSchema, toJsonSchemaDefs, type Direction } from "../openapi/json-schema.js";
 
 // ajv-formats is CommonJS; under NodeNext its default import is the module object.
 const addFormats = formatsPlugin as unknown as typeof formatsPlugin.default;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { toJsonSchema } from "../../src/testing/json-schema.js";
+import { toJsonSchema } from "../../src/openapi/json-schema.js";
 
 describe("OpenAPI 3.0 to JSON Schema", () => {
   const account = {

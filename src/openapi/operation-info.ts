@@ -1,6 +1,6 @@
 /**
- * Types of the runtime operation table: scripts/schema/operation-types.ts, copied verbatim
- * into generated/operations.ts so that generated/ stands alone (declarations only).
+ * Types of the runtime operation table that `npm run generate` writes to
+ * generated/operations.ts, which imports them from here.
  */
 export type ParseAs = "json" | "text" | "blob" | "empty";
 
