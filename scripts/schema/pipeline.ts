@@ -3,12 +3,15 @@ import { applyOverlays, loadOverlays, type OverlayReport } from "./overlay.js";
 import type { OpenApiDocument } from "../../src/openapi/document.js";
 import { parseSchema, SchemaInputError } from "./parse.js";
 import type { Pin } from "./pin.js";
+import { applyRules, loadRules, rulesFile, type RuleReport } from "./rules.js";
 import type { ObtainedSchema } from "./source.js";
 
 export interface PreparedSchema {
   doc: OpenApiDocument;
   sha256: string;
   overlays: OverlayReport;
+  /** What each rule of schema/rules.yaml changed, in the order they ran. */
+  rules: RuleReport[];
 }
 
 /** The obtained file is another release than the pinned one. */
@@ -29,9 +32,9 @@ export function verifyPinned(obtained: ObtainedSchema, doc: OpenApiDocument, pin
 }
 
 /**
- * Parses the schema and applies the project's overlays. With `strict` (the pinned release) an
- * overlay action that matches nothing is an error, so a fix made stale upstream is noticed;
- * otherwise (a candidate release) it is only reported in `overlays.unmatched`.
+ * Parses the schema, applies the project's overlays, then its rules. With `strict` (the pinned
+ * release) an overlay action that matches nothing is an error, so a fix made stale upstream is
+ * noticed; otherwise (a candidate release) it is only reported in `overlays.unmatched`.
  */
 export async function prepareSchema(
   obtained: ObtainedSchema,
@@ -42,7 +45,8 @@ export async function prepareSchema(
   if (options.pin) verifyPinned(obtained, doc, options.pin);
   const overlays = applyOverlays(doc, await loadOverlays(path.join(root, "schema", "overlays")));
   if (options.strict) assertNoStaleOverlays(doc, overlays);
-  return { doc, sha256: obtained.sha256, overlays };
+  const rules = applyRules(doc, await loadRules(rulesFile(root)));
+  return { doc, sha256: obtained.sha256, overlays, rules };
 }
 
 export function assertNoStaleOverlays(doc: OpenApiDocument, overlays: OverlayReport): void {

@@ -5,6 +5,11 @@ import type { OpenApiDocument } from "../../src/openapi/document.js";
 const BLOB = ts.factory.createTypeReferenceNode("Blob");
 const STRING = ts.factory.createKeywordTypeNode(ts.SyntaxKind.StringKeyword);
 const NULL = ts.factory.createLiteralTypeNode(ts.factory.createNull());
+/** Record<string, unknown> */
+const FREE_FORM = ts.factory.createTypeReferenceNode("Record", [
+  STRING,
+  ts.factory.createKeywordTypeNode(ts.SyntaxKind.UnknownKeyword),
+]);
 
 /**
  * Generates the `paths`/`components`/`operations` types. Choices, deliberately:
@@ -13,7 +18,10 @@ const NULL = ts.factory.createLiteralTypeNode(ts.factory.createNull());
  * - `format: binary` is Blob (uploads take a Blob/File; downloads come back as Blob), except in
  *   text/* responses (logs, CSV exports), which the client reads as text: string;
  * - int64 stays `number`: the service's int64 ids fit in 2^53 and JSON.parse yields numbers,
- *   so `bigint` would be a type the runtime never produces.
+ *   so `bigint` would be a type the runtime never produces;
+ * - `type: object` with nothing else (Java's Map or Object) is `Record<string, unknown>`, an
+ *   object with any members, as JSON Schema reads it; openapi-typescript's `Record<string,
+ *   never>` admits only `{}`, so no real value could be read or sent.
  */
 export async function generateTypes(doc: OpenApiDocument): Promise<string> {
   const ast = await openapiTS(structuredClone(doc) as never, {
@@ -21,10 +29,19 @@ export async function generateTypes(doc: OpenApiDocument): Promise<string> {
     readWriteMarkers: true,
     silent: true,
     transform(schema, options) {
+      const nullable = (type: ts.TypeNode): ts.TypeNode =>
+        schema.nullable ? ts.factory.createUnionTypeNode([type, NULL]) : type;
+      if (isFreeForm(schema as Record<string, unknown>)) return nullable(FREE_FORM);
       if (schema.format !== "binary") return undefined;
       if (/\/responses\/.*\/content\/text~1/.test(options.path ?? "")) return STRING;
-      return schema.nullable ? ts.factory.createUnionTypeNode([BLOB, NULL]) : BLOB;
+      return nullable(BLOB);
     },
   });
   return astToString(ast);
+}
+
+function isFreeForm(schema: Record<string, unknown>): boolean {
+  if (schema.type !== "object") return false;
+  const shaping = ["properties", "additionalProperties", "allOf", "oneOf", "anyOf", "enum"];
+  return shaping.every((key) => schema[key] === undefined);
 }

@@ -65,8 +65,10 @@ export function deref<T = SchemaObject>(doc: unknown, node: unknown): T | undefi
 export const STOP = Symbol("stop");
 
 /**
- * Walks every node under `root` and calls `onRef` with each local `$ref`. Whatever the visitor
- * returns (say the ref's target, to follow it) is walked too; STOP ends the walk.
+ * Walks every node under `root` and calls `onRef` with each local reference: every `$ref`, and
+ * every target of a discriminator's mapping (some variants, such as the audit log's, are named
+ * there only). Whatever the visitor returns (say the target, to follow it) is walked too; STOP
+ * ends the walk.
  */
 export function walkRefs(root: unknown, onRef: (ref: string) => unknown): void {
   const stack: unknown[] = [root];
@@ -75,8 +77,10 @@ export function walkRefs(root: unknown, onRef: (ref: string) => unknown): void {
     if (Array.isArray(node)) {
       stack.push(...node);
     } else if (isRecord(node)) {
-      const ref = node.$ref;
-      if (typeof ref === "string" && ref.startsWith("#/")) {
+      const mapping = isRecord(node.discriminator) ? node.discriminator.mapping : undefined;
+      const refs = [node.$ref, ...(isRecord(mapping) ? Object.values(mapping) : [])];
+      for (const ref of refs) {
+        if (typeof ref !== "string" || !ref.startsWith("#/")) continue;
         const next = onRef(ref);
         if (next === STOP) return;
         if (next !== undefined) stack.push(next);
