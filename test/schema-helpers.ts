@@ -35,8 +35,9 @@ export async function removeTempDirs(): Promise<void> {
 }
 
 /**
- * A throw-away project: the repository's overlays and a pin on `version` whose sources are
- * `sources` (default: the offline mirror, by absolute path), so tests never touch the worktree.
+ * A throw-away project: the repository's overlays and rules, and a pin on `version` whose
+ * sources are `sources` (default: the offline mirror, by absolute path), so tests never touch
+ * the worktree.
  */
 export async function tempProject(
   version: string,
@@ -46,6 +47,7 @@ export async function tempProject(
   await cp(path.join(ROOT, "schema", "overlays"), path.join(root, "schema", "overlays"), {
     recursive: true,
   });
+  await cp(path.join(ROOT, "schema", "rules.yaml"), path.join(root, "schema", "rules.yaml"));
   const pin = { version, sha256: sha256Of(await readRelease(version)), sources };
   await writeFile(path.join(root, "schema", "pin.json"), JSON.stringify(pin, null, 2) + "\n");
   return root;

@@ -95,7 +95,8 @@ function dispatch({ propertyName, mapping }: Discriminator, base: string): Schem
     required: [propertyName],
     properties: { [propertyName]: { enum: Object.keys(mapping) } },
     allOf: Object.entries(mapping).map(([tag, ref]) => ({
-      if: { properties: { [propertyName]: { const: tag } } },
+      // Without `required` an absent tag would satisfy every `if` and apply every variant.
+      if: { required: [propertyName], properties: { [propertyName]: { const: tag } } },
       then: { $ref: rewriteRef(ref, base) },
     })),
   };

@@ -49,7 +49,12 @@ describe("OpenAPI 3.0 to JSON Schema", () => {
       {
         required: ["kind"],
         properties: { kind: { enum: ["a"] } },
-        allOf: [{ if: { properties: { kind: { const: "a" } } }, then: { $ref: "b#/$defs/A" } }],
+        allOf: [
+          {
+            if: { required: ["kind"], properties: { kind: { const: "a" } } },
+            then: { $ref: "b#/$defs/A" },
+          },
+        ],
       },
     ]);
   });
