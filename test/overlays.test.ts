@@ -9,6 +9,7 @@ import { parseSchema, SchemaInputError } from "../scripts/schema/parse.js";
 import type { OpenApiDocument } from "../src/openapi/document.js";
 import { prepareSchema } from "../scripts/schema/pipeline.js";
 import { sha256 } from "../scripts/schema/source.js";
+import { schemaUsage } from "../scripts/schema/usage.js";
 import { mirrorFile, readRelease, removeTempDirs, ROOT, tempProject } from "./schema-helpers.js";
 
 type Schemas = components["schemas"];
@@ -24,6 +25,11 @@ afterAll(removeTempDirs);
 const schema = (doc: OpenApiDocument, name: string): Record<string, any> =>
   doc.components!.schemas![name] as Record<string, any>;
 
+const loadOverlay = async (file: string) => {
+  const all = await loadOverlays(path.join(ROOT, "schema", "overlays"));
+  return all.find((o) => o.file === file)!;
+};
+
 const obtained = async (version: string) => {
   const text = await readRelease(version);
   return { text, origin: mirrorFile(version), sha256: sha256(text) };
@@ -37,20 +43,72 @@ describe("each overlay's fix reaches the generated types of the pinned release",
     ]);
   });
 
-  test("20-nullable: every listed property may be null", async () => {
+  test("20-nullable: every listed property may be null, and only what the rule cannot reach is listed", async () => {
     expectTypeOf<Schemas["Workflow"]["start"]>().toEqualTypeOf<string | null | undefined>();
     expectTypeOf<Schemas["Workflow"]["errorMessage"]>().toEqualTypeOf<string | null | undefined>();
-    const [overlay] = await loadOverlays(path.join(ROOT, "schema", "overlays")).then((all) =>
-      all.filter((o) => o.file === "20-nullable.yaml"),
-    );
-    expect(overlay!.actions.length).toBeGreaterThan(100);
-    for (const action of overlay!.actions) {
-      const [node] = JSONPath({
-        path: action.target,
-        json: generated,
-        wrap: true,
-      }) as unknown[];
+    const overlay = await loadOverlay("20-nullable.yaml");
+    const usage = schemaUsage(generated);
+    expect(overlay.actions.length).toBeGreaterThan(0);
+    for (const action of overlay.actions) {
+      const [node] = JSONPath({ path: action.target, json: generated, wrap: true }) as unknown[];
       expect(node, action.target).toMatchObject({ nullable: true });
+      // A schema a response reaches is the rule's (nullable-unless-required), not a list's.
+      const name = /^\$\.components\.schemas\.([^.]+)\./.exec(action.target)![1]!;
+      expect(usage.get(name), action.target).toEqual({ request: true, response: false });
+    }
+  });
+
+  test("25-required-omitted: the counters and checkpoint fields the service omits are optional", () => {
+    expectTypeOf<Schemas["ProcessLoad"]["aborted"]>().toEqualTypeOf<number | null | undefined>();
+    expectTypeOf<Schemas["WorkflowLoad"]["retries"]>().toEqualTypeOf<number | null | undefined>();
+    // Required properties the service always sends stay required and non-null.
+    expectTypeOf<Schemas["ProcessLoad"]["cached"]>().toEqualTypeOf<number>();
+    expect(schema(generated, "ProcessLoad").required).not.toContain("aborted");
+    expect(schema(generated, "ProcessLoad").required).toContain("cached");
+    expect(schema(generated, "WorkflowLoad").required).not.toContain("retries");
+    expect(schema(generated, "DataStudioCheckpointDto").required).toEqual([
+      "author",
+      "dateCreated",
+      "dateSaved",
+      "id",
+      "name",
+    ]);
+  });
+
+  test("35-forged-resources: items map a resource kind to a string", () => {
+    expectTypeOf<
+      NonNullable<Schemas["AwsBatchConfig"]["forgedResources"]>[number]
+    >().toEqualTypeOf<{
+      [key: string]: string;
+    }>();
+    expect(schema(generated, "AwsBatchConfig").properties.forgedResources.items).toEqual({
+      type: "object",
+      additionalProperties: { type: "string" },
+    });
+  });
+
+  test("36-run-params: a run's parameters take any JSON value", () => {
+    expectTypeOf<NonNullable<Schemas["WorkflowDbDto"]["params"]>>().toEqualTypeOf<{
+      [key: string]: unknown;
+    }>();
+    for (const name of ["WorkflowDbDto", "Workflow", "LaunchActionRequest"]) {
+      expect(schema(generated, name).properties.params.additionalProperties, name).toEqual({});
+    }
+  });
+
+  test("45-undeclared-properties: what the service sends is declared", async () => {
+    expectTypeOf<Schemas["WorkflowDbDto"]["peakLoadCpus"]>().toEqualTypeOf<
+      number | null | undefined
+    >();
+    expectTypeOf<Schemas["LaunchDbDto"]["resumeDir"]>().toEqualTypeOf<string | null | undefined>();
+    const overlay = await loadOverlay("45-undeclared-properties.yaml");
+    for (const action of overlay.actions) {
+      const [added] = Object.keys(action.update as object);
+      const [props] = JSONPath({ path: action.target, json: generated, wrap: true }) as Record<
+        string,
+        unknown
+      >[];
+      expect(props, `${action.target}.${added}`).toHaveProperty([added!]);
     }
   });
 
@@ -166,6 +224,15 @@ test("the parsed releases keep their defects, so each fix above is really needed
     $ref: "#/components/schemas/Iterator_String_",
   });
   expect(schema(doc, "Workflow").properties.start.nullable).toBeUndefined();
+  expect(schema(doc, "ProcessLoad").required).toContain("aborted");
+  expect(schema(doc, "AwsBatchConfig").properties.forgedResources.items).toEqual({
+    type: "object",
+    additionalProperties: { type: "object" },
+  });
+  expect(schema(doc, "WorkflowDbDto").properties.params.additionalProperties).toEqual({
+    type: "object",
+  });
+  expect(schema(doc, "WorkflowDbDto").properties.peakLoadCpus).toBeUndefined();
   const download = doc.paths["/data-links/{dataLinkId}/script/download"]!.get as any;
   expect(download.parameters.find((p: any) => p.name === "dirs").schema.items.type).toBe("object");
   const studios = doc.paths["/orgs/{orgId}/workspaces/{workspaceId}/settings/studios"]!.get as any;
