@@ -42,11 +42,15 @@ const BASE = "seqera-response";
  * for the pinned schema (generated/openapi.json, with our overlays and rules). Each
  * operation's response schema is compiled on its first use and kept.
  */
-export async function loadResponseValidator(): Promise<ResponseValidator> {
+export function loadResponseValidator(): Promise<ResponseValidator> {
+  return responseValidatorFor(loadDocument());
+}
+
+/** The same, for another document (a release as published, say). */
+export async function responseValidatorFor(doc: OpenApiDocument): Promise<ResponseValidator> {
   const [{ Ajv }, formats] = await Promise.all([import("ajv"), import("ajv-formats")]);
   // ajv-formats is CommonJS: its default export is the plugin itself.
   const addFormats = formats.default as unknown as typeof formats.default.default;
-  const doc = loadDocument();
   const ajv = new Ajv({ ...AJV_OPTIONS, allErrors: true });
   addFormats(ajv, FORMATS as never);
   addComponentSchemas(ajv, doc, "response", BASE);
@@ -114,7 +118,12 @@ function toIssue(error: ErrorObject, body: unknown): ResponseIssue {
     };
   }
   let message = error.message ?? error.keyword;
-  if (error.keyword === "enum") {
+  if (error.keyword === "type") {
+    // Ajv joins a union with commas: "must be string,null".
+    message = `must be ${String((error.params as { type: unknown }).type)
+      .split(",")
+      .join(" or ")}`;
+  } else if (error.keyword === "enum") {
     const allowed = (error.params as { allowedValues: unknown[] }).allowedValues;
     message = `must be one of ${cut(allowed.map((v) => JSON.stringify(v)).join(", "))}`;
   }
