@@ -85,9 +85,9 @@ describe("nullable-unless-required", () => {
     expect(pet.age).toMatchObject({ nullable: true, [NULLABLE_BY_RULE]: true });
   });
 
-  test("wraps a $ref in allOf, the form openapi-typescript renders as `| null`", () => {
+  test("wraps a $ref in anyOf, the form openapi-typescript renders as `| null`", () => {
     expect(pet.status).toEqual({
-      allOf: [ref("Status")],
+      anyOf: [ref("Status")],
       nullable: true,
       [NULLABLE_BY_RULE]: true,
     });

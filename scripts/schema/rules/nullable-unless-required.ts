@@ -61,7 +61,8 @@ function visit(node: unknown, at: string, inherited: Set<string>, touched: strin
 
 /**
  * Marks `props[key]` nullable, in the form openapi-typescript renders as `| null`: a `$ref`
- * cannot carry `nullable` (its siblings are ignored), so it is wrapped in a one-member allOf.
+ * cannot carry `nullable` (its siblings are ignored), so it is wrapped in a one-member anyOf
+ * (an allOf would read as a subtype of a discriminated union and lose its tag).
  * Returns false when there is nothing to do: already nullable, never in a response (writeOnly),
  * or a schema without a type, which admits null already.
  */
@@ -70,7 +71,7 @@ function makeNullable(props: Record<string, unknown>, key: string): boolean {
   if (!isRecord(prop) || prop.nullable === true || prop.writeOnly === true) return false;
   if (typeof prop.$ref === "string") {
     const { $ref, ...siblings } = prop;
-    props[key] = { allOf: [{ $ref }], ...siblings, nullable: true, [NULLABLE_BY_RULE]: true };
+    props[key] = { anyOf: [{ $ref }], ...siblings, nullable: true, [NULLABLE_BY_RULE]: true };
     return true;
   }
   if (prop.type === undefined && !COMPOSITIONS.some((k) => Array.isArray(prop[k]))) return false;
