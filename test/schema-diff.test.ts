@@ -171,11 +171,17 @@ describe("diffDocuments judges each change for a TypeScript user", () => {
         Owner: { type: "object" },
       }),
       staleOverlays: [],
+      rules: [{ name: "r", effect: "made nullable", touched: ["Owner.a", "Pet.b", "Pet.c"] }],
+      previousRules: [{ name: "r", effect: "made nullable", touched: ["Pet.b", "Pet.c"] }],
     });
     expect(report).toContain(
       "## Breaking for TypeScript users (1)\n\n### Enum values\n\n" +
         '- `Status`: "DEAD" added; exhaustive switches over responses need a case\n\n' +
         "## Compatible (1)\n\n### Schemas\n\n- `Owner`: added\n",
+    );
+    // What the rules did in the new release, which no overlay lists.
+    expect(report).toContain(
+      "- r: made nullable 3 properties in 2 (2 in 1; 1 not touched there)\n",
     );
   });
 });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { SchemaInputError } from "../scripts/schema/parse.js";
 import { runGenerate } from "../scripts/schema/run-generate.js";
 import { runSchemaUpdate } from "../scripts/schema/run-update.js";
+import { NULLABLE_BY_RULE } from "../src/openapi/extensions.js";
 import {
   readRelease,
   RELEASES,
@@ -202,6 +203,15 @@ describe("schema:update on the real sequence 1.85.0 → 1.102.0 → 1.140.0 → 
       ),
     ).toBe(BREAKING);
     expect(report).toMatch(/^22 operations added, 0 removed; 84 schemas added, 0 removed;/m);
+    // The rules' reach in the new release, as many properties as the generated document marks.
+    const generated = await readFile(path.join(root, "generated", "openapi.json"), "utf8");
+    const marked = generated.split(`"${NULLABLE_BY_RULE}": true`).length - 1;
+    const [, now, before] =
+      /^- nullable-unless-required: made nullable (\d+) properties in 1\.181\.0 \((\d+) in 1\.140\.0; \d+ not touched there\)$/m.exec(
+        report,
+      )!;
+    expect(Number(now)).toBe(marked);
+    expect(Number(now)).toBeGreaterThan(Number(before));
     expect((await readJson("schema/pin.json")).version).toBe("1.181.0");
     expect(await readFile(path.join(root, "generated", "version.ts"), "utf8")).toContain(
       '"1.181.0"',

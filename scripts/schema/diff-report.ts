@@ -1,5 +1,6 @@
 import { DIFF_KINDS, type DiffEntry, type DiffKind } from "./diff-schema.js";
 import type { UnmatchedAction } from "./overlay.js";
+import type { RuleReport } from "./rules.js";
 
 export interface ReportInput {
   from: string;
@@ -7,6 +8,9 @@ export interface ReportInput {
   entries: readonly DiffEntry[];
   /** Overlay actions that match nothing in the new release. */
   staleOverlays: readonly UnmatchedAction[];
+  /** What each rule of schema/rules.yaml changed in the new release, and in the old one. */
+  rules: readonly RuleReport[];
+  previousRules: readonly RuleReport[];
 }
 
 /** The report section of each kind; a Record, so a new kind cannot be left out of the report. */
@@ -35,7 +39,14 @@ const SECTION: Record<DiffKind, string> = {
 };
 
 /** Renders the update report as Markdown: breaking changes first, then compatible ones. */
-export function renderReport({ from, to, entries, staleOverlays }: ReportInput): string {
+export function renderReport({
+  from,
+  to,
+  entries,
+  staleOverlays,
+  rules,
+  previousRules,
+}: ReportInput): string {
   const breaking = entries.filter((e) => e.breaking);
   const compatible = entries.filter((e) => !e.breaking);
   const count = (kind: DiffKind): number => entries.filter((e) => e.kind === kind).length;
@@ -51,6 +62,7 @@ export function renderReport({ from, to, entries, staleOverlays }: ReportInput):
       "response that exhaustive switches must handle).",
     ...section(`Breaking for TypeScript users (${breaking.length})`, breaking),
     ...section(`Compatible (${compatible.length})`, compatible),
+    ...rulesSection(from, to, rules, previousRules),
   ];
   if (staleOverlays.length > 0) {
     lines.push("", `## Stale overlays (${staleOverlays.length})`, "");
@@ -65,6 +77,29 @@ export function renderReport({ from, to, entries, staleOverlays }: ReportInput):
     }
   }
   return lines.join("\n") + "\n";
+}
+
+/**
+ * How much each rule did in the new release: fixes no one listed, so a reviewer sees their
+ * reach (the properties themselves appear above, as the types changed).
+ */
+function rulesSection(
+  from: string,
+  to: string,
+  rules: readonly RuleReport[],
+  previousRules: readonly RuleReport[],
+): string[] {
+  const lines = ["", `## Rules (${rules.length})`, ""];
+  lines.push(`What the rules of schema/rules.yaml changed, on top of the overlays:`, "");
+  for (const rule of rules) {
+    const before = new Set(previousRules.find((r) => r.name === rule.name)?.touched ?? []);
+    const added = rule.touched.filter((p) => !before.has(p)).length;
+    lines.push(
+      `- ${rule.name}: ${rule.effect} ${rule.touched.length} properties in ${to} ` +
+        `(${before.size} in ${from}; ${added} not touched there)`,
+    );
+  }
+  return lines;
 }
 
 function section(title: string, entries: readonly DiffEntry[]): string[] {

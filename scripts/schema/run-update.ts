@@ -65,6 +65,8 @@ export async function runSchemaUpdate(options: UpdateOptions): Promise<UpdateRes
     to,
     entries: diffDocuments(pinned.doc, next.doc),
     staleOverlays: next.overlays.unmatched,
+    rules: next.rules,
+    previousRules: pinned.rules,
   });
   const reportFile = path.resolve(
     root,
