@@ -1,0 +1,15 @@
+import { computeEnvRoutes } from "./compute-envs.js";
+import type { StateRoute } from "./context.js";
+import { labelRoutes } from "./labels.js";
+import { organizationRoutes } from "./organizations.js";
+import { pipelineRoutes } from "./pipelines.js";
+import { runRoutes } from "./runs.js";
+
+/** Every operation answered from the emulator's state, by operationId; others are sampled. */
+export const stateRoutes: Record<string, StateRoute> = {
+  ...organizationRoutes,
+  ...pipelineRoutes,
+  ...computeEnvRoutes,
+  ...labelRoutes,
+  ...runRoutes,
+};
