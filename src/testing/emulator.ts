@@ -255,7 +255,7 @@ export class Emulator {
     const stateful: StateRoute | undefined = stateRoutes[route.info.operationId];
     if (!stateful) return sampledAnswer(this.#doc, route.info, this.#nulls);
     if (this.#autoAdvance) this.#advance(request);
-    return stateful(request, this.#context(route.info, workspaceId as number | undefined));
+    return await stateful(request, this.#context(route.info, workspaceId as number | undefined));
   }
 
   #context(info: RouteMatch["info"], workspaceId: number | undefined): RouteContext {

@@ -20,7 +20,10 @@ export interface RouteContext {
 }
 
 /** A stateful operation, keyed by operationId in a route table. */
-export type StateRoute = (request: EmulatorRequest, ctx: RouteContext) => EmulatorResponse;
+export type StateRoute = (
+  request: EmulatorRequest,
+  ctx: RouteContext,
+) => EmulatorResponse | Promise<EmulatorResponse>;
 
 /** The service answers 403, not 404, for what does not exist or is not the caller's. */
 export const FORBIDDEN: EmulatorResponse = { status: 403 };

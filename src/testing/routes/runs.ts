@@ -131,6 +131,12 @@ export const runRoutes: Record<string, StateRoute> = {
     return ok({ failedWorkflowIds });
   },
 
+  ApplyLabelsToWorkflows: labelRuns((_current, given) => given),
+  AddLabelsToWorkflows: labelRuns((current, given) => [...new Set([...current, ...given])]),
+  RemoveLabelsFromWorkflows: labelRuns((current, given) =>
+    current.filter((id) => !given.includes(id)),
+  ),
+
   CreateWorkflowStar(request, ctx) {
     const run = findRun(request, ctx);
     if (!run) return FORBIDDEN;
@@ -145,6 +151,21 @@ export const runRoutes: Record<string, StateRoute> = {
     return ok({ ...ctx.sample(), workflowId: run.id });
   },
 };
+
+/** Changes the labels of the body's runs; a run or label not in the workspace is a 403. */
+function labelRuns(change: (current: number[], given: number[]) => number[]): StateRoute {
+  return (request, ctx) => {
+    const body = bodyOf(request);
+    const workflowIds = (body.workflowIds as string[] | undefined) ?? [];
+    const labelIds = (body.labelIds as number[] | undefined) ?? [];
+    const runs = workflowIds.map((id) => findIn(ctx.state.runs, id, ctx));
+    if (runs.includes(undefined) || labelIds.some((id) => !findIn(ctx.state.labels, id, ctx))) {
+      return FORBIDDEN;
+    }
+    for (const run of runs) run!.labelIds = change(run!.labelIds, labelIds);
+    return NO_CONTENT;
+  };
+}
 
 /** The run of the path's `workflowId`, if it is in the request's workspace. */
 export function findRun(request: EmulatorRequest, ctx: RouteContext): WorkflowRun | undefined {
