@@ -51,6 +51,24 @@ export function isNullable(doc: OpenApiDocument, schemaName: string, property: s
   return nullableIn(doc, doc.components.schemas[schemaName], property, 0);
 }
 
+/** The property names of a component schema, its allOf parts included, and the required ones. */
+export function propertiesOf(
+  doc: OpenApiDocument,
+  schemaName: string,
+): { names: string[]; required: Set<string> } {
+  const names = new Set<string>();
+  const required = new Set<string>();
+  const walk = (node: unknown, depth: number): void => {
+    const schema = deref(doc, node);
+    if (!schema || depth > 8) return;
+    for (const key of Object.keys((schema.properties as object | undefined) ?? {})) names.add(key);
+    for (const key of (schema.required as string[] | undefined) ?? []) required.add(key);
+    for (const part of (schema.allOf as unknown[] | undefined) ?? []) walk(part, depth + 1);
+  };
+  walk(doc.components.schemas[schemaName], 0);
+  return { names: [...names], required };
+}
+
 function nullableIn(doc: OpenApiDocument, node: unknown, property: string, depth: number): boolean {
   const schema = deref(doc, node);
   if (!schema || depth > 8) return false;

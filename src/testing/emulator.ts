@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { operations } from "../../generated/operations.js";
 import {
   isNullable,
+  propertiesOf,
   sampledAnswer,
   sampledBody,
   sampledComponent,
@@ -270,6 +271,17 @@ export class Emulator {
           if (value !== undefined) out[key] = value;
           else if (isNullable(this.#doc, schemaName, key)) out[key] = null;
           else delete out[key];
+        }
+        return out;
+      },
+      record: (schemaName, values) => {
+        const sample = sampledComponent(this.#doc, schemaName, false);
+        const { names, required } = propertiesOf(this.#doc, schemaName);
+        const out: Record<string, unknown> = {};
+        for (const key of names) {
+          if (values[key] !== undefined) out[key] = values[key];
+          else if (required.has(key)) out[key] = sample[key];
+          else if (isNullable(this.#doc, schemaName, key)) out[key] = null;
         }
         return out;
       },

@@ -94,8 +94,35 @@ describe("launch rejects what the service rejects", () => {
       "GET /workflow/{workflowId}/launch",
       `/workflow/${workflowId}/launch?workspaceId=42`,
     );
-    expect(described).toMatchObject({ id: saved.launchId, computeEnv: { id: "ce42" } });
+    expect(described).toMatchObject({
+      id: run.launchId,
+      pipelineId: saved.id,
+      computeEnv: { id: "ce42" },
+      sessionId: run.sessionId,
+      resumeCommitId: run.commitId,
+      resumeDir: "s3://emulated-bucket/work",
+    });
+    // Nothing the launch did not have is invented (a sampled script would be relaunched).
+    for (const unset of ["configText", "paramsText", "mainScript", "preRunScript"]) {
+      expect(described[unset] ?? null).toBeNull();
+    }
     emulator.state.runs.delete(workflowId);
+  });
+
+  test("a run's own launch id relaunches it, in its workspace only", async () => {
+    const earlier = emulator.state.runs.add({
+      workspaceId: 42,
+      status: "FAILED",
+      launch: { pipeline: "https://github.com/nextflow-io/hello", computeEnvId: "ce42" },
+    });
+    const { workflowId } = await launch(42, { id: earlier.launchId, resume: true });
+    expect(emulator.state.runs.get(workflowId)).toMatchObject({
+      pipeline: "https://github.com/nextflow-io/hello",
+      launch: { resume: true },
+    });
+    await launch(43, { id: earlier.launchId, computeEnvId: "ce43" }, 403);
+    emulator.state.runs.delete(workflowId);
+    emulator.state.runs.delete(earlier.id);
   });
 });
 

@@ -78,6 +78,15 @@ describe("seeding", () => {
     expect((await api(emulator, "/labels?workspaceId=778")).status).toBe(403);
   });
 
+  test("resource labels share a name and differ by value", () => {
+    const bio = emulator.state.labels.add({ name: "team", value: "bio", workspaceId: 43 });
+    const chem = emulator.state.labels.add({ name: "team", value: "chem", workspaceId: 43 });
+    expect(bio.id).not.toBe(chem.id);
+    expect(() =>
+      emulator.state.labels.add({ name: "team", value: "bio", workspaceId: 43 }),
+    ).toThrow(/already exists/);
+  });
+
   test("a duplicate name in one workspace is a mistake in the seed", () => {
     expect(() => emulator.state.pipelines.add({ name: "rnaseq", workspaceId: 42 })).toThrow(
       /already exists/,
@@ -191,6 +200,10 @@ describe("pipelines and their launch configurations", () => {
       computeEnv: { id: "ce1", name: "aws", credentialsId: "cred1" },
       workDir: "s3://emulated-bucket/work",
     });
+    // Only what was saved: no sampled params, config or scripts to copy into a launch.
+    for (const unset of ["paramsText", "configText", "mainScript", "postRunScript"]) {
+      expect(launch[unset] ?? null).toBeNull();
+    }
     // Another workspace, or none, does not see it.
     await expectAnswer(
       emulator,
@@ -323,7 +336,13 @@ describe("credentials, secrets and labels", () => {
       "POST /credentials",
       "/credentials?workspaceId=43",
       {
-        body: { credentials: { name: "gh", provider: "github", keys: { discriminator: "github", password: "p" } } },
+        body: {
+          credentials: {
+            name: "gh",
+            provider: "github",
+            keys: { discriminator: "github", password: "p" },
+          },
+        },
       },
     );
     const { credentials } = await expectAnswer(
@@ -339,7 +358,10 @@ describe("credentials, secrets and labels", () => {
       "/credentials?workspaceId=43&platformId=github",
     );
     expect(listed.credentials.map((c: { name: string }) => c.name)).toEqual(["gh"]);
-    expect(emulator.state.credentials.get(credentialsId)!.keys).toEqual({ discriminator: "github", password: "p" });
+    expect(emulator.state.credentials.get(credentialsId)!.keys).toEqual({
+      discriminator: "github",
+      password: "p",
+    });
     await expectAnswer(
       emulator,
       "DELETE /credentials/{credentialsId}",

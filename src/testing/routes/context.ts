@@ -15,6 +15,12 @@ export interface RouteContext {
    * undefined is null where the schema allows it, else left out, as the service sends it.
    */
   dto(schemaName: string, values: Record<string, unknown>): Record<string, unknown>;
+  /**
+   * Only `values`, for what must not be invented (a launch configuration): every other
+   * property is null where the schema allows it, as the service sends it, else left out
+   * (a required one is sampled).
+   */
+  record(schemaName: string, values: Record<string, unknown>): Record<string, unknown>;
   /** The operation's own sampled answer. */
   sample(): Record<string, unknown>;
 }

@@ -110,7 +110,8 @@ function launchDto(ctx: RouteContext, p: Pipeline): Record<string, unknown> {
   const { computeEnvId, labelIds: _labels, ...fields } = p.launch;
   const env =
     typeof computeEnvId === "string" ? ctx.state.computeEnvs.get(computeEnvId) : undefined;
-  return ctx.dto("LaunchDbDto", {
+  // The saved fields only: a sampled configText or paramsText would be copied into launches.
+  return ctx.record("LaunchDbDto", {
     ...fields,
     id: p.launchId,
     pipeline: p.repository,

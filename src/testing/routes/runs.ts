@@ -21,11 +21,12 @@ export const runRoutes: Record<string, StateRoute> = {
   CreateWorkflowLaunch(request, ctx) {
     const launch = bodyOf(request).launch;
     if (!isRecord(launch)) return badRequest("Missing launch request");
-    // A saved pipeline's launch is named by its id; one from another workspace is not found.
-    let saved;
+    // A saved launch (a pipeline's, or an earlier run's, to relaunch it) is named by its id;
+    // one from another workspace is not found.
+    let saved: { repository: string; pipelineId?: number } | undefined;
     if (typeof launch.id === "string") {
-      saved = ctx.state.pipelines.byLaunchId(launch.id);
-      if (!saved || saved.workspaceId !== ctx.workspaceId) return FORBIDDEN;
+      saved = savedLaunch(ctx, launch.id);
+      if (!saved) return FORBIDDEN;
     }
     const pipeline = typeof launch.pipeline === "string" ? launch.pipeline : saved?.repository;
     if (!pipeline) return badRequest("Missing pipeline repository");
@@ -44,7 +45,7 @@ export const runRoutes: Record<string, StateRoute> = {
     const run = ctx.state.runs.add({
       workspaceId: ctx.workspaceId,
       launch: { ...launch, pipeline, computeEnvId, workDir: launch.workDir ?? env.workDir },
-      ...(saved && { pipelineId: saved.id }),
+      ...(saved?.pipelineId !== undefined && { pipelineId: saved.pipelineId }),
       labelIds,
       userName: ctx.state.user.userName,
     });
@@ -88,15 +89,18 @@ export const runRoutes: Record<string, StateRoute> = {
     const { computeEnvId, labelIds: _labels, ...fields } = run.launch;
     const env =
       typeof computeEnvId === "string" ? ctx.state.computeEnvs.get(computeEnvId) : undefined;
+    // What the run was launched with, and what a resume needs; nothing invented.
     return ok({
-      launch: ctx.dto("LaunchDbDto", {
+      launch: ctx.record("WorkflowLaunchResponse", {
         ...fields,
-        id: typeof run.launch.id === "string" ? run.launch.id : run.id,
+        id: run.launchId,
         pipeline: run.pipeline,
+        pipelineId: run.pipelineId,
         computeEnv: env && computeEnvConfigDto(ctx, env),
-        workspaceId: run.workspaceId,
+        sessionId: run.sessionId,
+        resumeDir: fields.workDir,
+        resumeCommitId: run.commitId,
         dateCreated: run.dateCreated,
-        lastUpdated: run.dateCreated,
       }),
     });
   },
@@ -167,6 +171,25 @@ function labelRuns(change: (current: number[], given: number[]) => number[]): St
   };
 }
 
+/** The repository (and pipeline) of a saved launch in the request's workspace. */
+function savedLaunch(
+  ctx: RouteContext,
+  launchId: string,
+): { repository: string; pipelineId?: number } | undefined {
+  const pipeline = ctx.state.pipelines.byLaunchId(launchId);
+  if (pipeline) {
+    return pipeline.workspaceId === ctx.workspaceId
+      ? { repository: pipeline.repository, pipelineId: pipeline.id }
+      : undefined;
+  }
+  const run = ctx.state.runs.all().find((r) => r.launchId === launchId);
+  if (!run || run.workspaceId !== ctx.workspaceId) return undefined;
+  return {
+    repository: run.pipeline,
+    ...(run.pipelineId !== undefined && { pipelineId: run.pipelineId }),
+  };
+}
+
 /** The run of the path's `workflowId`, if it is in the request's workspace. */
 export function findRun(request: EmulatorRequest, ctx: RouteContext): WorkflowRun | undefined {
   return findIn(ctx.state.runs, String(request.params.workflowId), ctx);
@@ -196,7 +219,9 @@ function workflowDto(ctx: RouteContext, schema: string, run: WorkflowRun): Recor
     repository: run.pipeline,
     revision: typeof launch.revision === "string" ? launch.revision : undefined,
     workDir: typeof launch.workDir === "string" ? launch.workDir : undefined,
-    launchId: typeof launch.id === "string" ? launch.id : undefined,
+    launchId: run.launchId,
+    sessionId: run.sessionId,
+    commitId: run.commitId,
     userName: run.userName,
     ownerId: ctx.state.user.id,
     dateCreated: run.dateCreated,

@@ -26,14 +26,9 @@ export class LabelStore extends ScopedStore<Label, LabelInit> {
     super(numericIds(1), workspace);
   }
 
-  override add(init: LabelInit): Label {
-    // Resource labels share names and differ by value.
-    const workspaceId = this.workspace(init.workspaceId);
-    const clash = this.list(workspaceId).find(
-      (l) => l.name === init.name && l.value === init.value,
-    );
-    if (clash) throw new Error(`Label ${init.name} already exists`);
-    return super.add({ ...init, workspaceId });
+  /** Resource labels share names and differ by value. */
+  protected override clashes(init: LabelInit, workspaceId: number | undefined): boolean {
+    return this.list(workspaceId).some((l) => l.name === init.name && l.value === init.value);
   }
 
   override byName(name: string, workspaceId: number | undefined): Label | undefined {

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { randomId, serviceTimestamp } from "../ids.js";
 import { ScopedStore, type ScopedInit, type WorkspaceResolver } from "./scoped.js";
 import type { Entity } from "./store.js";
@@ -38,6 +38,12 @@ export interface WorkflowRun extends Entity<string> {
   pipeline: string;
   /** The saved pipeline it was launched from, when it was. */
   pipelineId?: number;
+  /** The id of the run's own launch record, which a relaunch sends back as `launch.id`. */
+  launchId: string;
+  /** Nextflow's session, which a resume continues. */
+  sessionId: string;
+  /** The commit it ran, which a resume runs again. */
+  commitId: string;
   /** The launch request's `launch` object, as sent (or seeded). */
   launch: Record<string, unknown>;
   computeEnvId?: string;
@@ -115,6 +121,9 @@ export class RunStore extends ScopedStore<WorkflowRun, WorkflowInit> {
       runName: init.runName ?? stringOr(launch.runName, `emulated_run_${this.#launched}`),
       pipeline: stringOr(launch.pipeline, "https://github.com/nextflow-io/hello"),
       ...(init.pipelineId !== undefined && { pipelineId: init.pipelineId }),
+      launchId: randomId(22),
+      sessionId: randomUUID(),
+      commitId: randomBytes(20).toString("hex"),
       launch,
       ...(typeof launch.computeEnvId === "string" && { computeEnvId: launch.computeEnvId }),
       labelIds: init.labelIds ?? (launch.labelIds as number[] | undefined) ?? [],

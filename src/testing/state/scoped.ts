@@ -32,11 +32,17 @@ export abstract class ScopedStore<T extends Entity, Init extends ScopedInit> ext
       lastUpdated: timestamp(init.lastUpdated, dateCreated),
     };
     if (workspaceId !== undefined) base.workspaceId = workspaceId;
-    const name = (init as { name?: unknown }).name;
-    if (typeof name === "string" && this.byName(name, workspaceId)) {
+    if (this.clashes(init, workspaceId)) {
+      const name = String((init as { name?: unknown }).name);
       throw new Error(`${name} already exists in workspace ${workspaceId ?? "(personal)"}`);
     }
     return this.insert(this.build(base as T, init));
+  }
+
+  /** Whether the workspace already has what `init` would add: by default, its name. */
+  protected clashes(init: Init, workspaceId: number | undefined): boolean {
+    const name = (init as { name?: unknown }).name;
+    return typeof name === "string" && this.byName(name, workspaceId) !== undefined;
   }
 
   protected abstract build(base: T, init: Init): T;
