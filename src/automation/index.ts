@@ -8,8 +8,10 @@ export {
 export {
   TERMINAL_RUN_STATUSES,
   failedTasks,
+  listRuns,
   waitForComputeEnv,
   waitForRun,
+  type ListRunsOptions,
   type WaitForComputeEnvOptions,
   type WaitForRunOptions,
 } from "./runs.js";

@@ -55,7 +55,9 @@ export async function* followRunLog(
     yield* fresh;
     if (log?.truncated) continue;
     if (lastPass) return;
-    if (fresh.length === 0 && (await hasEnded(client, workflowId, workspaceId, signal))) {
+    // Nothing new, or the service says nothing more is pending: has the run ended?
+    const quiet = fresh.length === 0 || log?.pending === false;
+    if (quiet && (await hasEnded(client, workflowId, workspaceId, signal))) {
       // Lines written between this page and the run's end are read on one more pass.
       lastPass = true;
       continue;

@@ -4,7 +4,7 @@ import { ComputeEnvFailedError } from "../errors/compute-env-failed-error.js";
 import { RunFailedError } from "../errors/run-failed-error.js";
 import { workspaceIdOf, type WorkspaceRef } from "./names.js";
 import { waitFor, type WaitOptions } from "./poll.js";
-import type { ComputeEnv, Run, RunStatus, Task } from "./schema.js";
+import type { ComputeEnv, Run, RunStatus, RunSummary, Task } from "./schema.js";
 
 /** The statuses a run does not leave. UNKNOWN is one: the service gave up hearing from it. */
 export const TERMINAL_RUN_STATUSES: readonly RunStatus[] = [
@@ -149,4 +149,55 @@ export async function waitForComputeEnv(
   );
   if (computeEnv.status !== "AVAILABLE") throw new ComputeEnvFailedError(computeEnvId, computeEnv);
   return computeEnv;
+}
+
+export interface ListRunsOptions {
+  /** Runs with one of these statuses. */
+  status?: RunStatus | readonly RunStatus[];
+  /** Runs submitted on or after this day: a Date (its UTC day) or "YYYY-MM-DD". */
+  after?: Date | string;
+  /** Runs submitted on or before this day: a Date (its UTC day) or "YYYY-MM-DD". */
+  before?: Date | string;
+  /** Runs with one of these labels ("name" or "name=value"). */
+  labels?: readonly string[];
+  /** More search words as the web interface takes them: part of a run name, `userName:bob`, … */
+  search?: string;
+  /** Stop after this many runs; default all. */
+  limit?: number;
+  /** Default the client's workspace. */
+  workspaceId?: WorkspaceRef;
+  signal?: AbortSignal;
+}
+
+/**
+ * The workspace's runs, newest first, filtered by the service (`GET /workflow`'s `search`,
+ * in the web interface's syntax: `status:FAILED after:2024-05-01 label:nightly`), page by page
+ * as the loop asks.
+ */
+export async function* listRuns(
+  client: SeqeraClient,
+  options: ListRunsOptions = {},
+): AsyncGenerator<RunSummary, void, undefined> {
+  const { signal, limit } = options;
+  const workspaceId = await workspaceIdOf(client, options.workspaceId, signal);
+  const statuses = typeof options.status === "string" ? [options.status] : (options.status ?? []);
+  const words = [
+    ...statuses.map((s) => `status:${s}`),
+    ...(options.labels ?? []).map((l) => `label:${l}`),
+    ...(options.after === undefined ? [] : [`after:${day(options.after)}`]),
+    ...(options.before === undefined ? [] : [`before:${day(options.before)}`]),
+    ...(options.search ? [options.search] : []),
+  ];
+  const search = words.length ? words.join(" ") : undefined;
+  for await (const item of client.paginate("/workflow", {
+    params: { query: { workspaceId, search } },
+    limit,
+    signal,
+  })) {
+    if (item.workflow) yield item.workflow;
+  }
+}
+
+function day(value: Date | string): string {
+  return typeof value === "string" ? value : value.toISOString().slice(0, 10);
 }

@@ -9,6 +9,8 @@ type Read<N extends keyof Schemas> = Readable<Schemas[N]>;
 /** A workflow run (`GET /workflow/{workflowId}`'s `workflow`). */
 export type Run = Read<"WorkflowMaxDbDto">;
 export type RunStatus = Schemas["WorkflowStatus"];
+/** A run as the runs list (`GET /workflow`) gives it. */
+export type RunSummary = Read<"WorkflowDbDto">;
 /** A task of a run (`GET /workflow/{workflowId}/tasks`). */
 export type Task = Read<"Task">;
 export type ComputeEnv = Read<"ComputeEnvResponseDto">;
