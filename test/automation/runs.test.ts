@@ -5,6 +5,7 @@ import {
   RunFailedError,
   WaitTimeoutError,
   failedTasks,
+  listRuns,
   waitForComputeEnv,
   waitForRun,
 } from "../../src/index.js";
@@ -206,5 +207,51 @@ describe("waitForComputeEnv", () => {
       resource: "compute environment",
       lastStatus: "CREATING",
     });
+  });
+});
+
+describe("listRuns", () => {
+  test("filters by status, dates and labels through the runs search, newest first", async () => {
+    const emu = await seededEmulator({
+      labels: [{ name: "nightly", workspaceId: 42 }],
+    });
+    try {
+      const nightly = emu.state.labels.byName("nightly", 42)!.id;
+      const at = (day: string) => `2024-05-${day}T12:00:00Z`;
+      for (const [runName, status, day, labelIds] of [
+        ["a", "FAILED", "01", []],
+        ["b", "FAILED", "10", [nightly]],
+        ["c", "SUCCEEDED", "11", [nightly]],
+        ["d", "CANCELLED", "12", []],
+        ["e", "FAILED", "20", []],
+      ] as const) {
+        emu.state.runs.add({
+          workspaceId: 42,
+          runName,
+          status,
+          dateCreated: at(day),
+          labelIds: [...labelIds],
+        });
+      }
+      const names = async (options: Parameters<typeof listRuns>[1]) => {
+        const found: string[] = [];
+        for await (const run of listRuns(clientOf(emu), options)) found.push(run.runName!);
+        return found;
+      };
+      const from = emu.requests.length;
+      await expect(
+        names({ status: "FAILED", after: new Date(at("05")), before: "2024-05-15" }),
+      ).resolves.toEqual(["b"]);
+      expect(emu.requests[from]!.search).toContain(
+        `search=${encodeURIComponent("status:FAILED after:2024-05-05 before:2024-05-15")}`,
+      );
+      await expect(
+        names({ status: ["FAILED", "CANCELLED"], after: "2024-05-10" }),
+      ).resolves.toEqual(["e", "d", "b"]);
+      await expect(names({ labels: ["nightly"] })).resolves.toEqual(["c", "b"]);
+      await expect(names({ limit: 2 })).resolves.toEqual(["e", "d"]);
+    } finally {
+      await emu.close();
+    }
   });
 });
