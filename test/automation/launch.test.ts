@@ -184,48 +184,38 @@ describe("relaunchRun", () => {
   });
 
   test("resume: the same session and work dir, from the commit the run resolved", async () => {
-    // Launched from the rnaseq pipeline (the emulator takes only pipelines' launch ids back).
-    const launchId = emulator.state.pipelines.byName("rnaseq", 42)!.launchId;
     const earlier = emulator.state.runs.add({
       workspaceId: 42,
       status: "FAILED",
       launch: {
-        id: launchId,
         pipeline: "https://github.com/nf-core/rnaseq",
         computeEnvId: "ce-prod",
         workDir: "s3://prod/work",
         revision: "3.14.0",
-        sessionId: "5a7e5f1c-0000-4000-8000-000000000001",
-        resumeCommitId: "0123abcd",
-        resumeDir: "s3://prod/work/5a7e",
         paramsText: "{}",
       },
-    }).id;
-    const { workflow } = await clientOf(emulator).GET("/workflow/{workflowId}", {
-      params: { path: { workflowId: earlier } },
     });
-    const { workflowId } = await relaunchRun(clientOf(emulator), earlier, { resume: true });
+    const { workflowId } = await relaunchRun(clientOf(emulator), earlier.id, { resume: true });
     expect(runOf(workflowId).launch).toMatchObject({
+      id: earlier.launchId,
       resume: true,
-      revision: "0123abcd",
-      workDir: "s3://prod/work/5a7e",
-      // The run's own session when it reports one, else its launch's.
-      sessionId: workflow?.sessionId ?? "5a7e5f1c-0000-4000-8000-000000000001",
+      sessionId: earlier.sessionId,
+      revision: earlier.commitId,
+      workDir: "s3://prod/work",
     });
   });
 
   test("resume without a commit to resume from is a ResumeUnavailableError", async () => {
-    const earlier = emulator.state.runs.add({
-      workspaceId: 42,
-      status: "FAILED",
-      launch: {
-        pipeline: "https://github.com/nf-core/rnaseq",
-        computeEnvId: "ce-prod",
-        paramsText: "{}",
-      },
-    }).id;
+    const earlier = emulator.state.runs.add({ workspaceId: 42, status: "FAILED" }).id;
+    // A run that never resolved a commit: the service answers its launch without one.
+    emulator.setHandler("DescribeWorkflowLaunch", () => ({
+      status: 200,
+      body: { launch: { pipeline: "https://github.com/nf-core/rnaseq", resumeCommitId: null } },
+    }));
+    const before = launched().length;
     await expect(relaunchRun(clientOf(emulator), earlier, { resume: true })).rejects.toBeInstanceOf(
       ResumeUnavailableError,
     );
+    expect(launched().length).toBe(before);
   });
 });
