@@ -27,26 +27,31 @@ export interface NameOptions {
   signal?: AbortSignal;
 }
 
-interface NameCache {
-  workspaces?: Promise<WorkspaceMembership[]>;
-  /** Keyed by kind and workspace. */
-  lists: Map<string, Promise<unknown[]>>;
-}
+/** Per client: the lists fetched so far (pending ones too), by kind and workspace. */
+const caches = new WeakMap<SeqeraClient, Map<string, Promise<unknown[]>>>();
 
-const caches = new WeakMap<SeqeraClient, NameCache>();
-
-function cacheOf(client: SeqeraClient): NameCache {
-  let cache = caches.get(client);
-  if (!cache) caches.set(client, (cache = { lists: new Map() }));
-  return cache;
-}
-
-/** Keeps a load's promise for the next callers; a failed load is forgotten, so the next one retries. */
-function kept<T>(load: () => Promise<T>, keep: (p: Promise<T> | undefined) => void): Promise<T> {
-  const promise = load();
-  keep(promise);
-  promise.catch(() => keep(undefined));
-  return promise;
+/**
+ * The kept list of a kind in a workspace, fetched when there is none or when `fresh`. The
+ * promise is kept at once, so concurrent lookups share one fetch; a failed fetch is forgotten.
+ */
+function listOf<T>(
+  client: SeqeraClient,
+  kind: Kind<T>,
+  workspaceId: number | undefined,
+  signal: AbortSignal | undefined,
+  fresh = false,
+): { items: Promise<T[]>; wasKept: boolean } {
+  let lists = caches.get(client);
+  if (!lists) caches.set(client, (lists = new Map()));
+  const key = `${kind.kind}\n${workspaceId ?? ""}`;
+  const keptList = lists.get(key) as Promise<T[]> | undefined;
+  if (keptList && !fresh) return { items: keptList, wasKept: true };
+  const items = kind.list(client, workspaceId, signal);
+  lists.set(key, items);
+  items.catch(() => {
+    if (lists.get(key) === items) lists.delete(key);
+  });
+  return { items, wasKept: false };
 }
 
 /**
@@ -57,22 +62,7 @@ export function listWorkspaces(
   client: SeqeraClient,
   options: { signal?: AbortSignal } = {},
 ): Promise<WorkspaceMembership[]> {
-  const cache = cacheOf(client);
-  return cache.workspaces ?? loadWorkspaces(client, cache, options.signal);
-}
-
-function loadWorkspaces(client: SeqeraClient, cache: NameCache, signal?: AbortSignal) {
-  return kept(
-    async () => {
-      const { user } = await client.GET("/user-info", { signal });
-      const { orgsAndWorkspaces } = await client.GET("/user/{userId}/workspaces", {
-        params: { path: { userId: user!.id! } },
-        signal,
-      });
-      return (orgsAndWorkspaces ?? []).filter((w) => w.workspaceId != null && w.workspaceName);
-    },
-    (p) => (cache.workspaces = p),
-  );
+  return listOf(client, WORKSPACES, undefined, options.signal).items;
 }
 
 /** The numeric id of the workspace "org/workspace" (ids as strings pass through). */
@@ -88,7 +78,7 @@ export async function resolveWorkspaceId(
       `A workspace is an id or "organization/workspace", got ${JSON.stringify(ref)}`,
     );
   }
-  const match = await lookup(client, "workspace", text, undefined, WORKSPACES, options.signal);
+  const match = await lookup(client, WORKSPACES, text, undefined, options.signal);
   return match.workspaceId!;
 }
 
@@ -114,7 +104,14 @@ interface Kind<T> {
 
 const WORKSPACES: Kind<WorkspaceMembership> = {
   kind: "workspace",
-  list: (client, _workspaceId, signal) => listWorkspaces(client, { signal }),
+  list: async (client, _workspaceId, signal) => {
+    const { user } = await client.GET("/user-info", { signal });
+    const { orgsAndWorkspaces } = await client.GET("/user/{userId}/workspaces", {
+      params: { path: { userId: user!.id! } },
+      signal,
+    });
+    return (orgsAndWorkspaces ?? []).filter((w) => w.workspaceId != null && w.workspaceName);
+  },
   names: (w) => [`${w.orgName}/${w.workspaceName}`],
   id: (w) => String(w.workspaceId),
 };
@@ -180,7 +177,7 @@ const SECRETS: Kind<PipelineSecret> = {
 function finder<T>(kind: Kind<T>) {
   return async (client: SeqeraClient, name: string, options: NameOptions = {}): Promise<T> => {
     const workspaceId = await workspaceIdOf(client, options.workspaceId, options.signal);
-    return lookup(client, kind.kind, name, workspaceId, kind, options.signal);
+    return lookup(client, kind, name, workspaceId, options.signal);
   };
 }
 
@@ -199,38 +196,27 @@ export const findSecret = finder(SECRETS);
 
 async function lookup<T>(
   client: SeqeraClient,
-  kindName: string,
+  kind: Kind<T>,
   name: string,
   workspaceId: number | undefined,
-  kind: Kind<T>,
   signal?: AbortSignal,
 ): Promise<T> {
-  const cache = cacheOf(client);
-  const key = `${kind.kind}\n${workspaceId ?? ""}`;
-  const load = () =>
-    kept(
-      () => kind.list(client, workspaceId, signal),
-      (p) => (p ? cache.lists.set(key, p) : cache.lists.delete(key)),
-    );
-  const keptList = cache.lists.get(key) as Promise<T[]> | undefined;
-  let items = await (keptList ?? load());
-  let matches = items.filter((item) => kind.names(item).includes(name));
+  const matching = (items: T[]) => items.filter((item) => kind.names(item).includes(name));
+  const first = listOf(client, kind, workspaceId, signal);
+  let items = await first.items;
+  let matches = matching(items);
   // A kept list may predate the resource: look once more before saying it does not exist.
-  if (matches.length === 0 && keptList) {
-    items = await load();
-    matches = items.filter((item) => kind.names(item).includes(name));
+  if (matches.length === 0 && first.wasKept) {
+    items = await listOf(client, kind, workspaceId, signal, true).items;
+    matches = matching(items);
   }
   if (matches.length === 1) return matches[0]!;
   if (matches.length === 0) {
-    throw new NameNotFoundError(
-      kindName,
-      name,
-      workspaceId,
-      nearNames(name, items.flatMap(kind.names)),
-    );
+    const candidates = nearNames(name, items.flatMap(kind.names));
+    throw new NameNotFoundError(kind.kind, name, workspaceId, candidates);
   }
   throw new AmbiguousNameError(
-    kindName,
+    kind.kind,
     name,
     workspaceId,
     matches.map((m) => ({ id: kind.id(m), name: kind.names(m).at(-1)! })),

@@ -63,6 +63,19 @@ describe("workspaces by name", () => {
     expect(servedSince(emulator, from)).toEqual(["UserInfo", "ListWorkspacesUser"]);
   });
 
+  test("a workspace created since the list was kept is found with one more look", async () => {
+    const client = clientOf(emulator);
+    await resolveWorkspaceId(client, "acme/dev");
+    emulator.state.workspaces.add({ org: "acme", name: "fresh", id: 45 });
+    const from = emulator.requests.length;
+    await expect(resolveWorkspaceId(client, "acme/fresh")).resolves.toBe(45);
+    expect(servedSince(emulator, from)).toEqual(["UserInfo", "ListWorkspacesUser"]);
+    await expect(listWorkspaces(client)).resolves.toContainEqual(
+      expect.objectContaining({ workspaceId: 45 }),
+    );
+    expect(servedSince(emulator, from)).toHaveLength(2);
+  });
+
   test("a missing workspace is a NameNotFoundError listing the near ones", async () => {
     const error = await resolveWorkspaceId(clientOf(emulator), "acme/prdo").catch(
       (e: unknown) => e,
