@@ -89,6 +89,18 @@ describe("launch rejects what the service rejects", () => {
       labelIds: [5],
       status: "SUBMITTED",
     });
+    const resumable = async () =>
+      (
+        await expectAnswer(
+          emulator,
+          "GET /workflow/{workflowId}/launch",
+          `/workflow/${workflowId}/launch?workspaceId=42`,
+        )
+      ).launch.resumeCommitId;
+    // Nextflow resolves the commit when the run starts; before, there is nothing to resume from.
+    expect(await resumable()).toBeUndefined();
+    emulator.state.runs.advance(workflowId);
+    expect(await resumable()).toMatch(/^[0-9a-f]{40}$/);
     const { launch: described } = await expectAnswer(
       emulator,
       "GET /workflow/{workflowId}/launch",

@@ -42,8 +42,8 @@ export interface WorkflowRun extends Entity<string> {
   launchId: string;
   /** Nextflow's session, which a resume continues. */
   sessionId: string;
-  /** The commit it ran, which a resume runs again. */
-  commitId: string;
+  /** The commit Nextflow resolved when the run started (none before), which a resume reuses. */
+  commitId?: string;
   /** The launch request's `launch` object, as sent (or seeded). */
   launch: Record<string, unknown>;
   computeEnvId?: string;
@@ -123,7 +123,6 @@ export class RunStore extends ScopedStore<WorkflowRun, WorkflowInit> {
       ...(init.pipelineId !== undefined && { pipelineId: init.pipelineId }),
       launchId: randomId(22),
       sessionId: randomUUID(),
-      commitId: randomBytes(20).toString("hex"),
       launch,
       ...(typeof launch.computeEnvId === "string" && { computeEnvId: launch.computeEnvId }),
       labelIds: init.labelIds ?? (launch.labelIds as number[] | undefined) ?? [],
@@ -153,6 +152,7 @@ export class RunStore extends ScopedStore<WorkflowRun, WorkflowInit> {
     if (run.status === "SUBMITTED") {
       run.status = "RUNNING";
       run.start = now;
+      run.commitId = randomBytes(20).toString("hex");
       run.log.push(
         "N E X T F L O W  ~  version 24.10.0",
         `Launching \`${run.pipeline}\` [${run.runName}] DSL2 - revision: ${String(run.launch.revision ?? "main")}`,
