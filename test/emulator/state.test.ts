@@ -37,6 +37,9 @@ describe("seeding", () => {
   test("the user sees its organizations and workspaces, so org/workspace names resolve", async () => {
     const { user } = await expectAnswer(emulator, "GET /user-info", "/user-info");
     expect(user).toMatchObject({ id: 1, userName: "emulated-user" });
+    await expect((await api(emulator, "/user-info")).json()).resolves.not.toHaveProperty(
+      "defaultWorkspaceId",
+    );
     const { orgsAndWorkspaces } = await expectAnswer(
       emulator,
       "GET /user/{userId}/workspaces",
@@ -92,6 +95,9 @@ describe("seeding", () => {
       /already exists/,
     );
     expect(() => emulator.state.workspaces.add({ org: "acme", name: "prod" })).toThrow(/exists/);
+    expect(() => emulator.state.workspaces.add({ org: "acme", name: "my lab" })).toThrow(
+      /as the service requires/,
+    );
   });
 });
 

@@ -15,7 +15,8 @@ import {
 /** The user, organizations, workspaces and members, keyed by operationId. */
 export const organizationRoutes: Record<string, StateRoute> = {
   UserInfo(_request, ctx) {
-    return ok({ ...ctx.sample(), user: userDto(ctx), needConsent: false });
+    // No default workspace: a sampled id would name one that does not exist.
+    return ok(ctx.record("DescribeUserResponse", { user: userDto(ctx), needConsent: false }));
   },
 
   ListWorkspacesUser(request, ctx) {

@@ -72,6 +72,17 @@ export interface User {
   dateCreated: string;
 }
 
+/** The service's rule for organization and workspace names. */
+const NAME = /^[a-zA-Z\d](?:[a-zA-Z\d]|[-_](?=[a-zA-Z\d])){1,38}$/;
+
+function checkName(kind: string, name: string): void {
+  if (!NAME.test(name)) {
+    throw new Error(
+      `${kind} name "${name}": 2 to 40 letters, digits, - or _, as the service requires`,
+    );
+  }
+}
+
 export class OrganizationStore extends Store<Organization> {
   constructor(private readonly onCreate: (org: Organization) => void) {
     super(numericIds(1000));
@@ -79,6 +90,7 @@ export class OrganizationStore extends Store<Organization> {
 
   /** Adds an organization; the emulator's user becomes its owner. */
   add(init: OrganizationInit): Organization {
+    checkName("Organization", init.name);
     if (this.byName(init.name, undefined)) throw new Error(`Organization ${init.name} exists`);
     const dateCreated = timestamp(init.dateCreated);
     const org = this.insert({
@@ -100,6 +112,7 @@ export class WorkspaceStore extends Store<Workspace> {
   }
 
   add(init: WorkspaceInit): Workspace {
+    checkName("Workspace", init.name);
     const org = this.orgOf(init.org);
     if (this.inOrg(org.id).some((w) => w.name === init.name)) {
       throw new Error(`Workspace ${org.name}/${init.name} exists`);
