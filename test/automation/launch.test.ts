@@ -206,16 +206,14 @@ describe("relaunchRun", () => {
   });
 
   test("resume without a commit to resume from is a ResumeUnavailableError", async () => {
-    const earlier = emulator.state.runs.add({ workspaceId: 42, status: "FAILED" }).id;
-    // A run that never resolved a commit: the service answers its launch without one.
-    emulator.setHandler("DescribeWorkflowLaunch", () => ({
-      status: 200,
-      body: { launch: { pipeline: "https://github.com/nf-core/rnaseq", resumeCommitId: null } },
-    }));
+    // Cancelled before it started: it never resolved a commit.
+    const earlier = emulator.state.runs.add({ workspaceId: 42, status: "CANCELLED" }).id;
     const before = launched().length;
     await expect(relaunchRun(clientOf(emulator), earlier, { resume: true })).rejects.toBeInstanceOf(
       ResumeUnavailableError,
     );
     expect(launched().length).toBe(before);
+    // Relaunched afresh, it runs.
+    await expect(relaunchRun(clientOf(emulator), earlier)).resolves.toHaveProperty("workflowId");
   });
 });
