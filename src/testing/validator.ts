@@ -1,13 +1,8 @@
-import { Ajv, type ValidateFunction } from "ajv";
-import formatsPlugin from "ajv-formats";
+import type { ValidateFunction } from "ajv";
 import { loadDocument, type SchemaObject } from "./document.js";
-import { toJsonSchema, toJsonSchemaDefs, type Direction } from "../openapi/json-schema.js";
-
-// ajv-formats is CommonJS; under NodeNext its default import is the module object.
-const addFormats = formatsPlugin as unknown as typeof formatsPlugin.default;
-
-/** Every format the schema uses (date-time, email, int32, int64, float, double, binary). */
-const FORMATS = ["date-time", "email", "int32", "int64", "float", "double", "binary"] as const;
+import { AJV_OPTIONS, addComponentSchemas, FORMATS } from "../openapi/ajv.js";
+import { toJsonSchema, type Direction } from "../openapi/json-schema.js";
+import { addFormats, Ajv } from "./peer-dependencies.js";
 
 export interface SchemaValidator {
   /** Undefined when `value` is valid, else Ajv's description of the first failures. */
@@ -31,19 +26,9 @@ export function schemaValidator(direction: Direction): SchemaValidator {
 
 function createValidator(direction: Direction): SchemaValidator {
   const base = `seqera-${direction}`;
-  const ajv = new Ajv({
-    strict: true,
-    strictTypes: false,
-    allowUnionTypes: true,
-    // Checking the ~500 converted schemas against the meta-schema doubles the set-up time;
-    // strict compilation still rejects what Ajv cannot read.
-    validateSchema: false,
-  });
-  addFormats(ajv, [...FORMATS]);
-  ajv.addSchema({
-    $id: base,
-    $defs: toJsonSchemaDefs(loadDocument().components.schemas, direction, base),
-  });
+  const ajv = new Ajv(AJV_OPTIONS);
+  addFormats(ajv, FORMATS as never);
+  addComponentSchemas(ajv, loadDocument(), direction, base);
   const compiled = new WeakMap<SchemaObject, ValidateFunction>();
   return {
     check(schema, value, name) {
