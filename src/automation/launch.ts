@@ -179,7 +179,7 @@ async function submit(
   const { signal } = changes;
   const names = { workspaceId, signal };
   if (changes.computeEnv) {
-    request.computeEnvId = (await findComputeEnv(client, changes.computeEnv, names)).id;
+    request.computeEnvId = (await findComputeEnv(client, changes.computeEnv, names)).id ?? undefined;
   }
   request.computeEnvId ??= await primaryComputeEnvId(client, workspaceId, signal);
   if (changes.workDir) request.workDir = changes.workDir;
@@ -216,10 +216,11 @@ async function primaryComputeEnvId(
   workspaceId: number | undefined,
   signal?: AbortSignal,
 ): Promise<string> {
-  const { computeEnvs = [] } = await client.GET("/compute-envs", {
+  const { computeEnvs: listed } = await client.GET("/compute-envs", {
     params: { query: { workspaceId } },
     signal,
   });
+  const computeEnvs = listed ?? [];
   const primary = computeEnvs.find((c) => c.primary);
   if (primary?.id) return primary.id;
   const names = computeEnvs.map((c) => c.name ?? "").filter(Boolean);

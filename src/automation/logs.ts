@@ -76,7 +76,7 @@ async function hasEnded(
     params: { path: { workflowId }, query: { workspaceId } },
     signal,
   });
-  return workflow?.status !== undefined && TERMINAL_RUN_STATUSES.includes(workflow.status);
+  return workflow?.status != null && TERMINAL_RUN_STATUSES.includes(workflow.status);
 }
 
 /** A task's log lines (`GET /workflow/{workflowId}/log/{taskId}`), every page of it. */

@@ -54,8 +54,8 @@ export async function waitForRun(
         failedCount = progress?.workflowProgress?.failed;
         return workflow ?? {};
       },
-      statusOf: (r) => r.status,
-      isDone: (r) => r.status !== undefined && (until.has(r.status) || isTerminal(r.status)),
+      statusOf: (r) => r.status ?? undefined,
+      isDone: (r) => r.status != null && (until.has(r.status) || isTerminal(r.status)),
       onStatus: options.onStatus,
     },
     options,
@@ -141,8 +141,8 @@ export async function waitForComputeEnv(
         });
         return computeEnv ?? {};
       },
-      statusOf: (c) => c.status,
-      isDone: (c) => c.status !== undefined && c.status !== "CREATING",
+      statusOf: (c) => c.status ?? undefined,
+      isDone: (c) => c.status != null && c.status !== "CREATING",
       onStatus: options.onStatus,
     },
     options,

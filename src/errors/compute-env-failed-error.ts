@@ -15,7 +15,7 @@ export class ComputeEnvFailedError extends Error {
         (reason ? `: ${reason}` : ""),
     );
     this.computeEnvId = computeEnvId;
-    this.status = computeEnv.status;
+    this.status = computeEnv.status ?? undefined;
     this.reason = reason;
     this.computeEnv = computeEnv;
   }

@@ -18,7 +18,7 @@ export class RunFailedError extends Error {
       : "";
     super(`Run ${workflowId} ended ${run.status ?? "without a status"}${reason}${tasks}`);
     this.workflowId = workflowId;
-    this.status = run.status;
+    this.status = run.status ?? undefined;
     this.errorMessage = run.errorMessage ?? undefined;
     this.failedTasks = failedTasks;
     this.run = run;

@@ -40,7 +40,7 @@ describe("waitForRun", () => {
     const seen: (string | undefined)[] = [];
     const run = await waitForRun(clientOf(emulator), id, {
       ...FAST,
-      onStatus: (r) => seen.push(r.status),
+      onStatus: (r) => seen.push(r.status ?? undefined),
     });
     expect(run).toMatchObject({ id, status: "SUCCEEDED" });
     // SUBMITTED → RUNNING (task 1) → RUNNING (task 2) → SUCCEEDED: RUNNING is reported once.
