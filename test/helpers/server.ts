@@ -22,6 +22,8 @@ export interface RecordedRequest {
   query: URLSearchParams;
   headers: IncomingHttpHeaders;
   body: Buffer;
+  /** performance.now() when the request had arrived in full. */
+  at: number;
 }
 
 /** What the server answers; a plain object or array body is sent as JSON. */
@@ -84,6 +86,7 @@ export async function startServer(handler?: Handler): Promise<TestServer> {
         query: parsed.searchParams,
         headers: req.headers,
         body: Buffer.concat(chunks),
+        at: performance.now(),
       };
       requests.push(recorded);
       void Promise.resolve(queue.shift() ?? fallback(recorded))
