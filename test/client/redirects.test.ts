@@ -17,7 +17,13 @@ afterAll(() => elsewhere.close());
 
 const redirect = (status: number, location: string) => ({ status, headers: { location } });
 const credentials = {
-  body: { credentials: { name: "aws", provider: "aws" as const, keys: { secretKey: "s3cr3t" } } },
+  body: {
+    credentials: {
+      name: "aws",
+      provider: "aws" as const,
+      keys: { discriminator: "aws" as const, secretKey: "s3cr3t" },
+    },
+  },
 };
 
 async function failure(call: Promise<unknown>): Promise<SeqeraApiError> {
