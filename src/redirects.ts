@@ -37,7 +37,9 @@ export async function fetchFollowingRedirects(
   let headers = request.headers;
   const keepsBody = method === "GET" || method === "HEAD";
   for (let hop = 0; ; hop++) {
-    const init: RequestInit = { method, headers, body, redirect: "manual", signal };
+    // The signal goes to fetch, not into the Request: building a Request with one costs a
+    // listener and a controller of its own, and fetch makes its own Request from both anyway.
+    const init: RequestInit = { method, headers, body, redirect: "manual" };
     const response = await sender.fetch(new Request(url, init), { signal });
     if (hop === 0) sender.onFirstResponse(response.status);
     const location = REDIRECTS.has(response.status) ? response.headers.get("location") : null;

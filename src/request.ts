@@ -46,7 +46,8 @@ export function prepareRequest(
       ? undefined
       : { "Content-Type": "application/json" },
     defaults.headers,
-    init.headers,
+    // mergeHeaders reads a plain object or Headers; pairs become Headers first.
+    Array.isArray(init.headers) ? new Headers(init.headers) : init.headers,
     params?.header,
   );
   if (init.acceptVersion !== undefined) headers.set("Accept-Version", init.acceptVersion);

@@ -28,6 +28,10 @@ describe("headers", () => {
   it("sends extra headers a call sets", async () => {
     await clientFor(server).GET("/user-info", { headers: { "X-Request-Id": "r-1" } });
     expect(last().headers["x-request-id"]).toBe("r-1");
+    await clientFor(server).GET("/user-info", { headers: [["X-Request-Id", "r-2"]] });
+    expect(last().headers["x-request-id"]).toBe("r-2");
+    await clientFor(server).GET("/user-info", { headers: new Headers({ "X-Request-Id": "r-3" }) });
+    expect(last().headers["x-request-id"]).toBe("r-3");
   });
 });
 
