@@ -78,9 +78,9 @@ export function createSeqeraClient(options: SeqeraClientOptions = {}): SeqeraCli
       const queued = limiter && performance.now();
       const permit = limiter && (await limiter.acquire(call, signal));
       const sent = performance.now();
-      const limiterWaitMs = queued === undefined ? 0 : sent - queued;
       const end = permit && once(permit);
       let response: Response | undefined;
+      let outcome: { data: unknown } | { error: unknown };
       try {
         const data = await attempt(
           request,
@@ -90,49 +90,42 @@ export function createSeqeraClient(options: SeqeraClientOptions = {}): SeqeraCli
             return readResponse(received, step, handOver);
           },
         );
-        if (logger) {
-          logAttempt(logger, {
-            method,
-            path,
-            operationId: plan.operationId,
-            attempt: attemptNumber,
-            status: response!.status,
-            durationMs: performance.now() - sent,
-            limiterWaitMs,
-          });
-        }
-        return { data, response: response! };
+        outcome = { data };
       } catch (error) {
-        end?.(undefined);
-        const decision =
-          retry === false
-            ? undefined
-            : retryDecision(
-                error,
-                {
-                  method,
-                  retryUnsafe: init.retryUnsafe === true,
-                  attempt: attemptNumber,
-                  elapsedMs: performance.now() - started,
-                },
-                retry,
-              );
-        if (logger) {
-          logAttempt(logger, {
-            method,
-            path,
-            operationId: plan.operationId,
-            attempt: attemptNumber,
-            status: error instanceof SeqeraApiError ? error.status : undefined,
-            durationMs: performance.now() - sent,
-            limiterWaitMs,
-            error,
-            ...(decision && { retry: decision }),
-          });
-        }
-        if (decision === undefined) throw error;
-        await sleep(decision.delayMs, signal);
+        outcome = { error };
       }
+      // No status arrived: the permit ends here.
+      end?.(undefined);
+      const decision =
+        "error" in outcome && retry !== false
+          ? retryDecision(
+              outcome.error,
+              {
+                method,
+                retryUnsafe: init.retryUnsafe === true,
+                attempt: attemptNumber,
+                elapsedMs: performance.now() - started,
+              },
+              retry,
+            )
+          : undefined;
+      if (logger) {
+        const failure = "error" in outcome ? { error: outcome.error } : undefined;
+        logAttempt(logger, {
+          method,
+          path,
+          operationId: plan.operationId,
+          attempt: attemptNumber,
+          status: failure ? statusOf(failure.error) : response!.status,
+          durationMs: performance.now() - sent,
+          limiterWaitMs: queued === undefined ? 0 : sent - queued,
+          ...failure,
+          ...(decision && { retry: decision }),
+        });
+      }
+      if ("data" in outcome) return { data: outcome.data, response: response! };
+      if (decision === undefined) throw outcome.error;
+      await sleep(decision.delayMs, signal);
     }
   }
 
@@ -193,6 +186,8 @@ function byMethod<F>(make: (method: string) => F): Record<(typeof METHODS)[numbe
 }
 
 const noop = () => {};
+
+const statusOf = (error: unknown) => (error instanceof SeqeraApiError ? error.status : undefined);
 
 /** The permit ends once: when the status arrives, or when the attempt failed without one. */
 function once(permit: Permit): (status?: number) => void {

@@ -71,23 +71,8 @@ export interface SeqeraConfig {
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
-const CLIENT_OPTIONS = [
-  "token",
-  "baseUrl",
-  "workspaceId",
-  "acceptVersion",
-  "timeoutMs",
-  "maxResponseBytes",
-  "fetch",
-  "allowInsecureHttp",
-  "logger",
-  "rateLimit",
-  "retry",
-  "env",
-];
 const RATE_LIMIT_OPTIONS = ["perSecond", "perHour", "windowMarginMs", "redis"];
 const RETRY_OPTIONS = Object.keys(DEFAULT_RETRY);
-const PAGE_OPTIONS = ["pageSize", "limit"];
 const PARAMS = ["path", "query", "header"];
 
 /** Resolves options over the environment; throws ConfigurationError before any request is made. */
@@ -95,7 +80,9 @@ export function resolveConfig(options: SeqeraClientOptions): {
   config: SeqeraConfig;
   token: string;
 } {
-  checkObject(options, "createSeqeraClient's options", CLIENT_OPTIONS);
+  // Unknown keys are let through here and per call: options are often spread from a larger
+  // object. The nested rateLimit and retry objects are small enough to catch typos in.
+  checkObject(options, "createSeqeraClient's options");
   const env = options.env ?? process.env;
   if (options.env !== undefined) checkObject(options.env, "env");
   const token = checkToken(options.token ?? nonBlank(env.TOWER_ACCESS_TOKEN));
@@ -138,16 +125,8 @@ export function resolveConfig(options: SeqeraClientOptions): {
   return { config, token };
 }
 
-/**
- * A call's own options, checked as it is made: unknown keys included, since a misspelt option
- * (`timeout`) would otherwise be ignored in silence. `extra` are keys a caller adds (paginate's).
- */
-export function checkCallOptions(
-  init: object,
-  method: string,
-  path: string,
-  extra?: readonly string[],
-): void {
+/** A call's own options (and paginate's), checked as it is made. */
+export function checkCallOptions(init: object, method: string, path: string): void {
   const options = init as Record<string, unknown>;
   for (const key in options) {
     const value = options[key];
@@ -156,7 +135,7 @@ export function checkCallOptions(
     const name = () => `${key} (${method} ${path})`;
     switch (key) {
       case "params":
-        checkObject(value, name(), PARAMS);
+        checkObject(value, name());
         for (const part of PARAMS) {
           const inner = (value as Record<string, unknown>)[part];
           if (inner !== undefined) checkObject(inner, `params.${part} (${method} ${path})`);
@@ -187,24 +166,9 @@ export function checkCallOptions(
           throw invalid(name(), "Headers, an object or an array of pairs", value);
         }
         break;
-      default:
-        if (!extra?.includes(key)) {
-          throw unknownOption(key, `the options of ${method} ${path}`, CALL_OPTIONS);
-        }
     }
   }
 }
-const CALL_OPTIONS = [
-  "params",
-  "body",
-  "acceptVersion",
-  "signal",
-  "timeoutMs",
-  "maxResponseBytes",
-  "retryUnsafe",
-  "parseAs",
-  "headers",
-];
 const PARSE_AS = new Set(["json", "text", "blob", "arrayBuffer", "stream"]);
 
 /** paginate()'s options: the call's (parseAs excepted: pages are JSON) and the paging ones. */
@@ -214,7 +178,7 @@ export function checkPageOptions(init: object, method: string, path: string): vo
   if (options.parseAs !== undefined) {
     throw new ConfigurationError(`paginate(${where}) reads JSON pages: parseAs cannot be set.`);
   }
-  checkCallOptions(init, method, path, PAGE_OPTIONS);
+  checkCallOptions(init, method, path);
   const { pageSize, limit } = options;
   if (pageSize !== undefined && !isPositiveInteger(pageSize)) {
     throw invalid(
