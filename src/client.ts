@@ -1,14 +1,33 @@
-import createClient from "openapi-fetch";
-import { resolveConfig, type SeqeraClientOptions, type SeqeraConfig } from "./config.js";
-import { errorFromResponse } from "./errors/from-response.js";
-import { createFetchTransport, releaseTimeout } from "./fetch-transport.js";
+/**
+ * The client and its call path, which reads top-down, one concern per step and module:
+ *
+ *   operation plan (operation-plan.ts) → options checked (config.ts) → request built once
+ *   (request.ts) → for each attempt: a rate-limiter slot (rate-limit.ts) → the attempt, with its
+ *   timeout and redirects (attempt.ts, redirects.ts) → the response step: status to typed error,
+ *   or the body read per the table and capped (response.ts, parse.ts) → retry or not (retry.ts)
+ *   → one log entry (log.ts).
+ *
+ * The retry loop is here, in the call, so nothing is thrown through a library to escape it.
+ */
+import { attempt } from "./attempt.js";
+import { sleep } from "./backoff.js";
+import {
+  checkCallOptions,
+  checkPageOptions,
+  resolveConfig,
+  type SeqeraClientOptions,
+  type SeqeraConfig,
+} from "./config.js";
+import { ConfigurationError } from "./errors/configuration-error.js";
+import { SeqeraApiError, type CallInfo } from "./errors/seqera-api-error.js";
+import { logAttempt } from "./log.js";
 import { createPlanLookup, type OperationPlan } from "./operation-plan.js";
-import { logLayer } from "./log.js";
 import { paginate, type FetchPage, type PaginateOptions } from "./paginate.js";
-import { readBody } from "./parse.js";
-import { rateLimitLayer } from "./rate-limit.js";
-import { retryLayer } from "./retry.js";
-import { composeTransport, type CallContext, type TransportLayer } from "./transport.js";
+import { createRateLimiter, type Permit } from "./rate-limit.js";
+import { createRedactor } from "./redact.js";
+import { prepareRequest, type RequestDefaults } from "./request.js";
+import { readResponse, type ResponseStep } from "./response.js";
+import { retryDecision } from "./retry.js";
 import type { RawMethods, TypedMethods, UntypedInit } from "./types.js";
 
 export interface SeqeraClient extends TypedMethods {
@@ -20,13 +39,6 @@ export interface SeqeraClient extends TypedMethods {
   close(): Promise<void>;
 }
 
-/** openapi-fetch's request(), called with runtime strings rather than schema literals. */
-type InnerRequest = (
-  method: string,
-  path: string,
-  init: Record<string, unknown>,
-) => Promise<{ response: Response }>;
-
 /**
  * Creates a client for the Seqera Platform API. Options default from TOWER_ACCESS_TOKEN,
  * TOWER_API_ENDPOINT and TOWER_WORKSPACE_ID; bad settings throw ConfigurationError here, before
@@ -34,76 +46,99 @@ type InnerRequest = (
  */
 export function createSeqeraClient(options: SeqeraClientOptions = {}): SeqeraClient {
   const { config, token } = resolveConfig(options);
-  const layers: TransportLayer[] = [];
-  // Retry outermost, so each retried attempt queues at the limiter again; an off layer is left out.
-  if (config.retry !== false) layers.push(retryLayer(config.retry));
-  else if (config.logger) layers.push(logLayer);
-  const limiter = config.rateLimit === false ? undefined : rateLimitLayer(token, config.rateLimit);
-  if (limiter) layers.push(limiter);
-  const transport = composeTransport(layers, createFetchTransport(config.fetch, config.timeoutMs));
-  const inner = createClient({
+  const limiter =
+    config.rateLimit === false ? undefined : createRateLimiter(token, config.rateLimit);
+  const planFor = createPlanLookup();
+  const redact = createRedactor(token);
+  const defaults: RequestDefaults = {
     baseUrl: config.baseUrl,
     headers: { Authorization: `Bearer ${token}`, "Accept-Version": config.acceptVersion },
-  });
-  const innerRequest = inner.request as unknown as InnerRequest;
-  const planFor = createPlanLookup(config.workspaceId);
-  const redact = (text: string) =>
-    text.includes(token) ? text.split(token).join("[REDACTED]") : text;
+    workspaceId: config.workspaceId,
+  };
+  const { logger, retry } = config;
 
   async function send(method: string, path: string, init: UntypedInit = {}) {
+    checkCallOptions(init, method, path);
     const plan = planFor(method, path);
-    checkPathParams(plan, method, path, init.params?.path);
-    const context: CallContext = {
-      method,
-      path,
-      operationId: plan.operationId,
-      signal: init.signal,
-      retryUnsafe: init.retryUnsafe === true,
-      attempt: 1,
-      limiterWaitMs: 0,
-      timeoutMs: init.timeoutMs,
-      logger: config.logger,
+    if (config.workspaceRef !== undefined) checkWorkspaceRef(plan, method, path, init);
+    const request = prepareRequest(plan, method, path, init, defaults);
+    const call: CallInfo = { method, path, operationId: plan.operationId, url: request.url };
+    const step: ResponseStep = {
+      call,
+      mode: init.parseAs ?? plan.parseAs,
+      maxBytes: init.maxResponseBytes ?? config.maxResponseBytes,
+      redact,
+      workspaceId: request.workspaceId,
     };
-    const acceptVersion = init.acceptVersion;
-    let url = "";
-    const { response } = await innerRequest(method, path, {
-      params: init.params,
-      body: init.body,
-      headers: init.headers,
-      // Keep openapi-fetch off the body: success is decided and parsed below, by the table.
-      parseAs: "stream",
-      querySerializer: plan.serializeQuery,
-      bodySerializer: plan.serializeBody,
-      fetch: async (request: Request) => {
-        url = request.url;
-        if (acceptVersion !== undefined) request.headers.set("Accept-Version", acceptVersion);
-        const response = await transport(request, context);
-        if (!response.ok) {
-          const error = await errorFromResponse(
-            response,
-            { method, path, operationId: plan.operationId, url },
-            redact,
-          );
-          releaseTimeout(response);
-          throw error;
-        }
-        return response;
-      },
-    });
-    const parseAs = init.parseAs ?? plan.parseAs;
-    try {
-      const data = await readBody(response, parseAs, {
-        method,
-        path,
-        operationId: plan.operationId,
-        url,
-        signal: init.signal,
-        timeoutMs: init.timeoutMs ?? config.timeoutMs,
-      });
-      return { data, response };
-    } finally {
-      // A stream is read later, by the caller: its timer keeps bounding it.
-      if (parseAs !== "stream") releaseTimeout(response);
+    const { signal } = init;
+    const timeoutMs = init.timeoutMs ?? config.timeoutMs;
+    const started = performance.now();
+    for (let attemptNumber = 1; ; attemptNumber++) {
+      // Each attempt, retries included, waits for its own slot.
+      const queued = limiter && performance.now();
+      const permit = limiter && (await limiter.acquire(call, signal));
+      const sent = performance.now();
+      const end = permit && once(permit);
+      let response: Response | undefined;
+      let outcome: { data: unknown } | { error: unknown };
+      try {
+        const data = await attempt(
+          request,
+          { fetch: config.fetch, timeoutMs, signal, call, redact, onResponse: end ?? noop },
+          (received, handOver) => {
+            response = received;
+            return readResponse(received, step, handOver);
+          },
+        );
+        outcome = { data };
+      } catch (error) {
+        outcome = { error };
+      }
+      // No status arrived: the permit ends here.
+      end?.(undefined);
+      const decision =
+        "error" in outcome && retry !== false
+          ? retryDecision(
+              outcome.error,
+              {
+                method,
+                retryUnsafe: init.retryUnsafe === true,
+                attempt: attemptNumber,
+                elapsedMs: performance.now() - started,
+              },
+              retry,
+            )
+          : undefined;
+      if (logger) {
+        const failure = "error" in outcome ? { error: outcome.error } : undefined;
+        logAttempt(logger, {
+          method,
+          path,
+          operationId: plan.operationId,
+          attempt: attemptNumber,
+          status: failure ? statusOf(failure.error) : response!.status,
+          durationMs: performance.now() - sent,
+          limiterWaitMs: queued === undefined ? 0 : sent - queued,
+          ...failure,
+          ...(decision && { retry: decision }),
+        });
+      }
+      if ("data" in outcome) return { data: outcome.data, response: response! };
+      if (decision === undefined) throw outcome.error;
+      await sleep(decision.delayMs, signal);
+    }
+  }
+
+  /**
+   * Until the client resolves "organization/workspace" to its id (issue #12), a call that would
+   * need that default says so rather than going to the personal workspace in silence.
+   */
+  function checkWorkspaceRef(plan: OperationPlan, method: string, path: string, init: UntypedInit) {
+    const own = init.params?.query?.workspaceId;
+    if (plan.takesWorkspaceId && (own === undefined || own === null)) {
+      throw new ConfigurationError(
+        `${method} ${path} needs the default workspace "${config.workspaceRef}" by id: this client cannot resolve workspace names yet; pass its numeric workspaceId.`,
+      );
     }
   }
 
@@ -115,8 +150,11 @@ export function createSeqeraClient(options: SeqeraClientOptions = {}): SeqeraCli
     request: (method: string, path: string, init?: UntypedInit) =>
       dataOf(method.toUpperCase(), path, init),
     paginate: (path: string, init: UntypedInit & PaginateOptions = {}) => {
+      checkPageOptions(init, "GET", path);
       const { pagination } = planFor("GET", path);
-      if (!pagination) throw new TypeError(`GET ${path} is not a paginated list operation.`);
+      if (!pagination) {
+        throw new ConfigurationError(`GET ${path} is not a paginated list operation.`);
+      }
       const { pageSize, limit, ...call } = init;
       const fetchPage: FetchPage = (page) =>
         dataOf("GET", path, {
@@ -147,17 +185,16 @@ function byMethod<F>(make: (method: string) => F): Record<(typeof METHODS)[numbe
   >;
 }
 
-/** A missing path parameter would otherwise be sent as a literal "{name}" and come back a puzzling 403. */
-function checkPathParams(
-  plan: OperationPlan,
-  method: string,
-  path: string,
-  values: Record<string, unknown> | undefined,
-): void {
-  for (const name of plan.pathParams) {
-    const value = values?.[name];
-    if (value === undefined || value === null || value === "") {
-      throw new TypeError(`${method} ${path} needs the path parameter "${name}".`);
-    }
-  }
+const noop = () => {};
+
+const statusOf = (error: unknown) => (error instanceof SeqeraApiError ? error.status : undefined);
+
+/** The permit ends once: when the status arrives, or when the attempt failed without one. */
+function once(permit: Permit): (status?: number) => void {
+  let ended = false;
+  return (status) => {
+    if (ended) return;
+    ended = true;
+    permit.done(status);
+  };
 }

@@ -1,6 +1,9 @@
 import { SCHEMA_VERSION } from "../generated/version.js";
 import type { SeqeraClient } from "./client.js";
 import type { CallOptions } from "./types.js";
+import { compareVersions } from "./versions.js";
+
+export { compareVersions };
 
 export interface CompatibilityReport {
   /** `serviceInfo.apiVersion` as the server reports it; undefined if it reports none. */
@@ -49,23 +52,4 @@ export async function checkCompatibility(
         ? `The server's API ${serverApiVersion} matches this client.`
         : `The server's API ${serverApiVersion} is newer than API ${schemaVersion} this client was built from; operations and fields added since are not typed.`,
   };
-}
-
-/** Dotted numeric comparison ("1.85.0" < "1.181.0"); a missing part counts as 0, a suffix is ignored. */
-export function compareVersions(a: string, b: string): number {
-  const left = numbers(a);
-  const right = numbers(b);
-  for (let i = 0; i < Math.max(left.length, right.length); i++) {
-    const diff = (left[i] ?? 0) - (right[i] ?? 0);
-    if (diff !== 0) return Math.sign(diff);
-  }
-  return 0;
-}
-
-function numbers(version: string): number[] {
-  return version
-    .trim()
-    .replace(/^v/i, "")
-    .split(".")
-    .map((part) => Number.parseInt(part, 10) || 0);
 }

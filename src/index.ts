@@ -2,6 +2,7 @@ export { createSeqeraClient, type SeqeraClient } from "./client.js";
 export {
   DEFAULT_ACCEPT_VERSION,
   DEFAULT_BASE_URL,
+  DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_TIMEOUT_MS,
   type FetchFunction,
   type SeqeraClientOptions,
@@ -10,12 +11,15 @@ export {
 export { checkCompatibility, compareVersions, type CompatibilityReport } from "./compat.js";
 export {
   BadRequestError,
+  BodyReadError,
   ConfigurationError,
   ConflictError,
   ConnectionError,
   ForbiddenError,
   NotFoundError,
   RateLimitError,
+  RedirectError,
+  ResponseTooLargeError,
   SeqeraApiError,
   ServerError,
   TimeoutError,
@@ -25,7 +29,7 @@ export type { Page, Paginated, PaginateOptions } from "./paginate.js";
 export type { ParseAs } from "./parse.js";
 export type { RateLimitOptions } from "./rate-limit.js";
 export type { RetryOptions } from "./retry.js";
-export type { LogEntry, Logger } from "./transport.js";
+export type { LogEntry, Logger } from "./log.js";
 export type {
   CallOptions,
   ItemOf,

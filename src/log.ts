@@ -1,48 +1,40 @@
-import type { CallContext, LogEntry, TransportLayer } from "./transport.js";
+/** One entry per attempt of a call; never carries the token or any header. */
+export interface LogEntry {
+  method: string;
+  /** The path template of the operation, e.g. "/workflow/{workflowId}". */
+  path: string;
+  operationId: string;
+  /** 1 for the first attempt, 2 for the first retry, … */
+  attempt: number;
+  /** HTTP status, or undefined when no response arrived (connection error, timeout, abort). */
+  status?: number;
+  /** From sending to the answer read (the body handed over, for a stream); the limiter's wait apart. */
+  durationMs: number;
+  /** Time this attempt waited for the rate limiter. */
+  limiterWaitMs: number;
+  /** Set when the attempt will be retried: why, and after how long. */
+  retry?: { reason: string; delayMs: number };
+  error?: string;
+}
 
-/** How an attempt ended: a response's status, or the error that stood for one. */
-export type AttemptOutcome = { response: Response } | { error: unknown };
+export type Logger = (entry: LogEntry) => void;
+
+/** An attempt as the call loop saw it end: the entry, with the error itself. */
+export type AttemptRecord = Omit<LogEntry, "error"> & { error?: unknown };
 
 /**
- * Logs one attempt of a call, once it is known whether it will be retried. Its duration leaves
- * out the time it queued at the rate limiter, which is logged apart. Never the token or headers.
+ * Tells the logger about one attempt, once it is known whether it will be retried: the one
+ * place attempts are logged.
  */
-export function logAttempt(
-  context: CallContext,
-  startedMs: number,
-  outcome: AttemptOutcome,
-  retry?: LogEntry["retry"],
-): void {
-  if (!context.logger) return;
-  const entry: LogEntry = {
-    method: context.method,
-    path: context.path,
-    operationId: context.operationId,
-    attempt: context.attempt,
-    status: "response" in outcome ? outcome.response.status : undefined,
-    durationMs: Math.max(0, performance.now() - startedMs - context.limiterWaitMs),
-    limiterWaitMs: context.limiterWaitMs,
-  };
-  if (retry) entry.retry = retry;
-  if ("error" in outcome) {
-    entry.error = outcome.error instanceof Error ? outcome.error.message : String(outcome.error);
-  }
+export function logAttempt(logger: Logger, record: AttemptRecord): void {
+  const { error, ...rest } = record;
+  const entry: LogEntry =
+    "error" in record
+      ? { ...rest, error: error instanceof Error ? error.message : String(error) }
+      : rest;
   try {
-    context.logger(entry);
+    logger(entry);
   } catch {
     // A faulty logger must not turn a successful call into a failed one.
   }
 }
-
-/** Logs single attempts where no retry layer does (retries turned off). */
-export const logLayer: TransportLayer = (next) => async (request, context) => {
-  const started = performance.now();
-  try {
-    const response = await next(request, context);
-    logAttempt(context, started, { response });
-    return response;
-  } catch (error) {
-    logAttempt(context, started, { error });
-    throw error;
-  }
-};

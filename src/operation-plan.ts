@@ -3,13 +3,14 @@ import { multipartSerializer, type BodySerializer } from "./multipart.js";
 import type { ParseMode } from "./parse.js";
 import { createQuerySerializer, type QuerySerializer } from "./query.js";
 
-/** What a call needs to know about its operation, worked out once per operation and client. */
+/** What a call needs to know about its operation, worked out once per operation. */
 export interface OperationPlan {
   operationId: string;
-  pathParams: readonly string[];
   parseAs: ParseMode;
   serializeQuery: QuerySerializer;
-  /** Set for multipart operations; JSON bodies use openapi-fetch's default. */
+  /** Whether the operation takes a `workspaceId` query parameter (the client's default fills it). */
+  takesWorkspaceId: boolean;
+  /** Set for multipart operations; other bodies are sent as JSON. */
   serializeBody: BodySerializer | undefined;
   /** How the operation pages, if it is a list. */
   pagination: Pagination | undefined;
@@ -19,15 +20,13 @@ export interface OperationPlan {
  * Returns the plan for "METHOD /path/{template}", building it on first use. Paths the table does
  * not list (request() with anything) share one generic plan, so arbitrary input cannot grow the cache.
  */
-export function createPlanLookup(
-  workspaceId: string | undefined,
-): (method: string, path: string) => OperationPlan {
+export function createPlanLookup(): (method: string, path: string) => OperationPlan {
   const plans = new Map<string, OperationPlan>();
   const unlisted: OperationPlan = {
     operationId: "unknown",
-    pathParams: [],
     parseAs: "auto",
-    serializeQuery: createQuerySerializer(undefined, undefined),
+    serializeQuery: createQuerySerializer(undefined),
+    takesWorkspaceId: false,
     serializeBody: undefined,
     pagination: undefined,
   };
@@ -39,9 +38,9 @@ export function createPlanLookup(
       if (info === undefined) return unlisted;
       plan = {
         operationId: info.operationId,
-        pathParams: info.pathParams,
         parseAs: info.parseAs,
-        serializeQuery: createQuerySerializer(info.query, workspaceId),
+        serializeQuery: createQuerySerializer(info.query),
+        takesWorkspaceId: info.query.workspaceId !== undefined,
         serializeBody:
           info.requestContentType === "multipart/form-data"
             ? multipartSerializer(info.operationId)

@@ -47,10 +47,8 @@ export function paginate<Item>(
   pagination: Pagination,
   options: PaginateOptions = {},
 ): Paginated<Item> {
+  // Options were checked by the client (config.ts).
   const pageSize = Math.min(options.pageSize ?? MAX_PAGE_SIZE, MAX_PAGE_SIZE);
-  if (!(Number.isInteger(pageSize) && pageSize > 0)) {
-    throw new RangeError(`pageSize must be a positive integer, got ${options.pageSize}`);
-  }
   const limit = options.limit ?? Infinity;
   const pages = () =>
     pagination.style === "offset"

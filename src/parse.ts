@@ -1,6 +1,10 @@
 import type { ParseAs as TableParseAs } from "../generated/operations.js";
-import { errorFromFailure } from "./errors/from-failure.js";
+import type { HandOver } from "./attempt.js";
+import { decode, readAtMost, type Bytes } from "./body.js";
+import { ResponseTooLargeError } from "./errors/response-too-large-error.js";
 import { SeqeraApiError, type CallInfo } from "./errors/seqera-api-error.js";
+import { sanitizedResponse } from "./errors/from-response.js";
+import type { Redact } from "./redact.js";
 
 /** How a caller may ask for a success body, overriding the operation table (openapi-fetch's names). */
 export type ParseAs = "json" | "text" | "blob" | "arrayBuffer" | "stream";
@@ -10,76 +14,90 @@ export type ParseMode = TableParseAs | ParseAs | "auto";
 /** Statuses that legitimately carry no body even on operations that otherwise return JSON. */
 const NO_CONTENT = new Set([202, 204, 205]);
 
-export interface ReadContext extends CallInfo {
-  signal?: AbortSignal;
-  timeoutMs: number;
+export interface SuccessRead {
+  call: CallInfo;
+  mode: ParseMode;
+  maxBytes: number;
+  redact: Redact;
 }
 
 /**
  * Reads a successful response as the operation declares (text/plain and text/csv as string,
- * octet-stream as Blob, JSON parsed, no-content as undefined), or as a stream when asked. A body
- * that is not what the operation promises is an error, never a silent `undefined`.
+ * octet-stream as Blob, JSON parsed, no-content as undefined), or as a stream when asked, never
+ * holding more than `maxBytes`. A body that is not what the operation promises is an error,
+ * never a silent `undefined`.
  */
 export async function readBody(
   response: Response,
-  mode: ParseMode,
-  call: ReadContext,
+  read: SuccessRead,
+  handOver: HandOver,
 ): Promise<unknown> {
-  if (call.method === "HEAD") return undefined;
-  if (/^text\/html\b/i.test(response.headers.get("content-type") ?? "")) {
+  const { call, mode } = read;
+  const fail = (what: string) =>
+    new SeqeraApiError(`${call.method} ${call.path} answered ${response.status} with ${what}`, {
+      ...call,
+      status: response.status,
+      response: sanitizedResponse(response, read.redact),
+    });
+  if (call.method === "HEAD") {
+    await response.body?.cancel();
+    return undefined;
+  }
+  const type = response.headers.get("content-type") ?? "";
+  if (/^text\/html\b/i.test(type)) {
     // The API never answers HTML: this is a login, proxy or error page in front of it.
     await response.body?.cancel();
-    throw new SeqeraApiError(
-      `${call.method} ${call.path} answered ${response.status} with an HTML page, not the API (a login or proxy page in front of it?)`,
-      { ...call, status: response.status, response },
+    throw fail("an HTML page, not the API (a login or proxy page in front of it?)");
+  }
+  if (mode === "stream") return response.body && handOver(response.body);
+  const bytes = await readAtMost(response.body, read.maxBytes);
+  if (bytes === undefined) {
+    if (mode === "empty") return undefined; // nothing was wanted from it anyway
+    throw new ResponseTooLargeError(
+      `${call.method} ${call.path} answered ${response.status} with a body over the ${read.maxBytes}-byte cap (maxResponseBytes); reading stopped there. Raise maxResponseBytes for the client or this call, or read it with parseAs: "stream".`,
+      {
+        ...call,
+        status: response.status,
+        response: sanitizedResponse(response, read.redact),
+        maxResponseBytes: read.maxBytes,
+      },
     );
   }
-  if (mode === "stream") return response.body;
-  try {
-    switch (mode) {
-      case "empty":
-        // Drain, so the connection goes back to the pool.
-        await response.arrayBuffer();
-        return undefined;
-      case "text":
-        return await response.text();
-      case "blob":
-        return await response.blob();
-      case "arrayBuffer":
-        return await response.arrayBuffer();
-      case "json":
-        return parseJson(await response.text(), response, call);
-      case "auto":
-        return await readByContentType(response, call);
+  switch (mode) {
+    case "empty":
+      return undefined;
+    case "text":
+      return decode(bytes);
+    case "blob":
+      return new Blob([bytes], { type });
+    case "arrayBuffer":
+      return exactBuffer(bytes);
+    case "json":
+      return parseJson(bytes);
+    case "auto":
+      if (/[/+]json\b/i.test(type)) return parseJson(bytes);
+      if (type.startsWith("text/")) return decode(bytes);
+      return bytes.byteLength === 0 ? undefined : new Blob([bytes], { type });
+  }
+
+  function parseJson(bytes: Bytes): unknown {
+    const text = decode(bytes);
+    if (text === "") {
+      if (NO_CONTENT.has(response.status)) return undefined;
+      throw fail("an empty body where JSON was expected");
     }
-  } catch (error) {
-    if (error instanceof SeqeraApiError) throw error;
-    throw errorFromFailure(error, call, call.signal, call.timeoutMs);
+    try {
+      return JSON.parse(text);
+    } catch {
+      // V8's message quotes the body, which may echo the token: it is not kept as the cause.
+      throw fail(`a body that is not JSON (${type || "no content type"})`);
+    }
   }
 }
 
-function parseJson(text: string, response: Response, call: CallInfo): unknown {
-  if (text === "") {
-    if (NO_CONTENT.has(response.status)) return undefined;
-    throw new SeqeraApiError(
-      `${call.method} ${call.path} answered ${response.status} with an empty body where JSON was expected`,
-      { ...call, status: response.status, response },
-    );
-  }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new SeqeraApiError(
-      `${call.method} ${call.path} answered ${response.status} with a body that is not JSON (${response.headers.get("content-type") ?? "no content type"})`,
-      { ...call, status: response.status, response, cause: error },
-    );
-  }
-}
-
-async function readByContentType(response: Response, call: CallInfo): Promise<unknown> {
-  const type = response.headers.get("content-type") ?? "";
-  if (/[/+]json\b/i.test(type)) return parseJson(await response.text(), response, call);
-  if (type.startsWith("text/")) return await response.text();
-  const blob = await response.blob();
-  return blob.size === 0 ? undefined : blob;
+function exactBuffer(bytes: Bytes): ArrayBuffer {
+  const { buffer, byteOffset, byteLength } = bytes;
+  return byteOffset === 0 && byteLength === buffer.byteLength
+    ? buffer
+    : buffer.slice(byteOffset, byteOffset + byteLength);
 }

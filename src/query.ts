@@ -1,24 +1,22 @@
 import type { QueryParamInfo } from "../generated/operations.js";
 
-export type QuerySerializer = (query: Record<string, unknown>) => string;
+/** `defaultWorkspaceId` is sent when the operation takes `workspaceId` and the query sets none. */
+export type QuerySerializer = (
+  query: Record<string, unknown>,
+  defaultWorkspaceId: string | undefined,
+) => string;
 
 /**
  * Builds one operation's query serializer from its schema entry. The pinned schema declares
  * `attributes` as `explode: false` (a,b) on some operations and `explode: true` (a=x&a=y) on
  * others, so this cannot be a single client-wide setting. Undefined and null values are skipped;
- * parameters the schema does not declare use the OpenAPI default (form, explode). When
- * `workspaceId` is given and the operation takes a `workspaceId` query parameter, it fills it in
- * for calls that set none.
+ * parameters the schema does not declare use the OpenAPI default (form, explode).
  */
 export function createQuerySerializer(
   declared: Readonly<Record<string, QueryParamInfo>> | undefined,
-  workspaceId: string | undefined,
 ): QuerySerializer {
-  const defaultWorkspace =
-    workspaceId !== undefined && declared?.workspaceId !== undefined
-      ? `workspaceId=${workspaceId}`
-      : undefined;
-  return (query) => {
+  const takesWorkspaceId = declared?.workspaceId !== undefined;
+  return (query, defaultWorkspaceId) => {
     const parts: string[] = [];
     for (const name in query) {
       const value = query[name];
@@ -36,10 +34,11 @@ export function createQuerySerializer(
       }
     }
     if (
-      defaultWorkspace !== undefined &&
+      takesWorkspaceId &&
+      defaultWorkspaceId !== undefined &&
       (query.workspaceId === undefined || query.workspaceId === null)
     ) {
-      parts.push(defaultWorkspace);
+      parts.push(`workspaceId=${defaultWorkspaceId}`);
     }
     return parts.join("&");
   };

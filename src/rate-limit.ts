@@ -20,6 +20,7 @@
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import type Bottleneck from "bottleneck";
+import type { CallInfo } from "./errors/seqera-api-error.js";
 import { SlidingWindowGate } from "./sliding-window.js";
 import type { TransportLayer } from "./transport.js";
 
@@ -87,17 +88,7 @@ interface Limits {
 const localGates = new Map<string, SlidingWindowGate>();
 
 export function rateLimitLayer(token: string, options: RateLimitOptions = {}): RateLimitLayer {
-  const limits = resolveLimits(options);
-  const key = limiterKey(token, limits);
-  let gate: SlidingWindowGate | Promise<SlidingWindowGate>;
-  let close: () => Promise<void>;
-  if (options.redis === undefined) {
-    gate = localGate(key, limits);
-    close = async () => {};
-  } else {
-    ({ gate, close } = clusterGate(key, limits, options.redis));
-  }
-
+  const { gate, close } = openGate(token, options);
   const layer: TransportLayer = (next) => async (request, context) => {
     const started = performance.now();
     const permit = await (await gate).acquire(context.signal);
@@ -109,6 +100,16 @@ export function rateLimitLayer(token: string, options: RateLimitOptions = {}): R
     }
   };
   return Object.assign(layer, { close });
+}
+
+function openGate(
+  token: string,
+  options: RateLimitOptions,
+): { gate: SlidingWindowGate | Promise<SlidingWindowGate>; close(): Promise<void> } {
+  const limits = resolveLimits(options);
+  const key = limiterKey(token, limits);
+  if (options.redis === undefined) return { gate: localGate(key, limits), close: async () => {} };
+  return clusterGate(key, limits, options.redis);
 }
 
 function resolveLimits(options: RateLimitOptions): Limits {
@@ -217,4 +218,36 @@ async function createClusterLimiter(
   limiter.on("error", () => {});
   connection.on("error", () => {});
   return { limiter, connection };
+}
+
+/** One attempt's slot; see RateLimiter. */
+export interface Permit {
+  /**
+   * The attempt ended: `status` of the response whose headers arrived, or undefined when no
+   * response arrived (connection error, timeout, abort). Call exactly once.
+   */
+  done(status?: number): void;
+}
+
+/** The limiter as the client uses it: a slot per attempt. */
+export interface RateLimiter {
+  /** Waits for a slot for one attempt; rejects with the signal's reason when it aborts. */
+  acquire(call: CallInfo, signal?: AbortSignal): Promise<Permit>;
+  /** Releases timers and connections (see RateLimitLayer.close). */
+  close(): Promise<void>;
+}
+
+/**
+ * The client's limiter, over the same gates as rateLimitLayer. The options were checked by the
+ * client's configuration (config.ts).
+ */
+export function createRateLimiter(token: string, options: RateLimitOptions): RateLimiter {
+  const { gate, close } = openGate(token, options);
+  return {
+    acquire: async (_call, signal) => {
+      const permit = await (await gate).acquire(signal);
+      return { done: () => permit.done() };
+    },
+    close,
+  };
 }

@@ -1,32 +1,23 @@
 /**
- * Retries in the fetch layer. Sits OUTSIDE the rate limiter, so every attempt waits for its
- * own slot again.
+ * When a failed attempt is tried again, and after how long. The call loop (client.ts) asks after
+ * each failed attempt; each retried attempt queues at the rate limiter again.
  *
- * Contract with the layers below (the client's base transport):
- * - An attempt ends with a Response or a thrown error. Retried statuses: 429 (waits for
- *   `Retry-After`, 0 or absent meaning about a second) and 502/503/504 (backoff, or
- *   `Retry-After` when sent); a `Retry-After` longer than `maxDelayMs` is not waited for, the
- *   response goes back. Any other Response is returned as is.
- * - A thrown error is a connection error, retried, when it (or a `cause` up to three levels
- *   down) has `retryable === true`, or a `code` in CONNECTION_ERROR_CODES (undici's "fetch
- *   failed" TypeError carries e.g. ECONNRESET, ECONNREFUSED or UND_ERR_SOCKET in its cause), or
- *   when it is a per-attempt timeout: `name` "TimeoutError" while the caller's signal is not
- *   aborted. The client's ConnectionError and per-attempt TimeoutError can set
- *   `retryable = true` to be explicit.
- * - Once `context.signal` is aborted (caller's abort or overall timeout), nothing is retried:
- *   the error is rethrown at once, and a wait between attempts ends at once with the signal's
- *   reason.
- * - Only GET, HEAD, OPTIONS, PUT and DELETE are retried; POST and PATCH only when
- *   `context.retryUnsafe` is set for that call. Without it they are sent exactly once.
- * - When attempts or time run out, the last Response is returned (e.g. 429 → the client's
- *   RateLimitError) or the last error rethrown.
- * - Each attempt sends its own clone of a Request with a body (a body is read once);
- *   `context.attempt` counts attempts from 1; every attempt is logged once through
- *   `context.logger`, a retried one with `retry: { reason, delayMs }`.
+ * - 429 is retried for every method, POST and PATCH included: the service refused the call
+ *   before doing anything. It waits for `Retry-After` (0 or absent: about a second); a wait
+ *   longer than `maxDelayMs` is not made, the RateLimitError goes to the caller.
+ * - 502/503/504, connection errors (no response), bodies that broke off and attempts that timed
+ *   out are retried for GET, HEAD, OPTIONS, PUT and DELETE; for POST and PATCH only when the
+ *   call sets `retryUnsafe` (the first attempt may have done its work).
+ * - Nothing is retried once the caller's signal has fired (they get their own reason), nor past
+ *   `maxAttempts` attempts or `maxElapsedMs` since the call began.
  */
-import { backoffDelay, retryAfterMs, sleep } from "./backoff.js";
-import { logAttempt, logLayer, type AttemptOutcome } from "./log.js";
-import type { CallContext, Transport, TransportLayer } from "./transport.js";
+import { backoffDelay } from "./backoff.js";
+import { BodyReadError } from "./errors/body-read-error.js";
+import { ConnectionError } from "./errors/connection-error.js";
+import { RateLimitError } from "./errors/rate-limit-error.js";
+import { SeqeraApiError } from "./errors/seqera-api-error.js";
+import { TimeoutError } from "./errors/timeout-error.js";
+import { parseRetryAfter } from "./retry-after.js";
 
 export interface RetryOptions {
   /** Attempts per call, the first included. Default 5. */
@@ -36,104 +27,100 @@ export interface RetryOptions {
   /** Backoff before the first retry (randomised between half and all of it). Default 300 ms. */
   baseDelayMs?: number;
   /**
-   * Cap on one backoff delay. A Retry-After asking for longer is not waited for: the response
+   * Cap on one backoff delay. A Retry-After asking for longer is not waited for: the error
    * goes back to the caller. Default 10,000 ms.
    */
   maxDelayMs?: number;
 }
 
-const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS", "PUT", "DELETE"]);
-const RETRIED_STATUSES = new Set([429, 502, 503, 504]);
-const CONNECTION_ERROR_CODES: ReadonlySet<string> = new Set([
+export type RetryPolicy = Readonly<Required<RetryOptions>>;
+
+export const DEFAULT_RETRY: RetryPolicy = Object.freeze({
+  maxAttempts: 5,
+  maxElapsedMs: 60_000,
+  baseDelayMs: 300,
+  maxDelayMs: 10_000,
+});
+
+/** Where a call stands when an attempt has failed. */
+export interface RetryState {
+  method: string;
+  retryUnsafe: boolean;
+  /** The attempt that failed, from 1. */
+  attempt: number;
+  elapsedMs: number;
+}
+
+export interface RetryDecision {
+  reason: string;
+  delayMs: number;
+}
+
+const REPEATABLE_METHODS = new Set(["GET", "HEAD", "OPTIONS", "PUT", "DELETE"]);
+const RETRIED_STATUSES = new Set([502, 503, 504]);
+/** Codes of connection failures worth another try (undici's in its error's cause). */
+const TRANSIENT_CODES: ReadonlySet<string> = new Set([
   "ECONNRESET",
   "ECONNREFUSED",
   "ECONNABORTED",
   "EPIPE",
   "ETIMEDOUT",
+  "EAI_AGAIN",
   "UND_ERR_SOCKET",
   "UND_ERR_CONNECT_TIMEOUT",
 ]);
+/** A Retry-After of 0 means about a second: the service's window is one second long. */
+const MIN_RETRY_AFTER_MS = 1000;
 
-export function retryLayer(options: RetryOptions = {}): TransportLayer {
-  const maxAttempts = options.maxAttempts ?? 5;
-  const maxElapsedMs = options.maxElapsedMs ?? 60_000;
-  const baseDelayMs = options.baseDelayMs ?? 300;
-  const maxDelayMs = options.maxDelayMs ?? 10_000;
-
-  return (next: Transport): Transport => {
-    const once = logLayer(next);
-    return async (request, context) => {
-      if (maxAttempts <= 1 || !(SAFE_METHODS.has(context.method) || context.retryUnsafe)) {
-        return once(request, context);
-      }
-      const started = performance.now();
-      for (let attempt = 1; ; attempt++) {
-        context.attempt = attempt;
-        const attemptStarted = attempt === 1 ? started : performance.now();
-        let outcome: AttemptOutcome;
-        try {
-          // A body can be read once: each attempt gets its own copy. Without one, no copy needed.
-          const attemptRequest = request.body === null ? request : request.clone();
-          const response = await next(attemptRequest, context);
-          // The common case, kept cheap: an answer that is not retried.
-          if (!RETRIED_STATUSES.has(response.status)) {
-            if (context.logger) logAttempt(context, attemptStarted, { response });
-            return response;
-          }
-          outcome = { response };
-        } catch (error) {
-          outcome = { error };
-        }
-        const decision = retryDecision(outcome, attempt, baseDelayMs, maxDelayMs, context);
-        const elapsed = performance.now() - started;
-        if (
-          decision === undefined ||
-          attempt >= maxAttempts ||
-          elapsed + decision.delayMs > maxElapsedMs
-        ) {
-          logAttempt(context, attemptStarted, outcome);
-          if ("response" in outcome) return outcome.response;
-          throw outcome.error;
-        }
-        if ("response" in outcome) await outcome.response.body?.cancel().catch(() => {});
-        logAttempt(context, attemptStarted, outcome, decision);
-        await sleep(decision.delayMs, context.signal);
-      }
-    };
-  };
-}
-
-function retryDecision(
-  outcome: AttemptOutcome,
-  attempt: number,
-  baseDelayMs: number,
-  maxDelayMs: number,
-  context: CallContext,
-): { reason: string; delayMs: number } | undefined {
-  const backoff = () => backoffDelay(attempt, baseDelayMs, maxDelayMs);
-  if ("error" in outcome) {
-    const reason = connectionErrorReason(outcome.error, context);
-    return reason === undefined ? undefined : { reason, delayMs: backoff() };
+/** The retry to make after `error`, or undefined to give the error to the caller. */
+export function retryDecision(
+  error: unknown,
+  state: RetryState,
+  policy: RetryPolicy,
+): RetryDecision | undefined {
+  // The caller's abort reason, a bad option: never retried.
+  if (!(error instanceof SeqeraApiError) || state.attempt >= policy.maxAttempts) return undefined;
+  const decision = decide(error, state, policy);
+  if (decision === undefined || state.elapsedMs + decision.delayMs > policy.maxElapsedMs) {
+    return undefined;
   }
-  const { status, headers } = outcome.response;
-  if (!RETRIED_STATUSES.has(status)) return undefined;
-  const asked = retryAfterMs(headers.get("retry-after"));
-  if (asked !== undefined && asked > maxDelayMs) return undefined; // the caller decides
-  const delayMs = asked !== undefined ? asked : status === 429 ? 1000 : backoff();
-  // A little jitter on top of Retry-After keeps processes sharing a token from retrying together.
-  return { reason: `HTTP ${status}`, delayMs: delayMs + Math.random() * 100 };
+  return decision;
 }
 
-/** Why a thrown error is worth retrying, or undefined when it is not. */
-function connectionErrorReason(error: unknown, context: CallContext): string | undefined {
-  if (context.signal?.aborted) return undefined;
-  let current: unknown = error;
-  for (let depth = 0; depth < 4 && typeof current === "object" && current !== null; depth++) {
-    const e = current as { name?: unknown; code?: unknown; retryable?: unknown; cause?: unknown };
-    if (typeof e.code === "string" && CONNECTION_ERROR_CODES.has(e.code)) return e.code;
-    if (e.retryable === true) return typeof e.name === "string" ? e.name : "retryable error";
-    if (e.name === "TimeoutError") return "attempt timed out";
-    current = e.cause;
+function decide(
+  error: SeqeraApiError,
+  state: RetryState,
+  policy: RetryPolicy,
+): RetryDecision | undefined {
+  if (error instanceof RateLimitError) return afterServerWait(error.retryAfter, "HTTP 429", policy);
+  if (!(state.retryUnsafe || REPEATABLE_METHODS.has(state.method))) return undefined;
+  const backoff = () => backoffDelay(state.attempt, policy.baseDelayMs, policy.maxDelayMs);
+  if (error instanceof TimeoutError) return { reason: "attempt timed out", delayMs: backoff() };
+  if (error instanceof BodyReadError) return { reason: "body broke off", delayMs: backoff() };
+  if (error instanceof ConnectionError) {
+    const code = error.code;
+    return code !== undefined && TRANSIENT_CODES.has(code)
+      ? { reason: code, delayMs: backoff() }
+      : undefined;
+  }
+  if (error.status !== undefined && RETRIED_STATUSES.has(error.status)) {
+    const asked = parseRetryAfter(error.response?.headers.get("retry-after"));
+    if (asked === undefined) return { reason: `HTTP ${error.status}`, delayMs: backoff() };
+    return afterServerWait(asked, `HTTP ${error.status}`, policy);
   }
   return undefined;
+}
+
+/**
+ * Waits what the server asked (at least about a second), plus a little jitter so that processes
+ * sharing a token do not retry together; undefined when it asked for more than maxDelayMs.
+ */
+function afterServerWait(
+  seconds: number | undefined,
+  reason: string,
+  policy: RetryPolicy,
+): RetryDecision | undefined {
+  const askedMs = seconds === undefined ? 0 : seconds * 1000;
+  if (askedMs > policy.maxDelayMs) return undefined;
+  return { reason, delayMs: Math.max(askedMs, MIN_RETRY_AFTER_MS) + Math.random() * 100 };
 }

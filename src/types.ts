@@ -24,6 +24,8 @@ export interface CallOptions {
   retryUnsafe?: boolean;
   /** Read the success body differently from the operation's default; "stream" gives the ReadableStream. */
   parseAs?: ParseAs;
+  /** Largest success body read into memory for this call, in bytes; default the client's (64 MiB). */
+  maxResponseBytes?: number;
   headers?: HeadersOptions;
 }
 

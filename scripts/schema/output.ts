@@ -20,12 +20,6 @@ export async function writeAtomically(dir: string, files: Record<string, string>
   await rm(old, { recursive: true, force: true });
 }
 
-/**
- * `npm run build` compiles generated/ and src/ into generated/lib. It is not generator output:
- * --check leaves it alone, and a regeneration drops it with the rest (it would be stale).
- */
-const BUILD_DIR = "lib";
-
 /** Names of the files that differ from, are missing in, or were added to `dir`. */
 export async function staleFiles(dir: string, files: Record<string, string>): Promise<string[]> {
   const stale: string[] = [];
@@ -34,6 +28,6 @@ export async function staleFiles(dir: string, files: Record<string, string>): Pr
     if (current !== content) stale.push(name);
   }
   const present = await readdir(dir).catch(() => [] as string[]);
-  stale.push(...present.filter((name) => !(name in files) && name !== BUILD_DIR).sort());
+  stale.push(...present.filter((name) => !(name in files)).sort());
   return stale;
 }

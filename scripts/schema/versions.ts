@@ -1,13 +1,6 @@
-/** Compares dotted numeric release versions ("1.85.0" < "1.102.0"). */
-export function compareVersions(a: string, b: string): number {
-  const pa = a.split(".").map(Number);
-  const pb = b.split(".").map(Number);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const diff = (pa[i] ?? 0) - (pb[i] ?? 0);
-    if (diff !== 0) return Math.sign(diff);
-  }
-  return 0;
-}
+import { compareVersions } from "../../src/versions.js";
+
+export { compareVersions };
 
 /**
  * Whether `version` satisfies a range of space-separated comparators, all of which must hold:

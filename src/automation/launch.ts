@@ -179,7 +179,8 @@ async function submit(
   const { signal } = changes;
   const names = { workspaceId, signal };
   if (changes.computeEnv) {
-    request.computeEnvId = (await findComputeEnv(client, changes.computeEnv, names)).id ?? undefined;
+    request.computeEnvId =
+      (await findComputeEnv(client, changes.computeEnv, names)).id ?? undefined;
   }
   request.computeEnvId ??= await primaryComputeEnvId(client, workspaceId, signal);
   if (changes.workDir) request.workDir = changes.workDir;

@@ -1,3 +1,7 @@
-/** Bad client options or environment (token, base URL, workspace id), raised before any request. */
+/**
+ * A bad option (client, rate limit, retry, per call, pagination), environment variable or path
+ * parameter, raised before any request is sent. The message names the option and the value
+ * (never the token's).
+ */
 export class ConfigurationError extends Error {}
 ConfigurationError.prototype.name = "ConfigurationError";

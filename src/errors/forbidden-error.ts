@@ -1,8 +1,17 @@
-import { SeqeraApiError } from "./seqera-api-error.js";
+import { SeqeraApiError, type SeqeraApiErrorDetails } from "./seqera-api-error.js";
 
 /**
- * HTTP 403. The service answers 403 both for an invalid or expired token and for a path it does
- * not serve (a typo, or an operation this server's release lacks), so the message names both.
+ * HTTP 403. The service answers 403 for an invalid or expired token, a missing permission, a
+ * resource in another workspace and a path it does not serve, so the message names them all,
+ * with the workspace the call was sent to.
  */
-export class ForbiddenError extends SeqeraApiError {}
+export class ForbiddenError extends SeqeraApiError {
+  /** The `workspaceId` the request carried, or undefined when it carried none. */
+  readonly workspaceId: string | undefined;
+
+  constructor(message: string, details: SeqeraApiErrorDetails & { workspaceId?: string }) {
+    super(message, details);
+    this.workspaceId = details.workspaceId;
+  }
+}
 ForbiddenError.prototype.name = "ForbiddenError";

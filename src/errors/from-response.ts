@@ -1,3 +1,5 @@
+import type { Redact } from "../redact.js";
+import { parseRetryAfter } from "../retry-after.js";
 import { BadRequestError } from "./bad-request-error.js";
 import { ConflictError } from "./conflict-error.js";
 import { ForbiddenError } from "./forbidden-error.js";
@@ -11,20 +13,27 @@ const WAIT_SECS = /Wait (\d+)\s*secs?/i;
 /** Enough of a non-JSON body (a proxy's HTML page, say) to recognise it, not to flood a log. */
 const SNIPPET_CHARS = 300;
 
+export interface FailedResponse {
+  response: Response;
+  /** The body's first bytes as text (see ERROR_BODY_BYTES in response.ts). */
+  text: string;
+  /** The `workspaceId` the request carried. */
+  workspaceId: string | undefined;
+}
+
 /**
- * Turns a failed response into the matching error. Reads the body defensively: empty, JSON
- * `{message}` or any text all produce an error, never a success. `redact` scrubs anything the
- * body might echo back (a debugging proxy may reflect the Authorization header).
+ * The one factory of errors for statuses: an error status (or a 3xx not followed) becomes the
+ * matching class. The body is read defensively: empty, JSON `{message}` or any text all produce an
+ * error, never a success. Everything kept from the response (body, message, headers) goes
+ * through `redact`: a debugging proxy may echo the Authorization header.
  */
-export async function errorFromResponse(
-  response: Response,
+export function errorFromResponse(
+  { response, text, workspaceId }: FailedResponse,
   call: CallInfo,
-  redact: (text: string) => string,
-): Promise<SeqeraApiError> {
-  const text = redact(await readText(response));
-  // Again after parsing: JSON escapes (a "/" written as "\\/") can hide the token from the text pass.
-  const body = redactStrings(parseBody(text), redact);
-  const said = serverMessage(body, text) ?? "";
+  redact: Redact,
+): SeqeraApiError {
+  const body = parseBody(redact(text), redact);
+  const said = serverMessage(body) ?? "";
   const idMatch = ERROR_ID.exec(said);
   const message = idMatch ? said.slice(0, idMatch.index) : said;
   const details: SeqeraApiErrorDetails = {
@@ -32,22 +41,27 @@ export async function errorFromResponse(
     status: response.status,
     errorId: idMatch?.[1],
     body,
-    response,
+    response: sanitizedResponse(response, redact),
   };
   const where = `${call.method} ${pathOf(call)}`;
   const status = response.status;
   if (status === 400) return new BadRequestError(message || `Bad request: ${where}`, details);
   if (status === 403) {
-    const addendum = message ? ` Server said: ${message}` : "";
+    const sent =
+      workspaceId === undefined
+        ? "sent without a workspaceId (so in the token owner's personal workspace)"
+        : `sent with workspaceId ${workspaceId}`;
     return new ForbiddenError(
-      `Forbidden (403) for ${where}: the access token is invalid or expired, or this path is not available on this server.${addendum}`,
-      details,
+      `Forbidden (403) for ${where}, ${sent}: the access token is invalid or expired, or lacks a permission this needs, or the resource is in another workspace (each of these answers 403); or this path is not available on this server.${message ? ` Server said: ${message}` : ""}`,
+      { ...details, workspaceId },
     );
   }
   if (status === 404) return new NotFoundError(message || `Not found: ${where}`, details);
   if (status === 409) return new ConflictError(message || `Conflict: ${where}`, details);
   if (status === 429) {
-    const retryAfter = retryAfterSeconds(response.headers.get("retry-after"), message);
+    const wait = WAIT_SECS.exec(message);
+    const retryAfter =
+      parseRetryAfter(response.headers.get("retry-after")) ?? (wait ? Number(wait[1]) : undefined);
     return new RateLimitError(message || `Rate limit exceeded: ${where}`, {
       ...details,
       retryAfter,
@@ -58,46 +72,55 @@ export async function errorFromResponse(
   return new SeqeraApiError(message || fallback, details);
 }
 
-async function readText(response: Response): Promise<string> {
-  try {
-    return await response.text();
-  } catch {
-    // A body cut off mid-stream still leaves a status worth reporting.
-    return "";
-  }
+/**
+ * The response's status and headers, without its body and with every header value redacted:
+ * the error must not keep the server's echo of the token reachable (inspect shows hidden fields).
+ */
+export function sanitizedResponse(response: Response, redact: Redact): Response {
+  const headers = new Headers();
+  response.headers.forEach((value, name) => headers.append(name, redact(value)));
+  const copy = new Response(null, {
+    status: response.status,
+    statusText: redact(response.statusText),
+    headers,
+  });
+  Object.defineProperty(copy, "url", { value: redact(response.url) });
+  return copy;
 }
 
-function parseBody(text: string): unknown {
-  if (text === "") return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
+/** JSON when it parses (strings redacted again: JSON escapes can hide the token from the text pass), else the text. */
+function parseBody(text: string, redact: Redact): unknown {
+  const trimmed = text.trim();
+  if (trimmed === "") return undefined;
+  if (trimmed[0] === "{" || trimmed[0] === "[" || trimmed[0] === '"') {
+    try {
+      return redactStrings(JSON.parse(trimmed), redact);
+    } catch {
+      // Not JSON after all (or cut at the size bound): the text is what there is.
+    }
   }
+  return text;
 }
 
-function redactStrings(value: unknown, redact: (text: string) => string): unknown {
+function redactStrings(value: unknown, redact: Redact): unknown {
   if (typeof value === "string") return redact(value);
   if (Array.isArray(value)) return value.map((item) => redactStrings(item, redact));
   if (value !== null && typeof value === "object") {
     return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [key, redactStrings(item, redact)]),
+      Object.entries(value).map(([key, item]) => [redact(key), redactStrings(item, redact)]),
     );
   }
   return value;
 }
 
 /** `{message}` from a JSON body, else the start of a text body. */
-function serverMessage(body: unknown, text: string): string | undefined {
-  if (
-    body &&
-    typeof body === "object" &&
-    typeof (body as { message?: unknown }).message === "string"
-  ) {
-    return (body as { message: string }).message.trim();
+function serverMessage(body: unknown): string | undefined {
+  if (typeof body === "object" && body !== null) {
+    const message = (body as { message?: unknown }).message;
+    return typeof message === "string" ? message.trim() : undefined;
   }
-  const trimmed = text.trim();
-  if (trimmed === "") return undefined;
+  if (typeof body !== "string") return undefined;
+  const trimmed = body.trim();
   return trimmed.length > SNIPPET_CHARS ? `${trimmed.slice(0, SNIPPET_CHARS)}…` : trimmed;
 }
 
@@ -109,16 +132,4 @@ function pathOf(call: CallInfo): string {
   } catch {
     return call.path;
   }
-}
-
-/** Retry-After is whole seconds (may be 0) or an HTTP date; the message repeats the seconds. */
-function retryAfterSeconds(header: string | null, message: string): number | undefined {
-  if (header !== null && header.trim() !== "") {
-    const seconds = Number(header);
-    if (Number.isFinite(seconds) && seconds >= 0) return seconds;
-    const date = Date.parse(header);
-    if (!Number.isNaN(date)) return Math.max(0, Math.ceil((date - Date.now()) / 1000));
-  }
-  const wait = WAIT_SECS.exec(message);
-  return wait ? Number(wait[1]) : undefined;
 }

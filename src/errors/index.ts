@@ -6,10 +6,11 @@ export { ConflictError } from "./conflict-error.js";
 export { RateLimitError } from "./rate-limit-error.js";
 export { ServerError } from "./server-error.js";
 export { ConnectionError } from "./connection-error.js";
+export { BodyReadError } from "./body-read-error.js";
 export { TimeoutError } from "./timeout-error.js";
+export { RedirectError } from "./redirect-error.js";
+export { ResponseTooLargeError } from "./response-too-large-error.js";
 export { ConfigurationError } from "./configuration-error.js";
-export { errorFromResponse } from "./from-response.js";
-export { errorFromFailure } from "./from-failure.js";
 
 // Automation helpers (runs, names, launch): failures that are not an HTTP answer.
 export { RunFailedError } from "./run-failed-error.js";

@@ -13,8 +13,9 @@ export interface SeqeraApiErrorDetails extends CallInfo {
   status?: number;
   /** Parsed from a message ending in " - Error ID: <id>". */
   errorId?: string;
-  /** The error body: parsed JSON, text, or undefined when empty. */
+  /** The error body: parsed JSON, text, or undefined when empty; at most its first 64 KiB. */
   body?: unknown;
+  /** The response's status and headers (token fragments removed); never its body. */
   response?: Response;
   cause?: unknown;
 }
@@ -28,7 +29,11 @@ export class SeqeraApiError extends Error {
   readonly url: string | undefined;
   readonly errorId: string | undefined;
   readonly body: unknown;
-  /** The failed Response (its body already read); not enumerable, to keep logs short. */
+  /**
+   * A copy of the failed response's status and headers, without a body; not enumerable, to keep
+   * logs short. A copy, not the Response itself, so nothing the server echoed (the token, say)
+   * stays reachable from the error.
+   */
   declare readonly response: Response | undefined;
 
   constructor(message: string, details: SeqeraApiErrorDetails) {

@@ -1,7 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { ConfigurationError, createSeqeraClient, DEFAULT_BASE_URL } from "../../src/index.js";
+import {
+  ConfigurationError,
+  createSeqeraClient,
+  DEFAULT_BASE_URL,
+  type SeqeraClientOptions,
+} from "../../src/index.js";
 import { useTestServer } from "../helpers/server.js";
-import { TOKEN } from "../helpers/client.js";
+import { clientFor, TOKEN } from "../helpers/client.js";
 
 const server = await useTestServer();
 beforeEach(() => {
@@ -187,11 +192,37 @@ describe("workspace id", () => {
     expect(server.requests.map((r) => r.url)).toEqual(["/service-info", "/user-info"]);
   });
 
-  it.each(["abc", "-1", "1.5", "0"])("refuses workspace id %s", (workspaceId) => {
-    vi.stubEnv("TOWER_WORKSPACE_ID", workspaceId);
-    expect(() => createSeqeraClient({ ...quiet, token: TOKEN })).toThrow(
-      /Workspace id must be a positive integer/,
-    );
+  it.each(["abc", "-1", "1.5", "0", "org/", "/ws", "org/ws/x", "org ws/x"])(
+    "refuses workspace id %j",
+    (workspaceId) => {
+      vi.stubEnv("TOWER_WORKSPACE_ID", workspaceId);
+      expect(() => createSeqeraClient({ ...quiet, token: TOKEN })).toThrow(
+        `workspaceId (or TOWER_WORKSPACE_ID) must be a positive integer or "organization/workspace", got ${JSON.stringify(workspaceId)}.`,
+      );
+    },
+  );
+
+  it("takes a workspace by name, as tw does, keeping it apart from an id", () => {
+    vi.stubEnv("TOWER_WORKSPACE_ID", "my-org/rna_seq");
+    const client = createSeqeraClient({ ...quiet, token: TOKEN });
+    expect(client.config.workspaceRef).toBe("my-org/rna_seq");
+    expect(client.config.workspaceId).toBeUndefined();
+    const option = createSeqeraClient({ ...quiet, token: TOKEN, workspaceId: "acme/prod" });
+    expect(option.config).toMatchObject({ workspaceRef: "acme/prod", workspaceId: undefined });
+  });
+
+  it("a workspace by name is never silently dropped: a call that needs it says so", async () => {
+    const client = createSeqeraClient({
+      ...quiet,
+      token: TOKEN,
+      baseUrl: server.url,
+      workspaceId: "acme/prod",
+    });
+    await expect(client.GET("/workflow")).rejects.toThrow(/default workspace "acme\/prod"/);
+    // A call naming its own workspace, or an operation without one, goes through.
+    await client.GET("/workflow", { params: { query: { workspaceId: 5 } } });
+    await client.GET("/user-info");
+    expect(server.requests.map((r) => r.url)).toEqual(["/workflow?workspaceId=5", "/user-info"]);
   });
 });
 
@@ -207,19 +238,199 @@ describe("other options", () => {
     expect(server.requests[0]!.headers.authorization).toBe(`Bearer ${TOKEN}`);
   });
 
-  it.each([-1, Number.NaN])("refuses timeoutMs %s", (timeoutMs) => {
-    expect(() => createSeqeraClient({ ...quiet, token: TOKEN, timeoutMs })).toThrow(/timeoutMs/);
-  });
-
-  it("refuses a blank Accept-Version", () => {
-    expect(() => createSeqeraClient({ ...quiet, token: TOKEN, acceptVersion: "" })).toThrow(
-      /acceptVersion/,
-    );
+  it("freezes the resolved config, retry defaults filled in", () => {
+    const client = createSeqeraClient({ ...quiet, token: TOKEN, retry: { maxAttempts: 2 } });
+    expect(client.config.retry).toEqual({
+      maxAttempts: 2,
+      maxElapsedMs: 60_000,
+      baseDelayMs: 300,
+      maxDelayMs: 10_000,
+    });
+    expect(client.config.maxResponseBytes).toBe(64 * 1024 * 1024);
   });
 
   it("freezes the resolved config", () => {
     const client = createSeqeraClient({ ...quiet, token: TOKEN });
     expect(Object.isFrozen(client.config)).toBe(true);
+  });
+});
+
+/** Every option is checked in one place; each bad value names the option and the value. */
+describe("bad option values are a ConfigurationError naming the option and the value", () => {
+  const client = (options: Record<string, unknown>) =>
+    createSeqeraClient({ token: TOKEN, env: {}, ...options } as SeqeraClientOptions);
+
+  it.each([
+    [
+      { timeoutMs: -1 },
+      "timeoutMs must be 0 (no timeout) or a positive number of milliseconds, got -1.",
+    ],
+    [
+      { timeoutMs: Number.NaN },
+      "timeoutMs must be 0 (no timeout) or a positive number of milliseconds, got NaN.",
+    ],
+    [
+      { timeoutMs: "100" },
+      'timeoutMs must be 0 (no timeout) or a positive number of milliseconds, got "100".',
+    ],
+    [
+      { maxResponseBytes: 0 },
+      "maxResponseBytes must be a positive integer number of bytes, got 0.",
+    ],
+    [
+      { maxResponseBytes: 1.5 },
+      "maxResponseBytes must be a positive integer number of bytes, got 1.5.",
+    ],
+    [
+      { acceptVersion: "" },
+      'acceptVersion must be a non-empty header value (visible ASCII), got "".',
+    ],
+    [
+      { acceptVersion: 2 },
+      "acceptVersion must be a non-empty header value (visible ASCII), got 2.",
+    ],
+    [{ baseUrl: 42 }, "baseUrl must be a URL string, got 42."],
+    [{ fetch: "fetch" }, 'fetch must be a function, got "fetch".'],
+    [{ logger: {} }, "logger must be a function, got an object."],
+    [{ allowInsecureHttp: "yes" }, 'allowInsecureHttp must be true or false, got "yes".'],
+    [{ env: null }, "env must be an object, got null."],
+    [{ token: 123 }, "token must be a string, got a number."],
+    [{ rateLimit: { perSecond: 0 } }, "rateLimit.perSecond must be a positive integer, got 0."],
+    [
+      { rateLimit: { perSecond: Number.NaN } },
+      "rateLimit.perSecond must be a positive integer, got NaN.",
+    ],
+    [{ rateLimit: { perSecond: 2.5 } }, "rateLimit.perSecond must be a positive integer, got 2.5."],
+    [
+      { rateLimit: { perHour: 1.5 } },
+      "rateLimit.perHour must be a positive integer, or null for no hourly budget, got 1.5.",
+    ],
+    [
+      { rateLimit: { perHour: -5 } },
+      "rateLimit.perHour must be a positive integer, or null for no hourly budget, got -5.",
+    ],
+    [
+      { rateLimit: { windowMarginMs: -1 } },
+      "rateLimit.windowMarginMs must be a non-negative number of milliseconds, got -1.",
+    ],
+    [
+      { rateLimit: { windowMarginMs: Infinity } },
+      "rateLimit.windowMarginMs must be a non-negative number of milliseconds, got Infinity.",
+    ],
+    [
+      { rateLimit: { redis: "" } },
+      'rateLimit.redis must be a redis:// URL or ioredis options, got "".',
+    ],
+    [{ rateLimit: true }, "rateLimit (an object, or false) must be an object, got true."],
+    [
+      { rateLimit: { perSeconds: 5 } },
+      'Unknown option "perSeconds" in rateLimit (an object, or false); known: perSecond, perHour, windowMarginMs, redis.',
+    ],
+    [
+      { retry: { maxAttempts: Number.NaN } },
+      "retry.maxAttempts must be a positive integer (1: no retry), got NaN.",
+    ],
+    [
+      { retry: { maxAttempts: 0 } },
+      "retry.maxAttempts must be a positive integer (1: no retry), got 0.",
+    ],
+    [
+      { retry: { maxAttempts: Infinity } },
+      "retry.maxAttempts must be a positive integer (1: no retry), got Infinity.",
+    ],
+    [
+      { retry: { maxElapsedMs: -1 } },
+      "retry.maxElapsedMs must be a non-negative number of milliseconds, got -1.",
+    ],
+    [
+      { retry: { baseDelayMs: Number.NaN } },
+      "retry.baseDelayMs must be a non-negative number of milliseconds, got NaN.",
+    ],
+    [
+      { retry: { maxDelayMs: "1s" } },
+      'retry.maxDelayMs must be a non-negative number of milliseconds, got "1s".',
+    ],
+    [
+      { retry: { attempts: 3 } },
+      'Unknown option "attempts" in retry (an object, or false); known: maxAttempts, maxElapsedMs, baseDelayMs, maxDelayMs.',
+    ],
+    [{ retry: 3 }, "retry (an object, or false) must be an object, got 3."],
+  ])("client option %o", (options, message) => {
+    expect(() => client(options)).toThrow(new ConfigurationError(message));
+    expect(() => client(options)).toThrow(ConfigurationError);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it.each([
+    [
+      { timeoutMs: -1 },
+      "timeoutMs (GET /service-info) must be 0 (no timeout) or a positive number of milliseconds, got -1.",
+    ],
+    [
+      { timeoutMs: Number.NaN },
+      "timeoutMs (GET /service-info) must be 0 (no timeout) or a positive number of milliseconds, got NaN.",
+    ],
+    [
+      { maxResponseBytes: -1 },
+      "maxResponseBytes (GET /service-info) must be a positive integer number of bytes, got -1.",
+    ],
+    [
+      { acceptVersion: "1 2" },
+      'acceptVersion (GET /service-info) must be a non-empty header value (visible ASCII), got "1 2".',
+    ],
+    [{ retryUnsafe: "yes" }, 'retryUnsafe (GET /service-info) must be true or false, got "yes".'],
+    [
+      { parseAs: "xml" },
+      'parseAs (GET /service-info) must be one of "json", "text", "blob", "arrayBuffer", "stream", got "xml".',
+    ],
+    [{ signal: {} }, "signal (GET /service-info) must be an AbortSignal, got an object."],
+    [
+      { headers: "x" },
+      'headers (GET /service-info) must be Headers, an object or an array of pairs, got "x".',
+    ],
+    [{ params: { query: 5 } }, "params.query (GET /service-info) must be an object, got 5."],
+  ])("call option %o, before any request", async (init, message) => {
+    const call = clientFor(server).GET("/service-info", init as never);
+    await expect(call).rejects.toThrow(new ConfigurationError(message));
+    await expect(call).rejects.toBeInstanceOf(ConfigurationError);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it.each([
+    [
+      { pageSize: 0 },
+      "pageSize (GET /workflow) must be a positive integer (at most 100 are asked for), got 0.",
+    ],
+    [
+      { pageSize: Number.NaN },
+      "pageSize (GET /workflow) must be a positive integer (at most 100 are asked for), got NaN.",
+    ],
+    [{ limit: -1 }, "limit (GET /workflow) must be a non-negative integer, got -1."],
+    [{ limit: 2.5 }, "limit (GET /workflow) must be a non-negative integer, got 2.5."],
+    [
+      { timeoutMs: -1 },
+      "timeoutMs (GET /workflow) must be 0 (no timeout) or a positive number of milliseconds, got -1.",
+    ],
+    [{ parseAs: "text" }, "paginate(GET /workflow) reads JSON pages: parseAs cannot be set."],
+  ])("pagination option %o, when paginate() is called", (init, message) => {
+    expect(() => clientFor(server).paginate("/workflow", init as never)).toThrow(
+      new ConfigurationError(message),
+    );
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it("keys it does not know are let through: options are often spread from a larger object", async () => {
+    const settings = { token: TOKEN, baseUrl: server.url, pipeline: "nf-core/rnaseq" };
+    const loose = createSeqeraClient({ ...settings, ...quiet, env: {} });
+    const call = { params: { query: { max: 1 } }, label: "x" };
+    await loose.GET("/workflow", call);
+    expect(server.requests.map((r) => r.url)).toEqual(["/workflow?max=1"]);
+  });
+
+  it("a path that is not a list cannot be paginated", () => {
+    expect(() => clientFor(server).paginate("/service-info" as never)).toThrow(
+      new ConfigurationError("GET /service-info is not a paginated list operation."),
+    );
   });
 });
 

@@ -49,7 +49,7 @@ describe("auth and errors", () => {
     const token = freshToken();
     const client = clientWith({ token });
     await expect(client.request("GET", "/workflowz")).rejects.toThrow(
-      /403.*\/workflowz.*token is invalid or expired, or this path is not available/,
+      /403.*\/workflowz.*token is invalid or expired.*this path is not available on this server/,
     );
     emulator.revokeToken(token);
     await expect(client.GET("/user-info")).rejects.toBeInstanceOf(ForbiddenError);

@@ -57,7 +57,7 @@ describe("HTTP errors", () => {
     expect(error.errorId).toBeUndefined();
   });
 
-  it("403 with an empty body: ForbiddenError naming the path and both causes", async () => {
+  it("403 with an empty body, no workspace sent: ForbiddenError naming the path and every cause", async () => {
     const client = clientFor({ ...server, url: `${server.url}/api` });
     server.reply({ status: 403 });
     const error = await failure(
@@ -65,20 +65,32 @@ describe("HTTP errors", () => {
     );
     expect(error).toBeInstanceOf(ForbiddenError);
     expect(error.status).toBe(403);
-    expect(error.message).toContain("GET /api/workflow/w1");
-    expect(error.message).toMatch(/token is invalid or expired/);
-    expect(error.message).toMatch(/path is not available on this server/);
+    expect(error.message).toBe(
+      "Forbidden (403) for GET /api/workflow/w1, sent without a workspaceId (so in the token owner's personal workspace): the access token is invalid or expired, or lacks a permission this needs, or the resource is in another workspace (each of these answers 403); or this path is not available on this server.",
+    );
+    expect((error as ForbiddenError).workspaceId).toBeUndefined();
     expect(error.body).toBeUndefined();
     expect(error.response?.status).toBe(403);
   });
 
-  it("403 with a JSON message adds what the server said", async () => {
-    server.reply({ status: 403, body: { message: "Access denied to workspace 42" } });
-    const error = await failure(describeWorkflow());
-    expect(error).toBeInstanceOf(ForbiddenError);
+  it("403 names the workspace sent (the client's, or the call's own) and quotes the server", async () => {
+    const client = clientFor(server, { workspaceId: 42 });
+    server.reply({ status: 403, body: { message: "Access denied" } }, { status: 403 });
+    const error = (await failure(
+      client.GET("/workflow/{workflowId}", { params: { path: { workflowId: "w1" } } }),
+    )) as ForbiddenError;
+    expect(error.workspaceId).toBe("42");
     expect(error.message).toMatch(
-      /token is invalid or expired.*Server said: Access denied to workspace 42/,
+      /^Forbidden \(403\) for GET \/workflow\/w1, sent with workspaceId 42: .*another workspace.* Server said: Access denied$/,
     );
+    expect(error.body).toEqual({ message: "Access denied" });
+    const own = (await failure(
+      client.GET("/workflow/{workflowId}", {
+        params: { path: { workflowId: "w1" }, query: { workspaceId: 7 } },
+      }),
+    )) as ForbiddenError;
+    expect(own.workspaceId).toBe("7");
+    expect(own.message).toContain("sent with workspaceId 7:");
   });
 
   it.each([
@@ -114,6 +126,21 @@ describe("HTTP errors", () => {
   it("429 with Retry-After 0 means 0, not absent", async () => {
     server.reply({ status: 429, headers: { "retry-after": "0" }, body: { message: "Wait 0secs" } });
     expect(((await failure(describeWorkflow())) as RateLimitError).retryAfter).toBe(0);
+  });
+
+  it("429 with an HTTP date in Retry-After: the seconds until then", async () => {
+    const inFive = new Date(Date.now() + 5_000).toUTCString();
+    server.reply({ status: 429, headers: { "retry-after": inFive }, body: {} });
+    const { retryAfter } = (await failure(describeWorkflow())) as RateLimitError;
+    expect(retryAfter).toBeGreaterThanOrEqual(4);
+    expect(retryAfter).toBeLessThanOrEqual(5);
+  });
+
+  it("429 with a garbage Retry-After: undefined, not NaN or negative", async () => {
+    for (const value of ["soon", "-3", "1.5"]) {
+      server.reply({ status: 429, headers: { "retry-after": value }, body: {} });
+      expect(((await failure(describeWorkflow())) as RateLimitError).retryAfter).toBeUndefined();
+    }
   });
 
   it("429 without the header falls back to the seconds in the message", async () => {

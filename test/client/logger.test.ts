@@ -12,7 +12,7 @@ function recordingClient(options = {}) {
 }
 
 describe("logger", () => {
-  it("gets one entry per call: method, path template, operation, status, duration, attempt, limiter wait", async () => {
+  it("gets one entry per call: method, path template, operation, status, duration, attempt, limiter wait, error", async () => {
     const { client, entries } = recordingClient();
     server.reply({ body: {} }, { status: 404, body: { message: "Workflow not found" } });
     await client.GET("/workflow/{workflowId}", { params: { path: { workflowId: "w1" } } });
@@ -37,6 +37,7 @@ describe("logger", () => {
         status: 404,
         durationMs: expect.any(Number),
         limiterWaitMs: 0,
+        error: "Workflow not found",
       },
     ]);
     expect(entries[0]!.durationMs).toBeGreaterThanOrEqual(0);

@@ -106,6 +106,96 @@ describe("the token is never exposed", () => {
     }
   });
 
+  describe("no 8-character fragment of the token is reachable from an error (inspect, showHidden, depth 8)", () => {
+    const fragments = Array.from({ length: TOKEN.length - 7 }, (_, i) => TOKEN.slice(i, i + 8));
+    function expectNoFragment(error: unknown) {
+      const text = inspect(error, { showHidden: true, depth: 8 });
+      expect(fragments.filter((fragment) => text.includes(fragment))).toEqual([]);
+    }
+    let hostile: TestServer;
+    let elsewhere: TestServer;
+    beforeAll(async () => {
+      hostile = await startServer();
+      elsewhere = await startServer();
+    });
+    afterAll(async () => {
+      await hostile.close();
+      await elsewhere.close();
+    });
+    const bearer = (r: { headers: Record<string, unknown> }) => String(r.headers.authorization);
+
+    it.each([400, 401, 403, 404, 409, 429, 500, 503])(
+      "a %i echoing it in the body, whole and cut short, and in headers",
+      async (status) => {
+        hostile.handle((r) => ({
+          status,
+          headers: {
+            "content-type": "application/json",
+            "x-echo": bearer(r),
+            "www-authenticate": `Bearer error="invalid_token", token="${TOKEN.slice(3, 20)}"`,
+          },
+          body: { message: `echo: ${bearer(r)}`, cut: bearer(r).slice(0, 18), [TOKEN]: 1 },
+        }));
+        const error = await failure(clientFor(hostile).GET("/service-info"));
+        expect(error.status).toBe(status);
+        expect(error.response?.headers.get("x-echo")).toBe("Bearer [REDACTED]");
+        expectNoFragment(error);
+      },
+    );
+
+    it("a body that is not JSON, which V8's JSON.parse would quote in its message", async () => {
+      hostile.handle((r) => ({
+        headers: { "content-type": "application/json", "x-echo": bearer(r) },
+        body: `<pre>${bearer(r)}</pre>`,
+      }));
+      const error = await failure(clientFor(hostile).GET("/service-info"));
+      expect(error.message).toMatch(/not JSON/);
+      expect(error.cause).toBeUndefined();
+      expectNoFragment(error);
+      hostile.handle((r) => ({
+        status: 400,
+        headers: { "content-type": "application/json" },
+        body: `{"message": ${bearer(r)}`,
+      }));
+      const invalid = await failure(clientFor(hostile).GET("/service-info"));
+      expect(invalid.body).toBe('{"message": Bearer [REDACTED]');
+      expectNoFragment(invalid);
+    });
+
+    it("a redirect whose Location carries it", async () => {
+      hostile.handle(() => ({
+        status: 307,
+        headers: { location: `${elsewhere.url}/steal/${TOKEN}?t=${TOKEN}` },
+      }));
+      const error = await failure(
+        clientFor(hostile).POST("/workflow/launch", { body: {} as never }),
+      );
+      expect(error.name).toBe("RedirectError");
+      expect(error.message).toContain(`${elsewhere.url}/steal/[REDACTED]`);
+      expectNoFragment(error);
+      expect(elsewhere.requests).toHaveLength(0);
+    });
+
+    it("a success too large for the cap, or whose body broke off, with the token in headers", async () => {
+      hostile.handle((r) => ({
+        headers: { "content-type": "application/json", "x-echo": bearer(r) },
+        body: `{"echo": "${bearer(r)}", "pad": "${"x".repeat(2000)}"}`,
+      }));
+      expectNoFragment(
+        await failure(clientFor(hostile, { maxResponseBytes: 1000 }).GET("/service-info")),
+      );
+      hostile.handle((r) => ({
+        write: (res) => {
+          res.writeHead(200, { "content-type": "application/json", "x-echo": bearer(r) });
+          res.write(`{"echo": "${bearer(r)}`, () => res.socket?.resetAndDestroy());
+        },
+      }));
+      const broken = await failure(clientFor(hostile).GET("/service-info"));
+      expect(broken.name).toBe("BodyReadError");
+      expectNoFragment(broken);
+    });
+  });
+
   it("not by configuration errors", () => {
     let error: unknown;
     try {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { operations } from "../../generated/operations.js";
+import { ConfigurationError } from "../../src/index.js";
 import { useTestServer } from "../helpers/server.js";
 import { clientFor, TOKEN } from "../helpers/client.js";
 
@@ -27,6 +28,10 @@ describe("headers", () => {
   it("sends extra headers a call sets", async () => {
     await clientFor(server).GET("/user-info", { headers: { "X-Request-Id": "r-1" } });
     expect(last().headers["x-request-id"]).toBe("r-1");
+    await clientFor(server).GET("/user-info", { headers: [["X-Request-Id", "r-2"]] });
+    expect(last().headers["x-request-id"]).toBe("r-2");
+    await clientFor(server).GET("/user-info", { headers: new Headers({ "X-Request-Id": "r-3" }) });
+    expect(last().headers["x-request-id"]).toBe("r-3");
   });
 });
 
@@ -103,24 +108,67 @@ describe("query serialization follows each operation's schema", () => {
     expect(last().url).toBe("/workflow?search=name%3Aa%26b%3Dc");
     expect(last().query.get("search")).toBe("name:a&b=c");
   });
-
-  it("encodes path parameters", async () => {
-    await clientFor(server).GET("/workflow/{workflowId}", {
-      params: { path: { workflowId: "a/b c" } },
-    });
-    expect(last().pathname).toBe("/workflow/a%2Fb%20c");
-  });
 });
 
-describe("path parameters", () => {
+describe("path parameters can never change the operation", () => {
   it("refuses a call missing a path parameter before sending it", async () => {
     const client = clientFor(server);
     await expect(
       client.request("GET", "/workflow/{workflowId}", { params: { path: {} } }),
-    ).rejects.toThrow(/needs the path parameter "workflowId"/);
+    ).rejects.toThrow(/GET \/workflow\/\{workflowId\} needs the path parameter "workflowId"/);
     await expect(
       client.request("GET", "/workflow/{workflowId}", { params: { path: { workflowId: "" } } }),
-    ).rejects.toThrow(TypeError);
+    ).rejects.toBeInstanceOf(ConfigurationError);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it.each([".", ".."])(
+    "refuses %j, which the URL parser would resolve as a dot segment, before any request",
+    async (value) => {
+      const client = clientFor(server);
+      // Sent, this was DELETE /credentials/c1: another operation. (The types ask for numbers
+      // here; the ids come from user input or JavaScript callers all the same.)
+      const error = await client
+        .request("DELETE", "/identities/{managedIdentityId}/credentials/{managedCredentialsId}", {
+          params: { path: { managedIdentityId: value, managedCredentialsId: "c1" } },
+        })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ConfigurationError);
+      expect((error as Error).message).toBe(
+        `Path parameter "managedIdentityId" of DELETE /identities/{managedIdentityId}/credentials/{managedCredentialsId} is "${value}", a dot segment: the URL would name another path, so the call is refused.`,
+      );
+      // Sent, this was answered as ListDatasets.
+      await expect(
+        client.GET("/launch/{launchId}/datasets", { params: { path: { launchId: value } } }),
+      ).rejects.toBeInstanceOf(ConfigurationError);
+      expect(server.requests).toHaveLength(0);
+    },
+  );
+
+  it.each([
+    ["a/b c", "/workflow/a%2Fb%20c"],
+    ["%2e%2e", "/workflow/%252e%252e"],
+    [".%2E", "/workflow/.%252E"],
+    ["../x", "/workflow/..%2Fx"],
+    ["..\\", "/workflow/..%5C"],
+    ["...", "/workflow/..."],
+    ["a?b#c", "/workflow/a%3Fb%23c"],
+    [" .. ", "/workflow/%20..%20"],
+  ])("sends %j as exactly one segment: %s", async (workflowId, received) => {
+    await clientFor(server).GET("/workflow/{workflowId}", { params: { path: { workflowId } } });
+    expect(last().url).toBe(received);
+    expect(last().pathname.split("/")).toHaveLength(3);
+  });
+
+  it("refuses a path parameter that is neither a string nor a finite number", async () => {
+    const client = clientFor(server);
+    for (const workflowId of [Number.NaN, { id: 1 }, ["a", "b"]]) {
+      await expect(
+        client.request("GET", "/workflow/{workflowId}", { params: { path: { workflowId } } }),
+      ).rejects.toThrow(
+        /Path parameter "workflowId" of GET \/workflow\/\{workflowId\} must be a string or a finite number/,
+      );
+    }
     expect(server.requests).toHaveLength(0);
   });
 });

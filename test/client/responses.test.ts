@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { startServer, useTestServer } from "../helpers/server.js";
+import { useTestServer } from "../helpers/server.js";
 import { clientFor } from "../helpers/client.js";
 
 const server = await useTestServer();
@@ -131,30 +131,5 @@ describe("request(), the untyped escape hatch", () => {
       "/not-in-schema",
       "/not-in-schema",
     ]);
-  });
-});
-
-describe("redirected downloads", () => {
-  it("follows a 307 to another origin (a signed storage URL) without sending the token there", async () => {
-    const storage = await startServer(() => ({
-      headers: { "content-type": "application/octet-stream" },
-      body: BYTES,
-    }));
-    try {
-      server.reply({
-        status: 307,
-        headers: { location: `${storage.url}/bucket/samples.csv?sig=abc` },
-      });
-      const blob = await clientFor(server).GET("/datasets/{datasetId}/v/{version}/n/{fileName}", {
-        params: { path: { datasetId: "d1", version: "1", fileName: "samples.csv" } },
-      });
-      expect(Buffer.from(await blob.arrayBuffer())).toEqual(BYTES);
-      expect(server.requests[0]!.headers.authorization).toBeDefined();
-      expect(storage.requests).toHaveLength(1);
-      expect(storage.requests[0]!.url).toBe("/bucket/samples.csv?sig=abc");
-      expect(storage.requests[0]!.headers.authorization).toBeUndefined();
-    } finally {
-      await storage.close();
-    }
   });
 });

@@ -1,3 +1,8 @@
+/**
+ * The loopback HTTP server of the client tests: a real server on 127.0.0.1 that records every
+ * request and answers with scripted responses, well-behaved or hostile (a body that breaks off,
+ * stalls, lies about its length, inflates to gigabytes, or never ends).
+ */
 import { afterAll, beforeEach } from "vitest";
 import {
   createServer,
@@ -6,6 +11,7 @@ import {
   type ServerResponse,
 } from "node:http";
 import type { AddressInfo } from "node:net";
+import { gzipSync } from "node:zlib";
 
 /** A request as the server received it. */
 export interface RecordedRequest {
@@ -16,6 +22,8 @@ export interface RecordedRequest {
   query: URLSearchParams;
   headers: IncomingHttpHeaders;
   body: Buffer;
+  /** performance.now() when the request had arrived in full. */
+  at: number;
 }
 
 /** What the server answers; a plain object or array body is sent as JSON. */
@@ -29,6 +37,8 @@ export interface ScriptedResponse {
   bodyDelayMs?: number;
   /** Drop the connection without answering. */
   destroy?: boolean;
+  /** Answer by hand, for the hostile cases below; the other fields are then ignored. */
+  write?: (res: ServerResponse) => void | Promise<void>;
 }
 
 export type Handler = (request: RecordedRequest) => ScriptedResponse | Promise<ScriptedResponse>;
@@ -42,10 +52,11 @@ export interface TestServer {
   reply(...responses: ScriptedResponse[]): void;
   /** Answer requests with no queued response (default: 200 `{}`). */
   handle(handler: Handler): void;
+  /** Forget the requests received and the responses still queued. */
+  reset(): void;
   close(): Promise<void>;
 }
 
-/** A real HTTP server on 127.0.0.1 that records requests and answers with scripted responses. */
 export async function startServer(handler?: Handler): Promise<TestServer> {
   const requests: RecordedRequest[] = [];
   const queue: ScriptedResponse[] = [];
@@ -61,6 +72,8 @@ export async function startServer(handler?: Handler): Promise<TestServer> {
     });
 
   const server: Server = createServer((req, res) => {
+    // A client that hangs up mid-answer is a case under test, not a server failure.
+    res.on("error", () => {});
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
@@ -73,6 +86,7 @@ export async function startServer(handler?: Handler): Promise<TestServer> {
         query: parsed.searchParams,
         headers: req.headers,
         body: Buffer.concat(chunks),
+        at: performance.now(),
       };
       requests.push(recorded);
       void Promise.resolve(queue.shift() ?? fallback(recorded))
@@ -89,6 +103,10 @@ export async function startServer(handler?: Handler): Promise<TestServer> {
     reply: (...responses) => queue.push(...responses),
     handle: (next) => {
       fallback = next;
+    },
+    reset: () => {
+      requests.length = 0;
+      queue.length = 0;
     },
     close: () =>
       new Promise<void>((resolve) => {
@@ -109,6 +127,11 @@ async function answer(
     res.destroy();
     return;
   }
+  if (res.destroyed) return;
+  if (scripted.write) {
+    await scripted.write(res);
+    return;
+  }
   const headers = { ...scripted.headers };
   let body: string | Buffer | undefined;
   if (typeof scripted.body === "string" || Buffer.isBuffer(scripted.body)) {
@@ -117,7 +140,6 @@ async function answer(
     body = JSON.stringify(scripted.body);
     headers["content-type"] ??= "application/json";
   }
-  if (res.destroyed) return;
   res.writeHead(scripted.status ?? 200, headers);
   if (scripted.bodyDelayMs) {
     res.flushHeaders();
@@ -129,13 +151,68 @@ async function answer(
 
 /**
  * One recording server for a test file (top-level await): closed after the file, its request
- * log emptied before each test.
+ * log and queue emptied before each test.
  */
 export async function useTestServer(handler?: Handler): Promise<TestServer> {
   const server = await startServer(handler);
   afterAll(() => server.close());
-  beforeEach(() => {
-    server.requests.length = 0;
-  });
+  beforeEach(() => server.reset());
   return server;
 }
+
+// Hostile answers.
+
+const JSON_TYPE = { "content-type": "application/json" };
+
+/** Status and part of the body, then a TCP reset. */
+export const resetMidBody = (status = 200): ScriptedResponse => ({
+  write: (res) => {
+    res.writeHead(status, { ...JSON_TYPE, "content-length": "1000" });
+    res.write('{"workflow": {"id": "w1", "status"', () => res.socket?.resetAndDestroy());
+  },
+});
+
+/** A Content-Length longer than the body, then the connection closed cleanly. */
+export const shortBody = (): ScriptedResponse => ({
+  write: (res) => {
+    res.writeHead(200, { ...JSON_TYPE, "content-length": "5000" });
+    res.write('{"ok": tr', () => res.socket?.end());
+  },
+});
+
+/**
+ * gzip members of `memberBytes` zeros each, `members` of them: gunzip reads concatenated
+ * members as one stream, so 1 MiB on the wire can be made to inflate to 1 GiB cheaply.
+ */
+export function gzipBomb(members: number, memberBytes: number): Buffer {
+  const member = gzipSync(Buffer.alloc(memberBytes), { level: 9 });
+  return Buffer.concat(Array<Buffer>(members).fill(member));
+}
+
+/**
+ * `totalBytes` of `fill` streamed with backpressure, stopping early when the client hangs up;
+ * `onEnd` learns how much was written.
+ */
+export const endlessBody = (
+  status: number,
+  totalBytes: number,
+  fill: string,
+  onEnd?: (written: number) => void,
+): ScriptedResponse => ({
+  write: async (res) => {
+    res.writeHead(status, { "content-type": "text/plain" });
+    const chunk = Buffer.alloc(64 * 1024, fill);
+    let written = 0;
+    while (written < totalBytes && !res.destroyed) {
+      written += chunk.length;
+      if (!res.write(chunk)) {
+        await new Promise<void>((resolve) => {
+          res.once("drain", resolve);
+          res.once("close", resolve);
+        });
+      }
+    }
+    if (!res.destroyed) res.end();
+    onEnd?.(written);
+  },
+});

@@ -1,50 +1,63 @@
 /**
- * The whole stack (retry outside the limiter) against a strict server that also misbehaves:
- * bursts of 429 and 503, connection resets and slow answers on the first attempts of each call.
+ * The whole call path (rate limiter, retries, attempts) against a server that misbehaves on the
+ * first three arrivals of each call: bursts of 429 and 503, connection resets, bodies that break
+ * off, slow answers.
  */
 import { createHash } from "node:crypto";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { rateLimitLayer } from "../../src/rate-limit.js";
-import { retryLayer } from "../../src/retry.js";
+import { expect, it } from "vitest";
+import { SeqeraApiError } from "../../src/index.js";
+import { clientFor } from "../helpers/client.js";
 import {
-  startStrictServer,
-  type Arrival,
-  type Fault,
-  type StrictServer,
-} from "../helpers/strict-server.js";
-import { call, stack } from "./stack.js";
+  resetMidBody,
+  shortBody,
+  useTestServer,
+  type ScriptedResponse,
+} from "../helpers/server.js";
+
+type Fault = "503" | "reset" | "429" | "slow" | "broken body" | "short body";
 
 /** Deterministic faults: the first three arrivals of a path fail in a way chosen by its hash. */
-function fault(arrival: Arrival): Fault | undefined {
-  if (arrival.n > 3) return undefined;
-  const roll = createHash("sha256").update(`${arrival.url}#${arrival.n}`).digest()[0]! / 256;
-  if (roll < 0.25) return { status: 503 };
-  if (roll < 0.4) return { reset: true };
-  if (roll < 0.55)
-    return {
-      status: 429,
-      retryAfter: "0",
-      body: '{"message":"Maximum request rate exceeded. Wait 0secs before issuing a new request"}',
-    };
-  if (roll < 0.65) return { delayMs: 100 };
+function faultOf(path: string, n: number): Fault | undefined {
+  if (n > 3) return undefined;
+  const roll = createHash("sha256").update(`${path}#${n}`).digest()[0]! / 256;
+  if (roll < 0.2) return "503";
+  if (roll < 0.3) return "reset";
+  if (roll < 0.45) return "429";
+  if (roll < 0.55) return "slow";
+  if (roll < 0.62) return "broken body";
+  if (roll < 0.7) return "short body";
   return undefined;
 }
+const ANSWERS: Record<Fault, ScriptedResponse> = {
+  "503": { status: 503, body: { message: "unavailable" } },
+  reset: { destroy: true },
+  "429": {
+    status: 429,
+    headers: { "retry-after": "0" },
+    body: { message: "Maximum request rate exceeded. Wait 0secs before issuing a new request" },
+  },
+  slow: { delayMs: 100, body: { ok: true } },
+  "broken body": resetMidBody(),
+  "short body": shortBody(),
+};
 
-let server: StrictServer;
-beforeAll(async () => {
-  server = await startStrictServer({ fault });
+/** What each arrival got, by path. */
+const got = new Map<string, (Fault | "ok")[]>();
+const server = await useTestServer((request) => {
+  const seen = got.get(request.pathname) ?? [];
+  got.set(request.pathname, seen);
+  const fault = faultOf(request.pathname, seen.length + 1);
+  seen.push(fault === "slow" ? "ok" : (fault ?? "ok"));
+  return fault ? ANSWERS[fault] : { body: { ok: true } };
 });
-afterAll(() => server.close());
 
-type Outcome =
-  { kind: "ok" } | { kind: "status"; status: number } | { kind: "error"; error: unknown };
-
-it("every logical call succeeds exactly once or fails visibly; no POST is sent twice", async () => {
-  const token = `faults-${Math.random()}`;
-  const transport = stack(
-    [retryLayer({ baseDelayMs: 50, maxDelayMs: 2000 }), rateLimitLayer(token)],
-    2000,
-  );
+it("every logical call succeeds exactly once or fails visibly; a POST is sent again only after a 429", async () => {
+  const client = clientFor(server, {
+    token: `faults-${Math.random()}`,
+    rateLimit: { perSecond: 50 },
+    retry: { baseDelayMs: 50, maxDelayMs: 2000 },
+    timeoutMs: 2000,
+  });
   const plan = Array.from({ length: 90 }, (_, i) => ({
     path: `/f/${i}`,
     method: i % 3 === 0 ? "POST" : i % 3 === 1 ? "GET" : "PUT",
@@ -52,39 +65,31 @@ it("every logical call succeeds exactly once or fails visibly; no POST is sent t
   }));
   const outcomes = await Promise.all(
     plan.map(({ path, method, retryUnsafe }) =>
-      call(transport, server.url + path, {
-        method,
-        body: method === "GET" ? undefined : "{}",
-        token,
-        retryUnsafe,
-      }).then(
-        async (r): Promise<Outcome> => {
-          await r.arrayBuffer();
-          return r.status === 200 ? { kind: "ok" } : { kind: "status", status: r.status };
-        },
-        (error: unknown): Outcome => ({ kind: "error", error }),
+      client.request(method, path, { body: method === "GET" ? undefined : {}, retryUnsafe }).then(
+        () => ({ ok: true as const }),
+        (error: unknown) => ({ ok: false as const, error }),
       ),
     ),
   );
 
-  const served = (path: string) => server.count((a) => a.url === path && a.status === 200);
-  const sent = (path: string) => server.count((a) => a.url === path);
   plan.forEach(({ path, method, retryUnsafe }, i) => {
     const outcome = outcomes[i]!;
-    const label = `${method} ${path} → ${JSON.stringify(outcome)}`;
-    if (outcome.kind === "ok") expect(served(path), label).toBe(1);
-    else expect(served(path), label).toBe(0);
-    if (outcome.kind === "error") {
-      expect(outcome.error, label).toBeInstanceOf(TypeError);
-      expect((outcome.error as Error).message, label).toBe("fetch failed");
+    const answers = got.get(path) ?? [];
+    const label = `${method} ${path} → ${answers.join(", ")}`;
+    // A success came from exactly one clean answer; a failure from none, and is typed.
+    expect(answers.filter((a) => a === "ok").length, label).toBe(outcome.ok ? 1 : 0);
+    if (!outcome.ok) expect(outcome.error, label).toBeInstanceOf(SeqeraApiError);
+    if (method === "POST" && !retryUnsafe) {
+      // Sent again only after a 429: the service did nothing with it.
+      answers.slice(0, -1).forEach((answer) => expect(answer, label).toBe("429"));
+    } else {
+      // Retryable calls get past three faulty attempts within five.
+      expect(outcome.ok, label).toBe(true);
     }
-    if (outcome.kind === "status") expect([429, 503], label).toContain(outcome.status);
-    if (method === "POST" && !retryUnsafe) expect(sent(path), label).toBe(1);
-    // Retryable calls get past three faulty attempts within five.
-    if (method !== "POST" || retryUnsafe) expect(outcome.kind, label).toBe("ok");
   });
-  // The faults did happen.
-  expect(server.count((a) => a.reset === true)).toBeGreaterThan(5);
-  expect(server.count((a) => a.status === 503)).toBeGreaterThan(5);
-  expect(outcomes.filter((o) => o.kind !== "ok").length).toBeGreaterThan(0);
+  const all = [...got.values()].flat();
+  for (const fault of ["503", "reset", "429", "broken body", "short body"]) {
+    expect(all.filter((a) => a === fault).length, fault).toBeGreaterThan(2);
+  }
+  expect(outcomes.filter((o) => !o.ok).length).toBeGreaterThan(0);
 });

@@ -1,158 +1,200 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { retryLayer } from "../../src/retry.js";
-import type { LogEntry } from "../../src/transport.js";
-import { startStrictServer, type Fault, type StrictServer } from "../helpers/strict-server.js";
-import { call, stack } from "./stack.js";
+/**
+ * Retries, end to end through the client against a loopback server that fails on cue: the
+ * n-th arrival on a route gets the n-th scripted answer, later ones a 200 echoing the request.
+ */
+import { describe, expect, it } from "vitest";
+import {
+  ConnectionError,
+  RateLimitError,
+  ServerError,
+  type LogEntry,
+  type SeqeraClientOptions,
+} from "../../src/index.js";
+import { clientFor } from "../helpers/client.js";
+import { useTestServer, type ScriptedResponse } from "../helpers/server.js";
 
-/** Faults by route: the n-th arrival on a path gets `plan[path][n - 1]`. */
-const plan = new Map<string, (Fault | undefined)[]>();
-let server: StrictServer;
-beforeAll(async () => {
-  server = await startStrictServer({
-    perSecond: 1000,
-    fault: (a) => plan.get(a.url.split("?")[0]!)?.[a.n - 1],
-  });
+const plan = new Map<string, ScriptedResponse[]>();
+const arrivalsSoFar = new Map<string, number>();
+const server = await useTestServer((request) => {
+  const n = (arrivalsSoFar.get(request.pathname) ?? 0) + 1;
+  arrivalsSoFar.set(request.pathname, n);
+  return (
+    plan.get(request.pathname)?.[n - 1] ?? {
+      body: { n, method: request.method, body: request.body.toString() },
+    }
+  );
 });
-afterAll(() => server.close());
 
 let seq = 0;
-/** A fresh path with the given faults for its first arrivals. */
-function route(...faults: (Fault | undefined)[]): string {
+/** A fresh route (a path the schema does not list) with these answers for its first arrivals. */
+function route(...answers: ScriptedResponse[]): string {
   const path = `/r/${++seq}`;
-  plan.set(path, faults);
+  plan.set(path, answers);
   return path;
 }
-const arrivals = (path: string) => server.count((a) => a.url === path);
-const fast = retryLayer({ baseDelayMs: 20, maxDelayMs: 2000 });
+const arrivals = (path: string) => server.requests.filter((r) => r.pathname === path);
+const reset: ScriptedResponse = { destroy: true };
+const status = (code: number, retryAfter?: string): ScriptedResponse => ({
+  status: code,
+  headers: retryAfter === undefined ? {} : { "retry-after": retryAfter },
+  body: { message: `status ${code}` },
+});
+const client = (options: SeqeraClientOptions = {}) =>
+  clientFor(server, { retry: { baseDelayMs: 20, maxDelayMs: 2000 }, ...options });
+type Echo = { n: number; method: string; body: string };
+const call = (path: string, init: Record<string, unknown> = {}, options?: SeqeraClientOptions) =>
+  client(options).request(String(init.method ?? "GET"), path, {
+    ...init,
+    method: undefined,
+  } as never) as Promise<Echo>;
 
-describe("retry layer", () => {
-  it("retries a 429 after Retry-After (0 meaning about a second) and logs each retry", async () => {
-    const path = route(
-      { status: 429, retryAfter: "0", body: '{"message":"Maximum request rate exceeded"}' },
-      { status: 429, retryAfter: "1" },
-    );
+describe("429: retried for every method, after Retry-After", () => {
+  it("waits for Retry-After (0 meaning about a second) and logs each retry", async () => {
+    const path = route(status(429, "0"), status(429, "1"));
     const log: LogEntry[] = [];
-    const response = await call(stack([fast]), server.url + path, { logger: (e) => log.push(e) });
-    expect(response.status).toBe(200);
-    expect(arrivals(path)).toBe(3);
+    const data = await call(path, {}, { logger: (e) => log.push(e) });
+    expect(data.n).toBe(3);
     expect(log.map((e) => [e.attempt, e.status, e.retry?.reason])).toEqual([
       [1, 429, "HTTP 429"],
       [2, 429, "HTTP 429"],
       [3, 200, undefined],
     ]);
-    // Retried attempts say why and how long they waited; the last one just ends the call.
     for (const entry of log.slice(0, -1)) expect(entry.retry!.delayMs).toBeGreaterThanOrEqual(1000);
-    const [first, second] = server.arrivals.filter((a) => a.url === path);
-    expect(second!.at - first!.at).toBeGreaterThanOrEqual(1000);
+    const [first, second] = arrivals(path);
+    expect(second!.at - first!.at).toBeGreaterThanOrEqual(990);
   });
 
-  it("retries a burst of 503 and a 502/504 on GET until it succeeds", async () => {
-    const path = route({ status: 503 }, { status: 503 }, { status: 502 }, { status: 504 });
-    const response = await call(stack([fast]), server.url + path);
-    expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ n: 5 });
-    expect(arrivals(path)).toBe(5);
+  it.each(["POST", "PATCH"])(
+    "a %s answered 429 is sent again (the service did nothing): exactly two arrivals",
+    async (method) => {
+      const path = route(status(429, "0"));
+      const data = await call(path, { method, body: { launch: "x" } });
+      expect(data).toEqual({ n: 2, method, body: '{"launch":"x"}' });
+      expect(arrivals(path)).toHaveLength(2);
+    },
+  );
+
+  it.each(["soon", "-3", "1.5", "NaN", "Infinity", "1e3", "", "Wed, 99 Foo 2025 00:00:00 GMT"])(
+    "a garbage Retry-After %j is read as absent: about a second",
+    async (value) => {
+      const path = route(status(429, value));
+      const log: LogEntry[] = [];
+      await expect(call(path, {}, { logger: (e) => log.push(e) })).resolves.toMatchObject({ n: 2 });
+      const delay = log[0]!.retry!.delayMs;
+      expect(delay).toBeGreaterThanOrEqual(1000);
+      expect(delay).toBeLessThanOrEqual(1100);
+    },
+  );
+
+  it("does not wait out a Retry-After longer than maxDelayMs: the RateLimitError goes back", async () => {
+    const path = route(status(429, "30"));
+    const error = await call(path).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect((error as RateLimitError).retryAfter).toBe(30);
+    expect(arrivals(path)).toHaveLength(1);
+  });
+});
+
+describe("other failures: GET, HEAD, OPTIONS, PUT, DELETE", () => {
+  it("retries a burst of 503 and a 502/504 until it succeeds", async () => {
+    const path = route(status(503), status(503), status(502), status(504));
+    await expect(call(path)).resolves.toMatchObject({ n: 5 });
+    expect(arrivals(path)).toHaveLength(5);
   });
 
   it("retries connection resets on GET, DELETE and PUT, resending the body", async () => {
     for (const method of ["GET", "DELETE", "PUT"]) {
-      const path = route({ reset: true }, { reset: true });
-      const body = method === "PUT" ? JSON.stringify({ name: "x".repeat(1000) }) : undefined;
-      const response = await call(stack([fast]), server.url + path, { method, body });
-      expect(response.status).toBe(200);
-      expect(await response.json()).toMatchObject({ method, n: 3, body: body ?? "" });
-      expect(arrivals(path)).toBe(3);
+      const path = route(reset, reset);
+      const body = method === "PUT" ? { name: "x".repeat(1000) } : undefined;
+      const data = await call(path, { method, body });
+      expect(data).toEqual({ n: 3, method, body: body ? JSON.stringify(body) : "" });
+      expect(arrivals(path).map((r) => r.body.toString())).toEqual(
+        Array(3).fill(body ? JSON.stringify(body) : ""),
+      );
     }
   });
 
   it("retries an attempt that timed out without the caller aborting", async () => {
-    const path = route({ delayMs: 3000 });
+    const path = route({ delayMs: 3000, body: {} });
     const log: LogEntry[] = [];
-    const response = await call(stack([fast], 300), server.url + path, {
-      logger: (e) => log.push(e),
-    });
-    expect(response.status).toBe(200);
-    expect(arrivals(path)).toBe(2);
+    await expect(
+      call(path, {}, { timeoutMs: 300, logger: (e) => log.push(e) }),
+    ).resolves.toMatchObject({ n: 2 });
     expect(log[0]?.retry?.reason).toBe("attempt timed out");
   });
 
-  it("never sends a POST or PATCH twice without the caller's opt-in", async () => {
-    for (const method of ["POST", "PATCH"]) {
-      const reset = route({ reset: true });
-      await expect(call(stack([fast]), server.url + reset, { method, body: "{}" })).rejects.toThrow(
-        "fetch failed",
-      );
-      expect(arrivals(reset)).toBe(1);
-      const unavailable = route({ status: 503 });
-      const response = await call(stack([fast]), server.url + unavailable, { method, body: "{}" });
-      expect(response.status).toBe(503);
-      expect(arrivals(unavailable)).toBe(1);
-      const limited = route({ status: 429, retryAfter: "0" });
-      expect((await call(stack([fast]), server.url + limited, { method })).status).toBe(429);
-      expect(arrivals(limited)).toBe(1);
-    }
-  });
-
-  it("retries a POST the caller opted in for, with its body", async () => {
-    const path = route({ reset: true }, { status: 503 });
-    const body = JSON.stringify({ launch: "pipeline" });
-    const response = await call(stack([fast]), server.url + path, {
-      method: "POST",
-      body,
-      retryUnsafe: true,
-    });
-    expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ body, n: 3 });
-  });
-
-  it("returns the last response when attempts run out", async () => {
-    const path = route(...Array<Fault>(5).fill({ status: 503 }));
-    const response = await call(
-      stack([retryLayer({ maxAttempts: 3, baseDelayMs: 10 })]),
-      server.url + path,
+  it("returns the last error when attempts run out", async () => {
+    const path = route(...Array<ScriptedResponse>(5).fill(status(503)));
+    const error = await call(path, {}, { retry: { maxAttempts: 3, baseDelayMs: 10 } }).catch(
+      (e: unknown) => e,
     );
-    expect(response.status).toBe(503);
-    expect(arrivals(path)).toBe(3);
-  });
-
-  it("does not wait out a Retry-After longer than maxDelayMs: the 429 goes back", async () => {
-    const path = route({ status: 429, retryAfter: "30" });
-    const response = await call(stack([fast]), server.url + path);
-    expect(response.status).toBe(429);
-    expect(response.headers.get("retry-after")).toBe("30");
-    expect(arrivals(path)).toBe(1);
+    expect(error).toBeInstanceOf(ServerError);
+    expect(arrivals(path)).toHaveLength(3);
   });
 
   it("stops before the next attempt once the time budget would be exceeded", async () => {
-    const path = route({ status: 429, retryAfter: "1" }, { status: 429, retryAfter: "1" });
-    const layer = retryLayer({ maxElapsedMs: 1500, baseDelayMs: 10 });
-    const response = await call(stack([layer]), server.url + path);
-    expect(response.status).toBe(429);
-    expect(arrivals(path)).toBe(2);
+    const path = route(status(429, "1"), status(429, "1"));
+    const error = await call(path, {}, { retry: { maxElapsedMs: 1500, baseDelayMs: 10 } }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(arrivals(path)).toHaveLength(2);
   });
 
   it("does not retry other statuses", async () => {
-    const path = route({ status: 500, body: '{"message":"boom - Error ID: x"}' }, { status: 400 });
-    expect((await call(stack([fast]), server.url + path)).status).toBe(500);
-    expect(arrivals(path)).toBe(1);
+    const path = route(status(500), status(400));
+    await expect(call(path)).rejects.toBeInstanceOf(ServerError);
+    expect(arrivals(path)).toHaveLength(1);
   });
 
+  it("retry: false sends once", async () => {
+    const path = route(status(503));
+    await expect(call(path, {}, { retry: false })).rejects.toBeInstanceOf(ServerError);
+    expect(arrivals(path)).toHaveLength(1);
+  });
+});
+
+describe("POST and PATCH", () => {
+  it("are never sent twice after a reset or a 503 without the caller's opt-in", async () => {
+    for (const method of ["POST", "PATCH"]) {
+      const dropped = route(reset);
+      await expect(call(dropped, { method, body: {} })).rejects.toBeInstanceOf(ConnectionError);
+      expect(arrivals(dropped)).toHaveLength(1);
+      const unavailable = route(status(503));
+      await expect(call(unavailable, { method, body: {} })).rejects.toBeInstanceOf(ServerError);
+      expect(arrivals(unavailable)).toHaveLength(1);
+    }
+  });
+
+  it("are retried, with their body, when the call opts in", async () => {
+    const path = route(reset, status(503));
+    const body = { launch: "pipeline" };
+    await expect(call(path, { method: "POST", body, retryUnsafe: true })).resolves.toEqual({
+      n: 3,
+      method: "POST",
+      body: JSON.stringify(body),
+    });
+  });
+});
+
+describe("the caller's signal", () => {
   it("an abort during the wait between attempts rejects at once and sends nothing more", async () => {
-    const path = route({ status: 503, retryAfter: "1" });
+    const path = route(status(503, "1"));
     const controller = new AbortController();
-    const pending = call(stack([fast]), server.url + path, { signal: controller.signal });
-    while (arrivals(path) === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    const pending = call(path, { signal: controller.signal });
+    while (arrivals(path).length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     controller.abort();
     await expect(pending).rejects.toMatchObject({ name: "AbortError" });
     await new Promise((resolve) => setTimeout(resolve, 1200));
-    expect(arrivals(path)).toBe(1);
+    expect(arrivals(path)).toHaveLength(1);
   });
 
   it("the caller's timeout is final: a slow answer past it is not retried", async () => {
-    const path = route({ delayMs: 3000 });
-    await expect(
-      call(stack([fast]), server.url + path, { signal: AbortSignal.timeout(200) }),
-    ).rejects.toMatchObject({ name: "TimeoutError" });
-    expect(arrivals(path)).toBe(1);
+    const path = route({ delayMs: 3000, body: {} });
+    const error = await call(path, { signal: AbortSignal.timeout(200) }).catch((e: unknown) => e);
+    // The caller's own reason (a DOMException), not the client's TimeoutError.
+    expect(error).toBeInstanceOf(DOMException);
+    expect(error).toMatchObject({ name: "TimeoutError" });
+    expect(arrivals(path)).toHaveLength(1);
   });
 });

@@ -41,12 +41,12 @@ test("the tarball holds the compiled client, the generated types and table, and 
   const files = stdout.split("\n").filter(Boolean);
   expect(files).toEqual(
     expect.arrayContaining([
-      "package/generated/lib/src/index.js",
-      "package/generated/lib/src/index.d.ts",
-      "package/generated/lib/src/testing/index.js",
-      "package/generated/lib/generated/schema.d.ts",
-      "package/generated/lib/generated/operations.js",
-      "package/generated/lib/generated/openapi.json",
+      "package/dist/src/index.js",
+      "package/dist/src/index.d.ts",
+      "package/dist/src/testing/index.js",
+      "package/dist/generated/schema.d.ts",
+      "package/dist/generated/operations.js",
+      "package/dist/generated/openapi.json",
       "package/README.md",
     ]),
   );

@@ -53,6 +53,9 @@ export async function typeChecks(client: SeqeraClient): Promise<void> {
   });
   // @ts-expect-error acceptVersion is a string
   await client.GET("/service-info", { acceptVersion: 2 });
+  await client.GET("/service-info", { maxResponseBytes: 1024, retryUnsafe: true });
+  // @ts-expect-error maxResponseBytes is a number
+  await client.GET("/service-info", { maxResponseBytes: "1 MiB" });
 
   // Results: the success body, as the operation table reads it.
   expectTypeOf(await client.GET("/service-info")).toEqualTypeOf<Schemas["ServiceInfoResponse"]>();
