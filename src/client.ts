@@ -21,11 +21,14 @@ import {
 import { ConfigurationError } from "./errors/configuration-error.js";
 import { SeqeraApiError, type CallInfo } from "./errors/seqera-api-error.js";
 import { logAttempt } from "./log.js";
-import { createPlanLookup, type OperationPlan } from "./operation-plan.js";
+import { createPlanLookup } from "./operation-plan.js";
 import { paginate, type FetchPage, type PaginateOptions } from "./paginate.js";
 import { createRateLimiter, type Permit } from "./rate-limit.js";
+import { resolveWorkspaceId } from "./automation/names.js";
 import { createRedactor } from "./redact.js";
 import { prepareRequest, type RequestDefaults } from "./request.js";
+import { checkResponse, describeIssues } from "./response-check.js";
+import type { ResponseIssue } from "./response-validation.js";
 import { readResponse, type ResponseStep } from "./response.js";
 import { retryDecision } from "./retry.js";
 import type { RawMethods, TypedMethods, UntypedInit } from "./types.js";
@@ -55,13 +58,24 @@ export function createSeqeraClient(options: SeqeraClientOptions = {}): SeqeraCli
     headers: { Authorization: `Bearer ${token}`, "Accept-Version": config.acceptVersion },
     workspaceId: config.workspaceId,
   };
-  const { logger, retry } = config;
+  const { logger, retry, validateResponses } = config;
 
   async function send(method: string, path: string, init: UntypedInit = {}) {
     checkCallOptions(init, method, path);
     const plan = planFor(method, path);
-    if (config.workspaceRef !== undefined) checkWorkspaceRef(plan, method, path, init);
-    const request = prepareRequest(plan, method, path, init, defaults);
+    const named = plan.takesWorkspaceId
+      ? (init.workspace ??
+        (init.params?.query?.workspaceId == null ? config.workspaceRef : undefined))
+      : undefined;
+    const request = prepareRequest(
+      plan,
+      method,
+      path,
+      init,
+      named === undefined
+        ? defaults
+        : { ...defaults, workspaceId: await workspaceIdByName(named, init.signal) },
+    );
     const call: CallInfo = { method, path, operationId: plan.operationId, url: request.url };
     const step: ResponseStep = {
       call,
@@ -94,6 +108,20 @@ export function createSeqeraClient(options: SeqeraClientOptions = {}): SeqeraCli
       } catch (error) {
         outcome = { error };
       }
+      let validation: ResponseIssue[] | undefined;
+      if (validateResponses !== "off" && "data" in outcome && step.mode === "json") {
+        try {
+          validation = await checkResponse(
+            validateResponses,
+            call,
+            response!.status,
+            outcome.data,
+            redact,
+          );
+        } catch (error) {
+          outcome = { error };
+        }
+      }
       // No status arrived: the permit ends here.
       end?.(undefined);
       const decision =
@@ -121,7 +149,10 @@ export function createSeqeraClient(options: SeqeraClientOptions = {}): SeqeraCli
           limiterWaitMs: queued === undefined ? 0 : sent - queued,
           ...failure,
           ...(decision && { retry: decision }),
+          ...(validation?.length && { validation }),
         });
+      } else if (validation?.length) {
+        process.emitWarning(describeIssues(call, validation), "SeqeraResponseValidation");
       }
       if ("data" in outcome) return { data: outcome.data, response: response! };
       if (decision === undefined) throw outcome.error;
@@ -130,20 +161,16 @@ export function createSeqeraClient(options: SeqeraClientOptions = {}): SeqeraCli
   }
 
   /**
-   * Until the client resolves "organization/workspace" to its id (issue #12), a call that would
-   * need that default says so rather than going to the personal workspace in silence.
+   * The id of the call's `workspace` or the client's default given by name: "org/workspace" is
+   * looked up once per client (names.ts keeps the list), ids pass through.
    */
-  function checkWorkspaceRef(plan: OperationPlan, method: string, path: string, init: UntypedInit) {
-    const own = init.params?.query?.workspaceId;
-    if (plan.takesWorkspaceId && (own === undefined || own === null)) {
-      throw new ConfigurationError(
-        `${method} ${path} needs the default workspace "${config.workspaceRef}" by id: this client cannot resolve workspace names yet; pass its numeric workspaceId.`,
-      );
-    }
+  async function workspaceIdByName(ref: string | number, signal: AbortSignal | undefined) {
+    return String(await resolveWorkspaceId(client, String(ref), { signal }));
   }
 
   const dataOf = async (method: string, path: string, init?: UntypedInit) =>
     (await send(method, path, init)).data;
+  // The typed signatures are generic over the schema; the implementation is the same for all.
   const client = {
     config,
     ...byMethod((method) => (path: string, init?: UntypedInit) => dataOf(method, path, init)),
@@ -171,9 +198,8 @@ export function createSeqeraClient(options: SeqeraClientOptions = {}): SeqeraCli
     close: async () => {
       await limiter?.close();
     },
-  };
-  // The typed signatures are generic over the schema; the implementation is the same for all.
-  return client as unknown as SeqeraClient;
+  } as unknown as SeqeraClient;
+  return client;
 }
 
 const METHODS = ["GET", "PUT", "POST", "DELETE", "PATCH", "HEAD", "OPTIONS"] as const;

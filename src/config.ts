@@ -47,9 +47,18 @@ export interface SeqeraClientOptions {
   rateLimit?: RateLimitOptions | false;
   /** Retries of failed attempts; false turns them off. */
   retry?: RetryOptions | false;
+  /**
+   * Checks each JSON answer against its operation's response schema: `"warn"` reports where it
+   * leaves the types through `logger` (the attempt's entry gets `validation`; without a logger,
+   * a process warning), `"throw"` raises ResponseValidationError. Needs the `ajv` and
+   * `ajv-formats` packages. Default `"off"`: no validator is loaded.
+   */
+  validateResponses?: ValidateResponses;
   /** Where the TOWER_* defaults come from; default process.env, `{}` ignores the environment. */
   env?: Env;
 }
+
+export type ValidateResponses = "off" | "warn" | "throw";
 
 /** The resolved settings, frozen. Holds no token: that stays inside the client's closures. */
 export interface SeqeraConfig {
@@ -67,6 +76,7 @@ export interface SeqeraConfig {
   readonly rateLimit: Readonly<RateLimitOptions> | false;
   /** With every default filled in. */
   readonly retry: RetryPolicy | false;
+  readonly validateResponses: ValidateResponses;
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -121,6 +131,7 @@ export function resolveConfig(options: SeqeraClientOptions): {
     logger: options.logger,
     rateLimit: checkRateLimit(options.rateLimit ?? {}),
     retry: checkRetry(options.retry ?? {}),
+    validateResponses: checkValidateResponses(options.validateResponses ?? "off"),
   });
   return { config, token };
 }
@@ -152,6 +163,9 @@ export function checkCallOptions(init: object, method: string, path: string): vo
         break;
       case "maxResponseBytes":
         checkMaxResponseBytes(value, name());
+        break;
+      case "workspace":
+        checkWorkspace(value, name());
         break;
       case "retryUnsafe":
         if (!isBoolean(value)) throw invalid(name(), "true or false", value);
@@ -267,17 +281,27 @@ const WORKSPACE_REF = new RegExp(`^${NAME}/${NAME}$`);
  * A workspace id, or a workspace by name as `tw` takes it ("organization/workspace"); resolving
  * the name to its id is the client's business, not the configuration's.
  */
-function checkWorkspace(value: unknown): { id?: string; ref?: string } {
+function checkWorkspace(
+  value: unknown,
+  name = "workspaceId (or TOWER_WORKSPACE_ID)",
+): { id?: string; ref?: string } {
   if (value === undefined) return {};
   const text = typeof value === "string" ? value.trim() : String(value);
   if (typeof value === "string" && WORKSPACE_REF.test(text)) return { ref: text };
   const id = typeof value === "number" ? Number.isSafeInteger(value) : typeof value === "string";
   if (!id || !/^[1-9]\d*$/.test(text)) {
-    throw new ConfigurationError(
-      `workspaceId (or TOWER_WORKSPACE_ID) must be a positive integer or "organization/workspace", got ${describe(value)}.`,
-    );
+    throw invalid(name, 'a positive integer or "organization/workspace"', value);
   }
   return { id: text };
+}
+
+const VALIDATE_RESPONSES: readonly ValidateResponses[] = ["off", "warn", "throw"];
+
+function checkValidateResponses(value: unknown): ValidateResponses {
+  if (!VALIDATE_RESPONSES.includes(value as ValidateResponses)) {
+    throw invalid("validateResponses", '"off", "warn" or "throw"', value);
+  }
+  return value as ValidateResponses;
 }
 
 function checkAcceptVersion(value: unknown, name: string): string {

@@ -7,6 +7,7 @@ export {
   type FetchFunction,
   type SeqeraClientOptions,
   type SeqeraConfig,
+  type ValidateResponses,
 } from "./config.js";
 export { checkCompatibility, compareVersions, type CompatibilityReport } from "./compat.js";
 export {
@@ -20,6 +21,7 @@ export {
   RateLimitError,
   RedirectError,
   ResponseTooLargeError,
+  ResponseValidationError,
   SeqeraApiError,
   ServerError,
   TimeoutError,
@@ -30,6 +32,7 @@ export type { ParseAs } from "./parse.js";
 export type { RateLimitOptions } from "./rate-limit.js";
 export type { RetryOptions } from "./retry.js";
 export type { LogEntry, Logger } from "./log.js";
+export type { ResponseIssue } from "./response-validation.js";
 export type {
   CallOptions,
   ItemOf,

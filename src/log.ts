@@ -1,3 +1,5 @@
+import type { ResponseIssue } from "./response-validation.js";
+
 /** One entry per attempt of a call; never carries the token or any header. */
 export interface LogEntry {
   method: string;
@@ -15,6 +17,8 @@ export interface LogEntry {
   /** Set when the attempt will be retried: why, and after how long. */
   retry?: { reason: string; delayMs: number };
   error?: string;
+  /** With `validateResponses: "warn"`: where the answer left its operation's response schema. */
+  validation?: ResponseIssue[];
 }
 
 export type Logger = (entry: LogEntry) => void;

@@ -1,5 +1,5 @@
 import type { ErrorObject, ValidateFunction } from "ajv";
-import { AJV_OPTIONS, addComponentSchemas, FORMATS } from "./openapi/ajv.js";
+import { addComponentSchemas, loadAjv } from "./openapi/ajv.js";
 import { deref, isRecord, operationObject, type OpenApiDocument } from "./openapi/document.js";
 import { toJsonSchema } from "./openapi/json-schema.js";
 import { loadDocument } from "./openapi/load.js";
@@ -48,11 +48,8 @@ export function loadResponseValidator(): Promise<ResponseValidator> {
 
 /** The same, for another document (a release as published, say). */
 export async function responseValidatorFor(doc: OpenApiDocument): Promise<ResponseValidator> {
-  const [{ Ajv }, formats] = await Promise.all([import("ajv"), import("ajv-formats")]);
-  // ajv-formats is CommonJS: its default export is the plugin itself.
-  const addFormats = formats.default as unknown as typeof formats.default.default;
-  const ajv = new Ajv({ ...AJV_OPTIONS, allErrors: true });
-  addFormats(ajv, FORMATS as never);
+  const newAjv = await loadAjv("validateResponses");
+  const ajv = newAjv({ allErrors: true });
   addComponentSchemas(ajv, doc, "response", BASE);
   const compiled = new Map<string, ValidateFunction | undefined>();
   return (method, pathTemplate, status, body) => {

@@ -6,6 +6,7 @@
  */
 import leven from "leven";
 import type { SeqeraClient } from "../client.js";
+import { ConfigurationError } from "../errors/configuration-error.js";
 import { AmbiguousNameError } from "../errors/ambiguous-name-error.js";
 import { NameNotFoundError } from "../errors/name-not-found-error.js";
 import type {
@@ -74,7 +75,7 @@ export async function resolveWorkspaceId(
   const text = ref.trim();
   if (/^[1-9]\d*$/.test(text)) return Number(text);
   if (!/^[^/\s]+\/[^/\s]+$/.test(text)) {
-    throw new TypeError(
+    throw new ConfigurationError(
       `A workspace is an id or "organization/workspace", got ${JSON.stringify(ref)}`,
     );
   }
@@ -88,7 +89,7 @@ export async function workspaceIdOf(
   ref: WorkspaceRef | undefined,
   signal?: AbortSignal,
 ): Promise<number | undefined> {
-  const value = ref ?? client.config.workspaceId;
+  const value = ref ?? client.config.workspaceRef ?? client.config.workspaceId;
   if (value === undefined) return undefined;
   return typeof value === "number" ? value : resolveWorkspaceId(client, value, { signal });
 }

@@ -10,6 +10,7 @@ export { BodyReadError } from "./body-read-error.js";
 export { TimeoutError } from "./timeout-error.js";
 export { RedirectError } from "./redirect-error.js";
 export { ResponseTooLargeError } from "./response-too-large-error.js";
+export { ResponseValidationError } from "./response-validation-error.js";
 export { ConfigurationError } from "./configuration-error.js";
 
 // Automation helpers (runs, names, launch): failures that are not an HTTP answer.

@@ -1,4 +1,5 @@
 import type { Ajv, Options } from "ajv";
+import { importOptional } from "../optional-dependency.js";
 import type { OpenApiDocument } from "./document.js";
 import { toJsonSchemaDefs, type Direction } from "./json-schema.js";
 
@@ -25,4 +26,26 @@ export function addComponentSchemas(
   base: string,
 ): void {
   ajv.addSchema({ $id: base, $defs: toJsonSchemaDefs(doc.components.schemas, direction, base) });
+}
+
+const INSTALL_AJV = "ajv@^8 ajv-formats@^3";
+
+type FormatsPlugin = (typeof import("ajv-formats"))["default"]["default"];
+
+/**
+ * Loads Ajv and ajv-formats, optional peer dependencies (`feature` names what needs them in the
+ * error when one is missing), and returns a factory of Ajv instances with our options and the
+ * schema's formats.
+ */
+export async function loadAjv(feature: string): Promise<(options?: Options) => Ajv> {
+  const [ajvModule, formatsModule] = await Promise.all([
+    importOptional<typeof import("ajv")>("ajv", feature, INSTALL_AJV),
+    // ajv-formats is CommonJS: the plugin is its module object's default export.
+    importOptional<{ default: FormatsPlugin }>("ajv-formats", feature, INSTALL_AJV),
+  ]);
+  return (options) => {
+    const ajv = new ajvModule.Ajv({ ...AJV_OPTIONS, ...options });
+    formatsModule.default(ajv, FORMATS as never);
+    return ajv;
+  };
 }

@@ -1,8 +1,8 @@
 import type { ValidateFunction } from "ajv";
 import { loadDocument, type SchemaObject } from "./document.js";
-import { AJV_OPTIONS, addComponentSchemas, FORMATS } from "../openapi/ajv.js";
+import { addComponentSchemas } from "../openapi/ajv.js";
 import { toJsonSchema, type Direction } from "../openapi/json-schema.js";
-import { addFormats, Ajv } from "./peer-dependencies.js";
+import { newAjv } from "./peer-dependencies.js";
 
 export interface SchemaValidator {
   /** Undefined when `value` is valid, else Ajv's description of the first failures. */
@@ -26,8 +26,7 @@ export function schemaValidator(direction: Direction): SchemaValidator {
 
 function createValidator(direction: Direction): SchemaValidator {
   const base = `seqera-${direction}`;
-  const ajv = new Ajv(AJV_OPTIONS);
-  addFormats(ajv, FORMATS as never);
+  const ajv = newAjv();
   addComponentSchemas(ajv, loadDocument(), direction, base);
   const compiled = new WeakMap<SchemaObject, ValidateFunction>();
   return {

@@ -210,20 +210,6 @@ describe("workspace id", () => {
     const option = createSeqeraClient({ ...quiet, token: TOKEN, workspaceId: "acme/prod" });
     expect(option.config).toMatchObject({ workspaceRef: "acme/prod", workspaceId: undefined });
   });
-
-  it("a workspace by name is never silently dropped: a call that needs it says so", async () => {
-    const client = createSeqeraClient({
-      ...quiet,
-      token: TOKEN,
-      baseUrl: server.url,
-      workspaceId: "acme/prod",
-    });
-    await expect(client.GET("/workflow")).rejects.toThrow(/default workspace "acme\/prod"/);
-    // A call naming its own workspace, or an operation without one, goes through.
-    await client.GET("/workflow", { params: { query: { workspaceId: 5 } } });
-    await client.GET("/user-info");
-    expect(server.requests.map((r) => r.url)).toEqual(["/workflow?workspaceId=5", "/user-info"]);
-  });
 });
 
 describe("other options", () => {
