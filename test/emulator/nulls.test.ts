@@ -46,7 +46,8 @@ describe("answers carry null where the service may send it", () => {
 
   test("only nullable properties that are not required, about half of them", () => {
     const task = sampledComponent(doc, "Task", true);
-    const nulls = nullPaths(task);
+    // Top-level properties of Task (nested objects are sampled by the same rule).
+    const nulls = nullPaths(task).filter((path) => !path.includes("."));
     const nullable = Object.keys(
       doc.components.schemas.Task!.properties as Record<string, unknown>,
     ).filter((key) => isNullable(doc, "Task", key));

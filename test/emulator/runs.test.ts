@@ -98,7 +98,7 @@ describe("launch rejects what the service rejects", () => {
         )
       ).launch.resumeCommitId;
     // Nextflow resolves the commit when the run starts; before, there is nothing to resume from.
-    expect(await resumable()).toBeUndefined();
+    expect(await resumable()).toBeNull();
     emulator.state.runs.advance(workflowId);
     expect(await resumable()).toMatch(/^[0-9a-f]{40}$/);
     const { launch: described } = await expectAnswer(

@@ -1,3 +1,4 @@
+import { SCHEMA_VERSION } from "../../../generated/version.js";
 import type { Member, Organization, Workspace } from "../state/organizations.js";
 import {
   badRequest,
@@ -12,8 +13,15 @@ import {
   type StateRoute,
 } from "./context.js";
 
-/** The user, organizations, workspaces and members, keyed by operationId. */
+/** The service, the user, organizations, workspaces and members, keyed by operationId. */
 export const organizationRoutes: Record<string, StateRoute> = {
+  Info(_request, ctx) {
+    // The release the emulator was built from, so checkCompatibility() reads it as the service's.
+    return ok({
+      serviceInfo: ctx.dto("ServiceInfo", { version: SCHEMA_VERSION, apiVersion: SCHEMA_VERSION }),
+    });
+  },
+
   UserInfo(_request, ctx) {
     // No default workspace: a sampled id would name one that does not exist.
     return ok(ctx.record("DescribeUserResponse", { user: userDto(ctx), needConsent: false }));
