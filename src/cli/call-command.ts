@@ -1,0 +1,65 @@
+import type { Paginated, UntypedInit } from "../index.js";
+import type { InputSource } from "./body-fields.js";
+import { planCall, type CallPlan } from "./call-plan.js";
+import { clientOptions } from "./client-options.js";
+import type { OptionValues } from "./command-line.js";
+import { EXIT, type ExitCode } from "./exit-codes.js";
+import { findTarget } from "./operation-target.js";
+import { write, writeBody, writeLine, type Streams } from "./output.js";
+import { progressOn } from "./progress.js";
+import type { FieldArg } from "./body-fields.js";
+
+export interface CallContext extends Streams, InputSource {
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+/** `seqera-api <operation|METHOD path> [options]`: one API call, or every page of a list. */
+export async function callCommand(
+  args: string[],
+  values: OptionValues,
+  fields: FieldArg[],
+  context: CallContext,
+): Promise<ExitCode> {
+  const target = findTarget(args);
+  if (values.help) {
+    const { operationHelp } = await import("./operation-help.js");
+    await write(context.stdout, operationHelp(target.info));
+    return EXIT.ok;
+  }
+  const hasWorkspace = !!(values.workspace ?? context.env.TOWER_WORKSPACE_ID)?.trim();
+  const plan = await planCall(target, { ...values, fields, hasWorkspace }, context);
+  // Loaded only now: usage errors and --help never pay for the client.
+  const { createSeqeraClient } = await import("../index.js");
+  const client = createSeqeraClient(clientOptions(values, context.env, context.stderr));
+  try {
+    if (plan.paginate) await writeEveryItem(client.paginate as PaginateAny, plan, context);
+    else
+      await writeBody(
+        context.stdout,
+        await client.request(plan.info.method, plan.info.path, plan.init),
+      );
+  } finally {
+    await client.close();
+  }
+  return EXIT.ok;
+}
+
+/** client.paginate with a path known only at run time; the plan has checked it is a list. */
+type PaginateAny = (path: string, init: UntypedInit & { pageSize?: number }) => Paginated<unknown>;
+
+async function writeEveryItem(paginate: PaginateAny, plan: CallPlan, context: CallContext) {
+  const progress = progressOn(context.stderr);
+  let items = 0;
+  let pages = 0;
+  try {
+    for await (const page of paginate(plan.info.path, { ...plan.init, ...plan.paginate }).pages()) {
+      pages++;
+      for (const item of page.items) await writeLine(context.stdout, item);
+      items += page.items.length;
+      const of = page.total === undefined ? "" : ` of ${page.total}`;
+      progress.update(`${plan.info.operationId}: ${items}${of} items, ${pages} pages`);
+    }
+  } finally {
+    progress.done();
+  }
+}

@@ -1,0 +1,32 @@
+import { ConfigurationError, SeqeraApiError, TimeoutError } from "../index.js";
+import { oneLine } from "./client-options.js";
+import { EXIT, type ExitCode } from "./exit-codes.js";
+import { UsageError } from "./usage-error.js";
+
+/** The exit code for a failure, by the categories of EXIT. */
+export function exitCodeFor(error: unknown): ExitCode {
+  if (error instanceof UsageError || error instanceof ConfigurationError) return EXIT.usage;
+  if (error instanceof TimeoutError) return EXIT.timeout;
+  if (error instanceof SeqeraApiError) {
+    if (error.status === 401 || error.status === 403) return EXIT.auth;
+    if (error.status === 400) return EXIT.usage;
+  }
+  return EXIT.failure;
+}
+
+/**
+ * The one line printed on stderr: the status and operation of an API error, its message and
+ * Error ID. The client already keeps the token out of every message.
+ */
+export function errorLine(error: unknown): string {
+  if (error instanceof UsageError || error instanceof ConfigurationError) {
+    return `seqera-api: ${oneLine(error.message)}`;
+  }
+  if (error instanceof SeqeraApiError) {
+    const status = error.status === undefined ? "" : `${error.status} `;
+    const id = error.errorId === undefined ? "" : ` (Error ID: ${error.errorId})`;
+    return `seqera-api: ${status}${error.operationId}: ${oneLine(error.message)}${id}`;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return `seqera-api: ${oneLine(message)}`;
+}

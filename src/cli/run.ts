@@ -1,0 +1,51 @@
+import type { InputSource } from "./body-fields.js";
+import { parseCommandLine } from "./command-line.js";
+import { EXIT, type ExitCode } from "./exit-codes.js";
+import { write, type Streams } from "./output.js";
+import { UsageError } from "./usage-error.js";
+
+export interface RunContext extends Streams, InputSource {
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * Runs one command line and returns its exit code; every failure becomes one line on stderr.
+ * Each command's modules are imported when it runs, so that `--version` loads neither the
+ * client nor the schema.
+ */
+export async function run(argv: string[], context: RunContext): Promise<ExitCode> {
+  try {
+    const line = parseCommandLine(argv);
+    if (line.values.version) {
+      const { versionLine } = await import("./version.js");
+      await write(context.stdout, versionLine());
+      return EXIT.ok;
+    }
+    const help = async () => {
+      const { commandHelp } = await import("./help.js");
+      await write(context.stdout, commandHelp(line.command));
+      return EXIT.ok;
+    };
+    switch (line.command) {
+      case undefined:
+        if (line.values.help) return await help();
+        throw new UsageError(
+          "Name an operation, e.g. seqera-api ListWorkflows (seqera-api --help for more).",
+        );
+      case "emulator": {
+        if (line.values.help) return await help();
+        if (line.args.length > 0) throw new UsageError(`Unexpected argument "${line.args[0]}".`);
+        const { emulatorCommand } = await import("./emulator-command.js");
+        return await emulatorCommand(context);
+      }
+      case "call": {
+        const { callCommand } = await import("./call-command.js");
+        return await callCommand(line.args, line.values, line.fields, context);
+      }
+    }
+  } catch (error) {
+    const { errorLine, exitCodeFor } = await import("./report-error.js");
+    context.stderr.write(`${errorLine(error)}\n`);
+    return exitCodeFor(error);
+  }
+}
