@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { deref, isRecord, type OpenApiDocument, type SchemaObject } from "../testing/document.js";
 import { didYouMean } from "./closest.js";
-import { UsageError } from "./usage-error.js";
+import { UsageError } from "./cli-errors.js";
 
 /** One -F (typed) or -f (raw) argument, in command-line order. */
 export interface FieldArg {

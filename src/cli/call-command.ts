@@ -1,7 +1,9 @@
 import type { Paginated, UntypedInit } from "../index.js";
 import type { InputSource } from "./body-fields.js";
 import { planCall, type CallPlan } from "./call-plan.js";
+import { DeadlineError } from "./cli-errors.js";
 import { clientOptions } from "./client-options.js";
+import { parseDuration } from "./duration.js";
 import type { OptionValues } from "./command-line.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { findTarget } from "./operation-target.js";
@@ -28,16 +30,25 @@ export async function callCommand(
   }
   const hasWorkspace = !!(values.workspace ?? context.env.TOWER_WORKSPACE_ID)?.trim();
   const plan = await planCall(target, { ...values, fields, hasWorkspace }, context);
+  const timeoutMs =
+    values.timeout === undefined ? undefined : parseDuration("--timeout", values.timeout);
   // Loaded only now: usage errors and --help never pay for the client.
   const { createSeqeraClient } = await import("../index.js");
   const client = createSeqeraClient(clientOptions(values, context.env, context.stderr));
+  const deadline = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
+  if (deadline) plan.init.signal = deadline;
   try {
     if (plan.paginate) await writeEveryItem(client.paginate as PaginateAny, plan, context);
-    else
-      await writeBody(
-        context.stdout,
-        await client.request(plan.info.method, plan.info.path, plan.init),
-      );
+    else {
+      const { method, path } = plan.info;
+      await writeBody(context.stdout, await client.request(method, path, plan.init));
+    }
+  } catch (error) {
+    if (deadline?.aborted) {
+      const { operationId } = plan.info;
+      throw new DeadlineError(`${operationId} did not finish within --timeout ${values.timeout}.`);
+    }
+    throw error;
   } finally {
     await client.close();
   }

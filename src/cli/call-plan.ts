@@ -5,7 +5,7 @@ import type { UntypedInit } from "../index.js";
 import { applyFields, type FieldArg, type InputSource } from "./body-fields.js";
 import { didYouMean } from "./closest.js";
 import type { Target } from "./operation-target.js";
-import { UsageError } from "./usage-error.js";
+import { UsageError } from "./cli-errors.js";
 
 /** What the command line asks of one operation, checked before anything is sent. */
 export interface CallPlan {

@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import type { FieldArg } from "./body-fields.js";
 import { didYouMean } from "./closest.js";
-import { UsageError } from "./usage-error.js";
+import { UsageError } from "./cli-errors.js";
 
 /** What the first positional argument selects. "call" is an API operation (by id or path). */
 export type CommandName = "call" | "emulator";
@@ -62,6 +62,12 @@ export const OPTIONS = {
   paginate: {
     type: "boolean",
     help: "Fetch every page of a list and print each item as one JSON line (NDJSON); -q max=N sets the page size.",
+    commands: ["call"],
+  },
+  timeout: {
+    type: "string",
+    value: "duration",
+    help: "Give up after this long (90s, 30m, 2h), retries and pages included: exit code 3.",
     commands: ["call"],
   },
   url: {

@@ -15,8 +15,6 @@ export const EXIT = {
   auth: 4,
   /** Any other failure: another HTTP error, no response, a response that cannot be read. */
   failure: 5,
-  /** Stopped by SIGINT (Ctrl-C), as shells report 128 + 2. */
-  interrupted: 130,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
@@ -26,8 +24,7 @@ export const EXIT_MEANINGS: Readonly<Record<ExitCode, string>> = {
   [EXIT.ok]: "success (a run waited for SUCCEEDED)",
   [EXIT.runFailed]: "the run ended FAILED or CANCELLED",
   [EXIT.usage]: "bad input: usage, configuration, or a 400 from the service; nothing to retry",
-  [EXIT.timeout]: "timed out: a wait, or a request after its retries",
+  [EXIT.timeout]: "timed out: --timeout, or a request's attempts timing out",
   [EXIT.auth]: "authentication: token missing rights, invalid or expired (401/403)",
   [EXIT.failure]: "any other failure: HTTP error, no response, unreadable response",
-  [EXIT.interrupted]: "interrupted (SIGINT)",
 };

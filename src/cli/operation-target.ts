@@ -1,6 +1,6 @@
 import { operations, type OperationInfo } from "../../generated/operations.js";
 import { closest, didYouMean } from "./closest.js";
-import { UsageError } from "./usage-error.js";
+import { UsageError } from "./cli-errors.js";
 
 /** The operation a command line names, with what its path itself carried. */
 export interface Target {

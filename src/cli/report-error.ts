@@ -1,12 +1,12 @@
 import { ConfigurationError, SeqeraApiError, TimeoutError } from "../index.js";
 import { oneLine } from "./client-options.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
-import { UsageError } from "./usage-error.js";
+import { DeadlineError, UsageError } from "./cli-errors.js";
 
 /** The exit code for a failure, by the categories of EXIT. */
 export function exitCodeFor(error: unknown): ExitCode {
   if (error instanceof UsageError || error instanceof ConfigurationError) return EXIT.usage;
-  if (error instanceof TimeoutError) return EXIT.timeout;
+  if (error instanceof TimeoutError || error instanceof DeadlineError) return EXIT.timeout;
   if (error instanceof SeqeraApiError) {
     if (error.status === 401 || error.status === 403) return EXIT.auth;
     if (error.status === 400) return EXIT.usage;
@@ -19,9 +19,6 @@ export function exitCodeFor(error: unknown): ExitCode {
  * Error ID. The client already keeps the token out of every message.
  */
 export function errorLine(error: unknown): string {
-  if (error instanceof UsageError || error instanceof ConfigurationError) {
-    return `seqera-api: ${oneLine(error.message)}`;
-  }
   if (error instanceof SeqeraApiError) {
     const status = error.status === undefined ? "" : `${error.status} `;
     const id = error.errorId === undefined ? "" : ` (Error ID: ${error.errorId})`;

@@ -2,7 +2,7 @@ import type { InputSource } from "./body-fields.js";
 import { parseCommandLine } from "./command-line.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { write, type Streams } from "./output.js";
-import { UsageError } from "./usage-error.js";
+import { UsageError } from "./cli-errors.js";
 
 export interface RunContext extends Streams, InputSource {
   env: Readonly<Record<string, string | undefined>>;

@@ -1,0 +1,14 @@
+import { UsageError } from "./cli-errors.js";
+
+const UNITS_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
+const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/;
+
+/** "90s", "30m", "1.5h", "500ms"; a bare number is seconds. Returns milliseconds. */
+export function parseDuration(flag: string, text: string): number {
+  const match = DURATION.exec(text.trim());
+  const ms = match ? Number(match[1]) * UNITS_MS[(match[2] ?? "s") as keyof typeof UNITS_MS] : NaN;
+  if (!(ms > 0 && ms <= 2 ** 31 - 1)) {
+    throw new UsageError(`${flag} ${text}: expected a duration such as 90s, 30m or 2h.`);
+  }
+  return ms;
+}
