@@ -40,3 +40,14 @@ export type {
 } from "./types.js";
 export { SCHEMA_SHA256, SCHEMA_VERSION } from "../generated/version.js";
 export type { components, operations, paths } from "../generated/schema.js";
+
+// Automation helpers: runs, names, launch, logs and datasets, over the typed calls.
+export * from "./automation/index.js";
+export {
+  AmbiguousNameError,
+  ComputeEnvFailedError,
+  NameNotFoundError,
+  ResumeUnavailableError,
+  RunFailedError,
+  WaitTimeoutError,
+} from "./errors/index.js";

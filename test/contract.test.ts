@@ -11,6 +11,7 @@ import { sampleSchema } from "../src/testing/sample.js";
 import { schemaValidator } from "../src/testing/validator.js";
 import { startEmulator, type Emulator } from "../src/testing/index.js";
 import { createSeqeraClient, type SeqeraClient } from "../src/index.js";
+import { worldFor } from "./emulator/world.js";
 
 /**
  * The contract run: every operation of the pinned schema, called through the client with
@@ -54,12 +55,13 @@ async function call(info: OperationInfo, args: CallArgs): Promise<unknown> {
 
 function minimalArgs(info: OperationInfo): CallArgs {
   const args: CallArgs = { params: { path: {}, query: {} } };
+  // Operations answered from state need ids that exist and bodies they accept.
+  const world = worldFor(emulator, info.operationId);
   for (const param of parameters(doc, info)) {
     if (param.in !== "path" && !(param.in === "query" && param.required)) continue;
     const value =
-      param.name === "workflowId"
-        ? // Runs are stateful: describe, cancel and delete need one that exists.
-          emulator.state.workflows.add({ status: "SUCCEEDED" }).id
+      param.in === "path" && world && param.name in world.path
+        ? world.path[param.name]
         : sampleSchema(
             doc,
             param.schema ?? {},
@@ -72,7 +74,8 @@ function minimalArgs(info: OperationInfo): CallArgs {
   // fetch could not even send).
   const body = requestBody(doc, info);
   const schema = body?.required ? body.content[info.requestContentType ?? ""] : undefined;
-  if (schema) {
+  if (world?.body !== undefined) args.body = world.body;
+  else if (schema) {
     args.body =
       info.requestContentType === "multipart/form-data"
         ? formData(schema)

@@ -10,3 +10,11 @@ export { TimeoutError } from "./timeout-error.js";
 export { ConfigurationError } from "./configuration-error.js";
 export { errorFromResponse } from "./from-response.js";
 export { errorFromFailure } from "./from-failure.js";
+
+// Automation helpers (runs, names, launch): failures that are not an HTTP answer.
+export { RunFailedError } from "./run-failed-error.js";
+export { WaitTimeoutError } from "./wait-timeout-error.js";
+export { ComputeEnvFailedError } from "./compute-env-failed-error.js";
+export { NameNotFoundError } from "./name-not-found-error.js";
+export { AmbiguousNameError } from "./ambiguous-name-error.js";
+export { ResumeUnavailableError } from "./resume-unavailable-error.js";

@@ -1,30 +1,75 @@
 import type { ServerResponse } from "node:http";
 import type { OperationInfo } from "../../generated/operations.js";
-import { successResponse, type OpenApiDocument } from "./document.js";
+import { deref, successResponse, type OpenApiDocument, type SchemaObject } from "./document.js";
 import { sampleSchema } from "./sample.js";
 import type { EmulatorResponse } from "./types.js";
 
-const sampledJson = new Map<OperationInfo, string>();
+/** Sampled JSON per schema node and nulls setting; sampled once per process. */
+const sampledJson = new Map<string, WeakMap<SchemaObject, string>>();
 
-/** A fresh copy of the operation's sampled JSON answer; sampled once per process. */
-export function sampledBody(doc: OpenApiDocument, info: OperationInfo): Record<string, unknown> {
-  let json = sampledJson.get(info);
+function sampled(doc: OpenApiDocument, schema: SchemaObject, nulls: boolean): unknown {
+  const key = String(nulls);
+  let cache = sampledJson.get(key);
+  if (!cache) sampledJson.set(key, (cache = new WeakMap()));
+  let json = cache.get(schema);
   if (json === undefined) {
-    const { schema } = successResponse(doc, info);
     json = JSON.stringify(
-      schema ? sampleSchema(doc, schema, { direction: "response", minimal: false }) : {},
+      sampleSchema(doc, schema, { direction: "response", minimal: false, nulls }),
     );
-    sampledJson.set(info, json);
+    cache.set(schema, json);
   }
-  return JSON.parse(json) as Record<string, unknown>;
+  return JSON.parse(json);
+}
+
+/** A fresh copy of the operation's sampled JSON answer. */
+export function sampledBody(
+  doc: OpenApiDocument,
+  info: OperationInfo,
+  nulls: boolean,
+): Record<string, unknown> {
+  const { schema } = successResponse(doc, info);
+  return schema ? (sampled(doc, schema, nulls) as Record<string, unknown>) : {};
+}
+
+/** One `$ref` node per component, so that its sample is cached like an operation's. */
+const componentRefs = new Map<string, SchemaObject>();
+
+/** A fresh sample of a component schema, e.g. "PipelineDbDto". */
+export function sampledComponent(
+  doc: OpenApiDocument,
+  name: string,
+  nulls: boolean,
+): Record<string, unknown> {
+  if (!doc.components.schemas[name]) throw new Error(`No schema ${name}`);
+  let ref = componentRefs.get(name);
+  if (!ref) componentRefs.set(name, (ref = { $ref: `#/components/schemas/${name}` }));
+  return sampled(doc, ref, nulls) as Record<string, unknown>;
+}
+
+/** Whether a property of a component schema admits null (`nullable`, directly or via allOf). */
+export function isNullable(doc: OpenApiDocument, schemaName: string, property: string): boolean {
+  return nullableIn(doc, doc.components.schemas[schemaName], property, 0);
+}
+
+function nullableIn(doc: OpenApiDocument, node: unknown, property: string, depth: number): boolean {
+  const schema = deref(doc, node);
+  if (!schema || depth > 8) return false;
+  const prop = (schema.properties as Record<string, SchemaObject> | undefined)?.[property];
+  if (prop) return prop.nullable === true;
+  const parts = (schema.allOf as unknown[] | undefined) ?? [];
+  return parts.some((part) => nullableIn(doc, part, property, depth + 1));
 }
 
 /** The answer of a stateless operation: its success status with a body valid for the schema. */
-export function sampledAnswer(doc: OpenApiDocument, info: OperationInfo): EmulatorResponse {
+export function sampledAnswer(
+  doc: OpenApiDocument,
+  info: OperationInfo,
+  nulls: boolean,
+): EmulatorResponse {
   const { status, contentType } = successResponse(doc, info);
   if (!contentType) return { status };
   const headers = { "content-type": contentType };
-  if (info.parseAs === "json") return { status, body: sampledBody(doc, info), headers };
+  if (info.parseAs === "json") return { status, body: sampledBody(doc, info, nulls), headers };
   // Downloads (logs, CSV exports, files) are `format: binary`: any content is valid.
   const text = "emulated content\n";
   return { status, body: info.parseAs === "text" ? text : new TextEncoder().encode(text), headers };

@@ -1,7 +1,13 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { operations } from "../../generated/operations.js";
-import { sampledAnswer, sampledBody, writeAnswer } from "./answers.js";
+import {
+  isNullable,
+  sampledAnswer,
+  sampledBody,
+  sampledComponent,
+  writeAnswer,
+} from "./answers.js";
 import { loadDocument, requiresToken } from "./document.js";
 import { Faults, type FaultOptions } from "./faults.js";
 import { randomId, withErrorId } from "./ids.js";
@@ -13,9 +19,11 @@ import {
 } from "./rate-limit.js";
 import { checkRequest } from "./request-validation.js";
 import { createRouter, type RouteMatch } from "./router.js";
+import type { RouteContext, StateRoute } from "./routes/context.js";
+import { stateRoutes } from "./routes/index.js";
+import { isActive } from "./state/runs.js";
+import { EmulatorState, type Seed } from "./state/state.js";
 import type { EmulatorRequest, EmulatorResponse, Handler, RecordedRequest } from "./types.js";
-import { workflowRoutes } from "./workflow-routes.js";
-import { WorkflowStore } from "./workflows.js";
 
 export interface EmulatorOptions {
   /** Valid access tokens; default one random token, exposed as `emulator.token`. */
@@ -28,6 +36,24 @@ export interface EmulatorOptions {
   basePath?: string;
   /** Faults from the start; `emulator.faults` changes them later. */
   faults?: FaultOptions;
+  /**
+   * What the emulator knows from the start: organizations, workspaces, members, labels,
+   * credentials, compute envs, pipelines, secrets, datasets and runs. `emulator.state` adds
+   * more later. Default: only the user, with nothing in the personal workspace.
+   */
+  seed?: Seed;
+  /**
+   * Sampled answers send `null` for about half of the properties the schema marks nullable
+   * and does not require, as the service does (its Java serializer writes absent values as
+   * null); false samples every property. Default true.
+   */
+  nulls?: boolean;
+  /**
+   * When true, each describe of an active run moves it one step (`state.runs.advance`), and
+   * each describe of a compute env being created makes it AVAILABLE, so code that polls
+   * sees progress without the test stepping it. Default false: tests move runs themselves.
+   */
+  autoAdvance?: boolean;
 }
 
 const router = createRouter(operations);
@@ -45,13 +71,16 @@ export class Emulator {
   /** Every request received, in order; never the Authorization header. */
   readonly requests: RecordedRequest[] = [];
   readonly faults = new Faults();
-  readonly state = { workflows: new WorkflowStore() };
+  /** The emulator's data: seed, inspect and move it (`state.runs.advance(id)`). */
+  readonly state: EmulatorState;
   readonly #tokens: Set<string>;
   readonly #revoked = new Set<string>();
   readonly #handlers = new Map<string, Handler>();
   readonly #limiter: TokenRateLimiter | undefined;
   readonly #versions: Set<string>;
   readonly #basePath: string;
+  readonly #nulls: boolean;
+  readonly #autoAdvance: boolean;
   readonly #doc = loadDocument();
   readonly #server = createServer((req, res) => void this.#serve(req, res));
   #port = 0;
@@ -73,6 +102,9 @@ export class Emulator {
     this.#versions = new Set(options.servedVersions ?? ["1"]);
     this.#basePath = (options.basePath ?? "").replace(/\/+$/, "");
     if (options.faults) this.faults.configure(options.faults);
+    this.#nulls = options.nulls ?? true;
+    this.#autoAdvance = options.autoAdvance ?? false;
+    this.state = new EmulatorState(options.seed);
   }
 
   #listen(): Promise<void> {
@@ -213,12 +245,46 @@ export class Emulator {
       ...check.request,
       headers: headersWithoutAuth(req),
     };
+    // A workspace that does not exist (or is not the user's) is refused like the service does.
+    const workspaceId = request.query.workspaceId;
+    if (typeof workspaceId === "number" && !this.state.workspaces.get(workspaceId)) {
+      return { status: 403 };
+    }
     const handled = await this.#handlers.get(route.info.operationId)?.(request);
     if (handled) return handled;
-    const stateful = workflowRoutes[route.info.operationId];
-    if (stateful)
-      return stateful(request, this.state.workflows, () => sampledBody(this.#doc, route.info));
-    return sampledAnswer(this.#doc, route.info);
+    const stateful: StateRoute | undefined = stateRoutes[route.info.operationId];
+    if (!stateful) return sampledAnswer(this.#doc, route.info, this.#nulls);
+    if (this.#autoAdvance) this.#advance(request);
+    return await stateful(request, this.#context(route.info, workspaceId as number | undefined));
+  }
+
+  #context(info: RouteMatch["info"], workspaceId: number | undefined): RouteContext {
+    return {
+      state: this.state,
+      workspaceId,
+      baseUrl: this.url,
+      sample: () => sampledBody(this.#doc, info, this.#nulls),
+      dto: (schemaName, values) => {
+        const out = sampledComponent(this.#doc, schemaName, this.#nulls);
+        for (const [key, value] of Object.entries(values)) {
+          if (value !== undefined) out[key] = value;
+          else if (isNullable(this.#doc, schemaName, key)) out[key] = null;
+          else delete out[key];
+        }
+        return out;
+      },
+    };
+  }
+
+  /** `autoAdvance`: a describe (a poll) moves what it describes one step. */
+  #advance(request: EmulatorRequest): void {
+    if (request.operationId === "DescribeWorkflow") {
+      const run = this.state.runs.get(String(request.params.workflowId));
+      if (run && isActive(run)) this.state.runs.advance(run.id);
+    } else if (request.operationId === "DescribeComputeEnv") {
+      const env = this.state.computeEnvs.get(String(request.params.computeEnvId));
+      if (env?.status === "CREATING") this.state.computeEnvs.setStatus(env.id, "AVAILABLE");
+    }
   }
 
   #route(method: string, pathname: string): RouteMatch | undefined {

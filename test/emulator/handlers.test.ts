@@ -4,7 +4,9 @@ import { api } from "./http.js";
 
 let emulator: Emulator;
 beforeAll(async () => {
-  emulator = await startEmulator();
+  emulator = await startEmulator({
+    seed: { workspaces: [{ id: 5, org: "acme", name: "five" }] },
+  });
 });
 afterAll(() => emulator.close());
 

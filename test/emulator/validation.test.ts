@@ -4,7 +4,10 @@ import { api, ERROR_ID } from "./http.js";
 
 let emulator: Emulator;
 beforeAll(async () => {
-  emulator = await startEmulator();
+  // Org 42 to describe; a primary compute env, so that a launch naming none is valid.
+  emulator = await startEmulator({
+    seed: { organizations: [{ id: 42, name: "acme" }], computeEnvs: [{ name: "primary" }] },
+  });
 });
 afterAll(() => emulator.close());
 

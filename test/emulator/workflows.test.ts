@@ -7,7 +7,15 @@ import { api } from "./http.js";
 
 let emulator: Emulator;
 beforeAll(async () => {
-  emulator = await startEmulator();
+  emulator = await startEmulator({
+    seed: {
+      computeEnvs: [
+        { id: "ce7", name: "ce", workspaceId: 7 },
+        { id: "ce99", name: "ce", workspaceId: 99 },
+        { id: "ce", name: "ce" },
+      ],
+    },
+  });
 });
 afterAll(() => emulator.close());
 
@@ -20,7 +28,7 @@ function expectValid(operation: string, body: unknown): void {
 async function launch(runName: string, workspaceId = 7): Promise<string> {
   const response = await api(emulator, `/workflow/launch?workspaceId=${workspaceId}`, {
     method: "POST",
-    body: { launch: { pipeline: "nf-core/rnaseq", runName, computeEnvId: "ce1" } },
+    body: { launch: { pipeline: "nf-core/rnaseq", runName, computeEnvId: `ce${workspaceId}` } },
   });
   expect(response.status).toBe(200);
   const { workflowId } = (await response.json()) as { workflowId: string };

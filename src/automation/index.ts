@@ -1,0 +1,53 @@
+/** The automation helpers: free functions over a client, each importable on its own. */
+export {
+  DEFAULT_MAX_POLL_INTERVAL_MS,
+  DEFAULT_POLL_INTERVAL_MS,
+  type PollOptions,
+  type WaitOptions,
+} from "./poll.js";
+export {
+  TERMINAL_RUN_STATUSES,
+  failedTasks,
+  waitForComputeEnv,
+  waitForRun,
+  type WaitForComputeEnvOptions,
+  type WaitForRunOptions,
+} from "./runs.js";
+export {
+  findComputeEnv,
+  findCredentials,
+  findDataset,
+  findLabel,
+  findPipeline,
+  findSecret,
+  listWorkspaces,
+  resolveWorkspaceId,
+  type NameOptions,
+  type WorkspaceRef,
+} from "./names.js";
+export {
+  launchPipeline,
+  relaunchRun,
+  toLaunchRequest,
+  type LaunchChanges,
+  type LaunchPipelineOptions,
+  type LaunchResult,
+  type RelaunchOptions,
+} from "./launch.js";
+export { mergeParamsText, parseParamsText, type Params } from "./params.js";
+export {
+  downloadRunLog,
+  followRunLog,
+  saveRunLogs,
+  taskLog,
+  type DownloadLogOptions,
+  type FollowRunLogOptions,
+  type LogOptions,
+} from "./logs.js";
+export {
+  uploadDataset,
+  type DatasetSource,
+  type UploadDatasetOptions,
+  type UploadedDataset,
+} from "./datasets.js";
+export type * from "./schema.js";

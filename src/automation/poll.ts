@@ -1,0 +1,120 @@
+/** The polling shared by the waits and the log follower: a growing interval, a deadline, a signal. */
+import { sleep } from "../backoff.js";
+import { WaitTimeoutError } from "../errors/wait-timeout-error.js";
+
+export interface PollOptions {
+  /** Wait between two polls at first, in ms; default 5000. */
+  pollIntervalMs?: number;
+  /** The wait grows by half after each poll that saw no change, up to this; default 60000. */
+  maxPollIntervalMs?: number;
+  /** Stops waiting: the promise rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+export interface WaitOptions extends PollOptions {
+  /** Give up after this many ms with a WaitTimeoutError naming the last status; default none. */
+  timeoutMs?: number;
+}
+
+export const DEFAULT_POLL_INTERVAL_MS = 5_000;
+export const DEFAULT_MAX_POLL_INTERVAL_MS = 60_000;
+/** Longer than setTimeout can count: such a timeout means none. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * The waits between polls: `next(changed)` gives the next one, back to the first interval when
+ * something changed (things are moving), else half as long again, up to the maximum.
+ */
+export function pollDelays(options: PollOptions): (changed: boolean) => number {
+  const first = positive("pollIntervalMs", options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS);
+  const max = Math.max(
+    first,
+    positive("maxPollIntervalMs", options.maxPollIntervalMs ?? DEFAULT_MAX_POLL_INTERVAL_MS),
+  );
+  let current = first;
+  return (changed) => {
+    if (changed) current = first;
+    const delay = current;
+    current = Math.min(current * 1.5, max);
+    return delay;
+  };
+}
+
+/** What a wait polls: how to describe the resource and read its status, and when it is done. */
+export interface WaitSpec<T> {
+  /** For the timeout error: "run", "compute environment". */
+  resource: string;
+  id: string;
+  describe(signal: AbortSignal): Promise<T>;
+  statusOf(value: T): string | undefined;
+  isDone(value: T): boolean;
+  /** Called with the first answer and each time the status changes. */
+  onStatus?(value: T): void;
+}
+
+/** Polls until `isDone`, within `timeoutMs` and until `signal` aborts; resolves with the last answer. */
+export async function waitFor<T>(spec: WaitSpec<T>, options: WaitOptions): Promise<T> {
+  const delays = pollDelays(options);
+  let lastStatus: string | undefined;
+  let polled = false;
+  return withDeadline(
+    options,
+    async (signal) => {
+      for (;;) {
+        const value = await spec.describe(signal);
+        const status = spec.statusOf(value);
+        const changed = !polled || status !== lastStatus;
+        polled = true;
+        lastStatus = status;
+        if (changed) spec.onStatus?.(value);
+        if (spec.isDone(value)) return value;
+        await sleep(delays(changed), signal);
+      }
+    },
+    (timeoutMs) => new WaitTimeoutError(spec.resource, spec.id, timeoutMs, lastStatus),
+  );
+}
+
+const TIMED_OUT = Symbol("timed out");
+
+/**
+ * Runs `body` with a signal that aborts when the caller's does (with its reason) or when
+ * `timeoutMs` passes; a timeout rejects with `onTimeout(timeoutMs)`, whatever call was in flight.
+ */
+async function withDeadline<T>(
+  options: WaitOptions,
+  body: (signal: AbortSignal) => Promise<T>,
+  onTimeout: (timeoutMs: number) => Error,
+): Promise<T> {
+  const { signal, timeoutMs } = options;
+  if (timeoutMs !== undefined) positive("timeoutMs", timeoutMs, true);
+  signal?.throwIfAborted();
+  const controller = new AbortController();
+  const forward = () => controller.abort(signal?.reason);
+  signal?.addEventListener("abort", forward, { once: true });
+  const timer =
+    timeoutMs !== undefined && timeoutMs <= MAX_TIMER_MS
+      ? setTimeout(() => controller.abort(TIMED_OUT), timeoutMs)
+      : undefined;
+  try {
+    return await body(controller.signal);
+  } catch (error) {
+    if (controller.signal.reason === TIMED_OUT) throw onTimeout(timeoutMs!);
+    throw error;
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener("abort", forward);
+  }
+}
+
+function positive(name: string, value: number, zeroAllowed = false): number {
+  if (
+    typeof value !== "number" ||
+    Number.isNaN(value) ||
+    value < 0 ||
+    (!zeroAllowed && value === 0)
+  ) {
+    throw new RangeError(`${name} must be a positive number of ms, got ${value}`);
+  }
+  return value;
+}

@@ -1,0 +1,150 @@
+/** Waiting for runs to end and for compute environments to become available. */
+import type { SeqeraClient } from "../client.js";
+import { ComputeEnvFailedError } from "../errors/compute-env-failed-error.js";
+import { RunFailedError } from "../errors/run-failed-error.js";
+import { workspaceIdOf, type WorkspaceRef } from "./names.js";
+import { waitFor, type WaitOptions } from "./poll.js";
+import type { ComputeEnv, Run, RunStatus, Task } from "./schema.js";
+
+/** The statuses a run does not leave. UNKNOWN is one: the service gave up hearing from it. */
+export const TERMINAL_RUN_STATUSES: readonly RunStatus[] = [
+  "SUCCEEDED",
+  "FAILED",
+  "CANCELLED",
+  "UNKNOWN",
+];
+
+export interface WaitForRunOptions extends WaitOptions {
+  /** Stop at the first of these statuses; default TERMINAL_RUN_STATUSES. A terminal status always stops the wait. */
+  until?: readonly RunStatus[];
+  /** Called with the run as first seen and each time its status changes. */
+  onStatus?(run: Run): void;
+  /**
+   * Reject with RunFailedError (carrying the run's error message and failed tasks) when the
+   * run ends FAILED, CANCELLED or UNKNOWN and that status is not in `until`; default true.
+   */
+  throwOnFailure?: boolean;
+  /** The run's workspace; default the client's. */
+  workspaceId?: WorkspaceRef;
+}
+
+/**
+ * Polls `GET /workflow/{workflowId}` until the run reaches a status of `until` (default: it
+ * ends) and resolves with the run; the interval starts at `pollIntervalMs` and grows while
+ * nothing changes. Rejects with RunFailedError for a run that ended without success (unless
+ * `throwOnFailure: false`), WaitTimeoutError after `timeoutMs`, or the signal's reason.
+ */
+export async function waitForRun(
+  client: SeqeraClient,
+  workflowId: string,
+  options: WaitForRunOptions = {},
+): Promise<Run> {
+  const until = new Set(options.until ?? TERMINAL_RUN_STATUSES);
+  const workspaceId = await workspaceIdOf(client, options.workspaceId, options.signal);
+  let failedCount: number | undefined;
+  const run = await waitFor<Run>(
+    {
+      resource: "run",
+      id: workflowId,
+      describe: async (signal) => {
+        const { workflow, progress } = await client.GET("/workflow/{workflowId}", {
+          params: { path: { workflowId }, query: { workspaceId } },
+          signal,
+        });
+        failedCount = progress?.workflowProgress?.failed;
+        return workflow ?? {};
+      },
+      statusOf: (r) => r.status,
+      isDone: (r) => r.status !== undefined && (until.has(r.status) || isTerminal(r.status)),
+      onStatus: options.onStatus,
+    },
+    options,
+  );
+  if (options.throwOnFailure !== false && run.status !== "SUCCEEDED" && !until.has(run.status!)) {
+    const tasks = await listFailedTasks(
+      client,
+      workflowId,
+      workspaceId,
+      failedCount,
+      options.signal,
+    );
+    throw new RunFailedError(workflowId, run, tasks);
+  }
+  return run;
+}
+
+function isTerminal(status: RunStatus): boolean {
+  return TERMINAL_RUN_STATUSES.includes(status);
+}
+
+/** The run's tasks that ended FAILED (`GET /workflow/{workflowId}/tasks`, every page). */
+export async function failedTasks(
+  client: SeqeraClient,
+  workflowId: string,
+  options: { workspaceId?: WorkspaceRef; signal?: AbortSignal } = {},
+): Promise<Task[]> {
+  const workspaceId = await workspaceIdOf(client, options.workspaceId, options.signal);
+  return listFailedTasks(client, workflowId, workspaceId, undefined, options.signal);
+}
+
+/**
+ * The tasks list has no status filter: read it in pages, stopping once `expected` (the run's
+ * progress count of failed tasks, when known) have been found.
+ */
+async function listFailedTasks(
+  client: SeqeraClient,
+  workflowId: string,
+  workspaceId: number | undefined,
+  expected: number | undefined,
+  signal: AbortSignal | undefined,
+): Promise<Task[]> {
+  const failed: Task[] = [];
+  if (expected === 0) return failed;
+  for await (const item of client.paginate("/workflow/{workflowId}/tasks", {
+    params: { path: { workflowId }, query: { workspaceId } },
+    signal,
+  })) {
+    if (item.task?.status === "FAILED") failed.push(item.task);
+    if (expected !== undefined && failed.length >= expected) break;
+  }
+  return failed;
+}
+
+export interface WaitForComputeEnvOptions extends WaitOptions {
+  /** Called with the compute environment as first seen and each time its status changes. */
+  onStatus?(computeEnv: ComputeEnv): void;
+  /** Its workspace; default the client's. */
+  workspaceId?: WorkspaceRef;
+}
+
+/**
+ * Polls `GET /compute-envs/{computeEnvId}` while it is CREATING; resolves with it once
+ * AVAILABLE. Any other status (ERRORED, INVALID, DISABLED, DELETING, DELETED) rejects with
+ * ComputeEnvFailedError carrying the service's message; `timeoutMs` with WaitTimeoutError.
+ */
+export async function waitForComputeEnv(
+  client: SeqeraClient,
+  computeEnvId: string,
+  options: WaitForComputeEnvOptions = {},
+): Promise<ComputeEnv> {
+  const workspaceId = await workspaceIdOf(client, options.workspaceId, options.signal);
+  const computeEnv = await waitFor<ComputeEnv>(
+    {
+      resource: "compute environment",
+      id: computeEnvId,
+      describe: async (signal) => {
+        const { computeEnv } = await client.GET("/compute-envs/{computeEnvId}", {
+          params: { path: { computeEnvId }, query: { workspaceId } },
+          signal,
+        });
+        return computeEnv ?? {};
+      },
+      statusOf: (c) => c.status,
+      isDone: (c) => c.status !== undefined && c.status !== "CREATING",
+      onStatus: options.onStatus,
+    },
+    options,
+  );
+  if (computeEnv.status !== "AVAILABLE") throw new ComputeEnvFailedError(computeEnvId, computeEnv);
+  return computeEnv;
+}

@@ -1,0 +1,33 @@
+/** The schema objects the automation helpers take and return, as responses carry them. */
+import type { Readable } from "openapi-typescript-helpers";
+import type { components } from "../../generated/schema.js";
+
+type Schemas = components["schemas"];
+/** A schema object as a response carries it (readOnly markers removed, as the typed calls do). */
+type Read<N extends keyof Schemas> = Readable<Schemas[N]>;
+
+/** A workflow run (`GET /workflow/{workflowId}`'s `workflow`). */
+export type Run = Read<"WorkflowMaxDbDto">;
+export type RunStatus = Schemas["WorkflowStatus"];
+/** A task of a run (`GET /workflow/{workflowId}/tasks`). */
+export type Task = Read<"Task">;
+export type ComputeEnv = Read<"ComputeEnvResponseDto">;
+export type ComputeEnvStatus = Schemas["ComputeEnv.Status"];
+/** A compute environment as the list (`GET /compute-envs`) gives it. */
+export type ComputeEnvSummary = Read<"ListComputeEnvsResponse.Entry">;
+export type Pipeline = Read<"PipelineDbDto">;
+export type Credentials = Read<"Credentials">;
+export type Dataset = Read<"DatasetDto">;
+export type DatasetVersion = Read<"DatasetVersionDto">;
+export type Label = Read<"LabelDbDto">;
+export type PipelineSecret = Read<"PipelineSecret">;
+/** One organization-and-workspace pair the user belongs to (`GET /user/{userId}/workspaces`). */
+export type WorkspaceMembership = Read<"OrgAndWorkspaceDto">;
+/** A pipeline's saved launch configuration (`GET /pipelines/{pipelineId}/launch`). */
+export type PipelineLaunch = Read<"LaunchDbDto">;
+/** The launch configuration of an earlier run (`GET /workflow/{workflowId}/launch`). */
+export type RunLaunch = Read<"WorkflowLaunchResponse">;
+/** The `launch` body of `POST /workflow/launch`. */
+export type LaunchRequest = Schemas["WorkflowLaunchRequest"];
+/** A log file offered for download with a run's log (`LogPage.downloads`). */
+export type LogDownload = Read<"LogPage.Download">;

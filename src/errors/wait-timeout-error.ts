@@ -1,0 +1,21 @@
+/** A wait (for a run, a compute environment) reached its `timeoutMs` first. */
+export class WaitTimeoutError extends Error {
+  /** What was waited for: "run" or "compute environment". */
+  readonly resource: string;
+  readonly id: string;
+  readonly timeoutMs: number;
+  /** The last status seen; undefined if no answer came in time. */
+  readonly lastStatus: string | undefined;
+
+  constructor(resource: string, id: string, timeoutMs: number, lastStatus: string | undefined) {
+    super(
+      `Gave up waiting for ${resource} ${id} after ${timeoutMs} ms: ` +
+        (lastStatus ? `still ${lastStatus}` : "no status received"),
+    );
+    this.resource = resource;
+    this.id = id;
+    this.timeoutMs = timeoutMs;
+    this.lastStatus = lastStatus;
+  }
+}
+WaitTimeoutError.prototype.name = "WaitTimeoutError";

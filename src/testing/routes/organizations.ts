@@ -1,0 +1,239 @@
+import type { Member, Organization, Workspace } from "../state/organizations.js";
+import {
+  badRequest,
+  bodyOf,
+  conflict,
+  FORBIDDEN,
+  matches,
+  NO_CONTENT,
+  ok,
+  page,
+  type RouteContext,
+  type StateRoute,
+} from "./context.js";
+
+/** The user, organizations, workspaces and members, keyed by operationId. */
+export const organizationRoutes: Record<string, StateRoute> = {
+  UserInfo(_request, ctx) {
+    return ok({ ...ctx.sample(), user: userDto(ctx), needConsent: false });
+  },
+
+  ListWorkspacesUser(request, ctx) {
+    if (request.params.userId !== ctx.state.user.id) return FORBIDDEN;
+    const entries = ctx.state.organizations.all().flatMap((org) => {
+      const base = { ...orgEntry(ctx, org) };
+      return [
+        base,
+        ...ctx.state.workspaces.inOrg(org.id).map((w) => ({
+          ...base,
+          workspaceId: w.id,
+          workspaceName: w.name,
+          workspaceFullName: w.fullName,
+          visibility: w.visibility,
+        })),
+      ];
+    });
+    return ok({ orgsAndWorkspaces: entries });
+  },
+
+  ListOrganizations(request, ctx) {
+    const orgs = ctx.state.organizations
+      .all()
+      .filter((o) => request.query.role === undefined || roleIn(ctx, o) === request.query.role);
+    return ok({ organizations: orgs.map((o) => orgDto(ctx, o)), totalSize: orgs.length });
+  },
+
+  DescribeOrganization(request, ctx) {
+    const org = ctx.state.organizations.get(request.params.orgId as number);
+    return org ? ok({ organization: orgDto(ctx, org) }) : FORBIDDEN;
+  },
+
+  CreateOrganization(request, ctx) {
+    const init = bodyOf(request).organization as { name: string; fullName: string } | undefined;
+    if (!init) return badRequest("Missing organization");
+    if (ctx.state.organizations.byName(init.name, undefined)) {
+      return conflict(`An organization named '${init.name}' already exists`);
+    }
+    const org = ctx.state.organizations.add(init);
+    return ok({ organization: orgDto(ctx, org) });
+  },
+
+  DeleteOrganization(request, ctx) {
+    const org = ctx.state.organizations.get(request.params.orgId as number);
+    if (!org) return FORBIDDEN;
+    for (const w of ctx.state.workspaces.inOrg(org.id)) ctx.state.workspaces.delete(w.id);
+    for (const m of ctx.state.members.inOrg(org.id)) ctx.state.members.delete(m.id);
+    ctx.state.organizations.delete(org.id);
+    return NO_CONTENT;
+  },
+
+  ListWorkspaces(request, ctx) {
+    const org = ctx.state.organizations.get(request.params.orgId as number);
+    if (!org) return FORBIDDEN;
+    return ok({
+      workspaces: ctx.state.workspaces.inOrg(org.id).map((w) =>
+        ctx.dto("WorkspaceDbDto", {
+          id: w.id,
+          name: w.name,
+          fullName: w.fullName,
+          description: w.description,
+          visibility: w.visibility,
+        }),
+      ),
+    });
+  },
+
+  DescribeWorkspace(request, ctx) {
+    const workspace = workspaceOf(request.params, ctx);
+    return workspace ? ok({ workspace: workspaceDto(ctx, workspace) }) : FORBIDDEN;
+  },
+
+  CreateWorkspace(request, ctx) {
+    const org = ctx.state.organizations.get(request.params.orgId as number);
+    if (!org) return FORBIDDEN;
+    const init = bodyOf(request).workspace as Omit<Workspace, "id" | "orgId"> | undefined;
+    if (!init) return badRequest("Missing workspace");
+    if (ctx.state.workspaces.inOrg(org.id).some((w) => w.name === init.name)) {
+      return conflict(`A workspace named '${init.name}' already exists`);
+    }
+    const workspace = ctx.state.workspaces.add({ ...init, org: org.id });
+    return ok({ workspace: workspaceDto(ctx, workspace) });
+  },
+
+  DeleteWorkspace(request, ctx) {
+    const workspace = workspaceOf(request.params, ctx);
+    if (!workspace) return FORBIDDEN;
+    ctx.state.workspaces.delete(workspace.id);
+    return NO_CONTENT;
+  },
+
+  ListOrganizationMembers(request, ctx) {
+    const org = ctx.state.organizations.get(request.params.orgId as number);
+    if (!org) return FORBIDDEN;
+    const members = ctx.state.members
+      .inOrg(org.id)
+      .filter((m) => matches(`${m.userName} ${m.email}`, request));
+    return ok({
+      members: page(members, request).map((m) => memberDto(ctx, m)),
+      totalSize: members.length,
+    });
+  },
+
+  CreateOrganizationMember(request, ctx) {
+    const org = ctx.state.organizations.get(request.params.orgId as number);
+    if (!org) return FORBIDDEN;
+    const user = bodyOf(request).user;
+    if (typeof user !== "string" || user === "") return badRequest("Missing user name or email");
+    const taken = ctx.state.members
+      .inOrg(org.id)
+      .some((m) => m.userName === user || m.email === user);
+    if (taken) return conflict(`User '${user}' is already a member`);
+    const userName = user.includes("@") ? user.split("@")[0]! : user;
+    const member = ctx.state.members.add({
+      org: org.id,
+      userName,
+      ...(user.includes("@") && { email: user }),
+    });
+    return ok({ member: memberDto(ctx, member) });
+  },
+
+  DeleteOrganizationMember(request, ctx) {
+    const member = ctx.state.members.get(request.params.memberId as number);
+    if (!member || member.orgId !== request.params.orgId) return FORBIDDEN;
+    ctx.state.members.delete(member.id);
+    return NO_CONTENT;
+  },
+
+  ListWorkspaceParticipants(request, ctx) {
+    const workspace = workspaceOf(request.params, ctx);
+    if (!workspace) return FORBIDDEN;
+    const members = ctx.state.members
+      .inOrg(workspace.orgId)
+      .filter((m) => matches(`${m.userName} ${m.email}`, request));
+    return ok({
+      participants: page(members, request).map((m) =>
+        ctx.dto("ParticipantResponseDto", {
+          participantId: m.id,
+          memberId: m.id,
+          userName: m.userName,
+          email: m.email,
+          firstName: m.firstName,
+          lastName: m.lastName,
+          orgRole: m.role,
+          type: m.role === "collaborator" ? "COLLABORATOR" : "MEMBER",
+          wspRole: m.role === "owner" ? "owner" : m.role === "member" ? "launch" : "view",
+        }),
+      ),
+      totalSize: members.length,
+    });
+  },
+};
+
+function userDto(ctx: RouteContext): Record<string, unknown> {
+  const { user } = ctx.state;
+  return ctx.dto("UserResponseDto", {
+    id: user.id,
+    userName: user.userName,
+    email: user.email,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    dateCreated: user.dateCreated,
+    deleted: false,
+  });
+}
+
+function roleIn(ctx: RouteContext, org: Organization): string | undefined {
+  return ctx.state.members.inOrg(org.id).find((m) => m.userId === ctx.state.user.id)?.role;
+}
+
+function orgEntry(ctx: RouteContext, org: Organization): Record<string, unknown> {
+  return ctx.dto("OrgAndWorkspaceDto", {
+    orgId: org.id,
+    orgName: org.name,
+    roles: [roleIn(ctx, org) ?? "member"],
+    workspaceId: undefined,
+    workspaceName: undefined,
+    workspaceFullName: undefined,
+  });
+}
+
+function orgDto(ctx: RouteContext, org: Organization): Record<string, unknown> {
+  const me = ctx.state.members.inOrg(org.id).find((m) => m.userId === ctx.state.user.id);
+  return ctx.dto("OrganizationDbDto", {
+    orgId: org.id,
+    name: org.name,
+    fullName: org.fullName,
+    description: org.description,
+    memberId: me?.id,
+    memberRole: me?.role,
+  });
+}
+
+function workspaceDto(ctx: RouteContext, w: Workspace): Record<string, unknown> {
+  return ctx.dto("Workspace", {
+    id: w.id,
+    name: w.name,
+    fullName: w.fullName,
+    description: w.description,
+    visibility: w.visibility,
+    dateCreated: w.dateCreated,
+    lastUpdated: w.lastUpdated,
+  });
+}
+
+function memberDto(ctx: RouteContext, m: Member): Record<string, unknown> {
+  return ctx.dto("MemberDbDto", {
+    memberId: m.id,
+    userId: m.userId,
+    userName: m.userName,
+    email: m.email,
+    firstName: m.firstName,
+    lastName: m.lastName,
+    role: m.role,
+  });
+}
+
+function workspaceOf(params: Record<string, unknown>, ctx: RouteContext): Workspace | undefined {
+  const workspace = ctx.state.workspaces.get(params.workspaceId as number);
+  return workspace && workspace.orgId === params.orgId ? workspace : undefined;
+}

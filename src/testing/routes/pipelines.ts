@@ -1,0 +1,123 @@
+import type { Pipeline } from "../state/pipelines.js";
+import {
+  badRequest,
+  bodyOf,
+  conflict,
+  FORBIDDEN,
+  findIn,
+  matches,
+  NO_CONTENT,
+  ok,
+  page,
+  type RouteContext,
+  type StateRoute,
+} from "./context.js";
+import { computeEnvConfigDto } from "./compute-envs.js";
+import { labelDtos } from "./labels.js";
+
+/** Saved pipelines and their launch configurations, keyed by operationId. */
+export const pipelineRoutes: Record<string, StateRoute> = {
+  ListPipelines(request, ctx) {
+    const pipelines = ctx.state.pipelines
+      .list(ctx.workspaceId)
+      .filter((p) => matches(p.name, request))
+      .sort((a, b) => a.name.localeCompare(b.name));
+    return ok({
+      pipelines: page(pipelines, request).map((p) => pipelineDto(ctx, p)),
+      totalSize: pipelines.length,
+    });
+  },
+
+  DescribePipeline(request, ctx) {
+    const pipeline = findIn(ctx.state.pipelines, request.params.pipelineId, ctx);
+    return pipeline ? ok({ pipeline: pipelineDto(ctx, pipeline) }) : FORBIDDEN;
+  },
+
+  DescribePipelineLaunch(request, ctx) {
+    const pipeline = findIn(ctx.state.pipelines, request.params.pipelineId, ctx);
+    return pipeline ? ok({ launch: launchDto(ctx, pipeline) }) : FORBIDDEN;
+  },
+
+  CreatePipeline(request, ctx) {
+    const body = bodyOf(request);
+    const name = body.name;
+    if (typeof name !== "string" || name === "") return badRequest("Missing pipeline name");
+    if (ctx.state.pipelines.byName(name, ctx.workspaceId)) {
+      return conflict(`A pipeline named '${name}' already exists`);
+    }
+    const pipeline = ctx.state.pipelines.add({
+      name,
+      workspaceId: ctx.workspaceId,
+      ...(typeof body.description === "string" && { description: body.description }),
+      launch: (body.launch as Record<string, unknown> | undefined) ?? {},
+      labelIds: (body.labelIds as number[] | undefined) ?? [],
+    });
+    return ok({ pipeline: pipelineDto(ctx, pipeline) });
+  },
+
+  UpdatePipeline(request, ctx) {
+    const pipeline = findIn(ctx.state.pipelines, request.params.pipelineId, ctx);
+    if (!pipeline) return FORBIDDEN;
+    const body = bodyOf(request);
+    const launch = body.launch as Record<string, unknown> | undefined;
+    ctx.state.pipelines.update(pipeline.id, {
+      ...(typeof body.name === "string" && { name: body.name }),
+      ...(typeof body.description === "string" && { description: body.description }),
+      ...(launch && { launch: { ...pipeline.launch, ...launch } }),
+      ...(Array.isArray(body.labelIds) && { labelIds: body.labelIds as number[] }),
+    });
+    return ok({ pipeline: pipelineDto(ctx, pipeline) });
+  },
+
+  DeletePipeline(request, ctx) {
+    const pipeline = findIn(ctx.state.pipelines, request.params.pipelineId, ctx);
+    if (!pipeline) return FORBIDDEN;
+    ctx.state.pipelines.delete(pipeline.id);
+    return NO_CONTENT;
+  },
+};
+
+function pipelineDto(ctx: RouteContext, p: Pipeline): Record<string, unknown> {
+  const workspace =
+    p.workspaceId === undefined ? undefined : ctx.state.workspaces.get(p.workspaceId);
+  const org = workspace && ctx.state.organizationOf(workspace);
+  const env =
+    typeof p.launch.computeEnvId === "string"
+      ? ctx.state.computeEnvs.get(p.launch.computeEnvId)
+      : undefined;
+  return ctx.dto("PipelineDbDto", {
+    pipelineId: p.id,
+    name: p.name,
+    description: p.description,
+    repository: p.repository,
+    lastUpdated: p.lastUpdated,
+    deleted: false,
+    userId: ctx.state.user.id,
+    userName: ctx.state.user.userName,
+    workspaceId: workspace?.id,
+    workspaceName: workspace?.name,
+    orgId: org?.id,
+    orgName: org?.name,
+    computeEnv:
+      env && ctx.dto("ComputeEnvDbDto", { id: env.id, name: env.name, platform: env.platform }),
+    labels: labelDtos(ctx, p.labelIds),
+    visibility: "PRIVATE",
+  });
+}
+
+/** The saved launch as the service describes it: the request fields plus ids and dates. */
+function launchDto(ctx: RouteContext, p: Pipeline): Record<string, unknown> {
+  const { computeEnvId, labelIds: _labels, ...fields } = p.launch;
+  const env =
+    typeof computeEnvId === "string" ? ctx.state.computeEnvs.get(computeEnvId) : undefined;
+  return ctx.dto("LaunchDbDto", {
+    ...fields,
+    id: p.launchId,
+    pipeline: p.repository,
+    computeEnv: env && computeEnvConfigDto(ctx, env),
+    workDir: fields.workDir ?? env?.workDir,
+    workspaceId: p.workspaceId,
+    dateCreated: p.dateCreated,
+    lastUpdated: p.lastUpdated,
+  });
+}

@@ -1,0 +1,211 @@
+import { isRecord } from "../document.js";
+import { isActive, type WorkflowRun } from "../state/runs.js";
+import type { EmulatorRequest } from "../types.js";
+import {
+  badRequest,
+  bodyOf,
+  FORBIDDEN,
+  findIn,
+  NO_CONTENT,
+  ok,
+  page,
+  type RouteContext,
+  type StateRoute,
+} from "./context.js";
+import { computeEnvConfigDto } from "./compute-envs.js";
+import { labelDtos } from "./labels.js";
+import { runFilter } from "./run-search.js";
+
+/** Workflow runs: launch, list, describe, cancel, delete, keyed by operationId. */
+export const runRoutes: Record<string, StateRoute> = {
+  CreateWorkflowLaunch(request, ctx) {
+    const launch = bodyOf(request).launch;
+    if (!isRecord(launch)) return badRequest("Missing launch request");
+    // A saved pipeline's launch is named by its id; one from another workspace is not found.
+    let saved;
+    if (typeof launch.id === "string") {
+      saved = ctx.state.pipelines.byLaunchId(launch.id);
+      if (!saved || saved.workspaceId !== ctx.workspaceId) return FORBIDDEN;
+    }
+    const pipeline = typeof launch.pipeline === "string" ? launch.pipeline : saved?.repository;
+    if (!pipeline) return badRequest("Missing pipeline repository");
+    const computeEnvId =
+      typeof launch.computeEnvId === "string"
+        ? launch.computeEnvId
+        : ctx.state.computeEnvs.primary(ctx.workspaceId)?.id;
+    if (!computeEnvId) return badRequest("Missing compute environment");
+    const env = findIn(ctx.state.computeEnvs, computeEnvId, ctx);
+    if (!env) return FORBIDDEN;
+    if (env.status !== "AVAILABLE") {
+      return badRequest(`Compute environment '${env.name}' is not available (${env.status})`);
+    }
+    const labelIds = Array.isArray(launch.labelIds) ? (launch.labelIds as number[]) : [];
+    if (labelIds.some((id) => !findIn(ctx.state.labels, id, ctx))) return FORBIDDEN;
+    const run = ctx.state.runs.add({
+      workspaceId: ctx.workspaceId,
+      launch: { ...launch, pipeline, computeEnvId, workDir: launch.workDir ?? env.workDir },
+      ...(saved && { pipelineId: saved.id }),
+      labelIds,
+      userName: ctx.state.user.userName,
+    });
+    return ok({ workflowId: run.id });
+  },
+
+  ListWorkflows(request, ctx) {
+    const search = typeof request.query.search === "string" ? request.query.search : undefined;
+    const runs = ctx.state.runs
+      .list(ctx.workspaceId)
+      .filter(runFilter(search, (id) => ctx.state.labels.get(id)));
+    const shown = page(runs, request);
+    const offset = (request.query.offset as number | undefined) ?? 0;
+    return ok({
+      ...ctx.sample(),
+      workflows: shown.map((run) => ({
+        ...ctx.dto("ListWorkflowsResponse.ListWorkflowsElement", scope(ctx, run)),
+        workflow: workflowDto(ctx, "WorkflowDbDto", run),
+        labels: labelDtos(ctx, run.labelIds),
+        starred: run.starred,
+      })),
+      totalSize: runs.length,
+      hasMore: offset + shown.length < runs.length,
+    });
+  },
+
+  DescribeWorkflow(request, ctx) {
+    const run = findRun(request, ctx);
+    if (!run) return FORBIDDEN;
+    return ok({
+      ...ctx.sample(),
+      ...scope(ctx, run),
+      workflow: workflowDto(ctx, "WorkflowMaxDbDto", run),
+      labels: labelDtos(ctx, run.labelIds),
+    });
+  },
+
+  DescribeWorkflowLaunch(request, ctx) {
+    const run = findRun(request, ctx);
+    if (!run) return FORBIDDEN;
+    const { computeEnvId, labelIds: _labels, ...fields } = run.launch;
+    const env =
+      typeof computeEnvId === "string" ? ctx.state.computeEnvs.get(computeEnvId) : undefined;
+    return ok({
+      launch: ctx.dto("LaunchDbDto", {
+        ...fields,
+        id: typeof run.launch.id === "string" ? run.launch.id : run.id,
+        pipeline: run.pipeline,
+        computeEnv: env && computeEnvConfigDto(ctx, env),
+        workspaceId: run.workspaceId,
+        dateCreated: run.dateCreated,
+        lastUpdated: run.dateCreated,
+      }),
+    });
+  },
+
+  CancelWorkflow(request, ctx) {
+    const run = findRun(request, ctx);
+    if (!run) return FORBIDDEN;
+    // Cancelling a finished run changes nothing.
+    if (isActive(run)) ctx.state.runs.finish(run.id, "CANCELLED");
+    return NO_CONTENT;
+  },
+
+  DeleteWorkflow(request, ctx) {
+    const run = findRun(request, ctx);
+    if (!run) return FORBIDDEN;
+    if (isActive(run) && request.query.force !== true) {
+      return badRequest(`Workflow ${run.id} is active; cancel it or delete with force`);
+    }
+    ctx.state.runs.delete(run.id);
+    return NO_CONTENT;
+  },
+
+  DeleteWorkflowMany(request, ctx) {
+    const body = bodyOf(request);
+    const ids = Array.isArray(body.workflowIds) ? (body.workflowIds as string[]) : [];
+    const failedWorkflowIds = ids.filter((id) => {
+      const run = findIn(ctx.state.runs, id, ctx);
+      const deletable = run !== undefined && (!isActive(run) || request.query.force === true);
+      if (deletable) ctx.state.runs.delete(id);
+      return !deletable;
+    });
+    return ok({ failedWorkflowIds });
+  },
+
+  ApplyLabelsToWorkflows: labelRuns((_current, given) => given),
+  AddLabelsToWorkflows: labelRuns((current, given) => [...new Set([...current, ...given])]),
+  RemoveLabelsFromWorkflows: labelRuns((current, given) =>
+    current.filter((id) => !given.includes(id)),
+  ),
+
+  CreateWorkflowStar(request, ctx) {
+    const run = findRun(request, ctx);
+    if (!run) return FORBIDDEN;
+    run.starred = true;
+    return ok({ ...ctx.sample(), workflowId: run.id });
+  },
+
+  DeleteWorkflowStar(request, ctx) {
+    const run = findRun(request, ctx);
+    if (!run) return FORBIDDEN;
+    run.starred = false;
+    return ok({ ...ctx.sample(), workflowId: run.id });
+  },
+};
+
+/** Changes the labels of the body's runs; a run or label not in the workspace is a 403. */
+function labelRuns(change: (current: number[], given: number[]) => number[]): StateRoute {
+  return (request, ctx) => {
+    const body = bodyOf(request);
+    const workflowIds = (body.workflowIds as string[] | undefined) ?? [];
+    const labelIds = (body.labelIds as number[] | undefined) ?? [];
+    const runs = workflowIds.map((id) => findIn(ctx.state.runs, id, ctx));
+    if (runs.includes(undefined) || labelIds.some((id) => !findIn(ctx.state.labels, id, ctx))) {
+      return FORBIDDEN;
+    }
+    for (const run of runs) run!.labelIds = change(run!.labelIds, labelIds);
+    return NO_CONTENT;
+  };
+}
+
+/** The run of the path's `workflowId`, if it is in the request's workspace. */
+export function findRun(request: EmulatorRequest, ctx: RouteContext): WorkflowRun | undefined {
+  return findIn(ctx.state.runs, String(request.params.workflowId), ctx);
+}
+
+/** The workspace and organization fields of a run's answers; none for the personal context. */
+function scope(ctx: RouteContext, run: WorkflowRun): Record<string, unknown> {
+  const workspace =
+    run.workspaceId === undefined ? undefined : ctx.state.workspaces.get(run.workspaceId);
+  const org = workspace && ctx.state.organizationOf(workspace);
+  return {
+    workspaceId: workspace?.id,
+    workspaceName: workspace?.name,
+    orgId: org?.id,
+    orgName: org?.name,
+  };
+}
+
+/** The run as a `WorkflowDbDto` (list) or `WorkflowMaxDbDto` (describe). */
+function workflowDto(ctx: RouteContext, schema: string, run: WorkflowRun): Record<string, unknown> {
+  const launch = run.launch;
+  return ctx.dto(schema, {
+    id: run.id,
+    status: run.status,
+    runName: run.runName,
+    projectName: run.pipeline,
+    repository: run.pipeline,
+    revision: typeof launch.revision === "string" ? launch.revision : undefined,
+    workDir: typeof launch.workDir === "string" ? launch.workDir : undefined,
+    launchId: typeof launch.id === "string" ? launch.id : undefined,
+    userName: run.userName,
+    ownerId: ctx.state.user.id,
+    dateCreated: run.dateCreated,
+    submit: run.dateCreated,
+    lastUpdated: run.lastUpdated,
+    start: run.start,
+    complete: run.complete,
+    success: run.status === "SUCCEEDED" ? true : isActive(run) ? undefined : false,
+    errorMessage: run.errorMessage,
+    exitStatus: run.exitStatus,
+  });
+}

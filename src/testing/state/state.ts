@@ -1,0 +1,156 @@
+import { ComputeEnvStore, type ComputeEnvInit } from "./compute-envs.js";
+import { CredentialsStore, type CredentialsInit } from "./credentials.js";
+import { DatasetStore, type DatasetInit } from "./datasets.js";
+import { LabelStore, type LabelInit } from "./labels.js";
+import {
+  MemberStore,
+  OrganizationStore,
+  WorkspaceStore,
+  type MemberInit,
+  type Organization,
+  type OrganizationInit,
+  type User,
+  type Workspace,
+  type WorkspaceInit,
+} from "./organizations.js";
+import { PipelineStore, type PipelineInit } from "./pipelines.js";
+import { RunStore, type WorkflowInit } from "./runs.js";
+import type { WorkspaceRef } from "./scoped.js";
+import { SecretStore, type SecretInit } from "./secrets.js";
+import { timestamp } from "./store.js";
+
+/**
+ * Everything an emulator starts with, added in this order (so a pipeline may name a compute
+ * env seeded above it). Workspaces are named by id or "org/workspace"; a workspace or
+ * organization a seed names but does not declare is created.
+ */
+export interface Seed {
+  user?: Partial<Omit<User, "dateCreated">> & { dateCreated?: string | Date };
+  organizations?: OrganizationInit[];
+  workspaces?: WorkspaceInit[];
+  members?: MemberInit[];
+  labels?: LabelInit[];
+  credentials?: CredentialsInit[];
+  computeEnvs?: ComputeEnvInit[];
+  pipelines?: PipelineInit[];
+  secrets?: SecretInit[];
+  datasets?: DatasetInit[];
+  runs?: WorkflowInit[];
+}
+
+/** The organization that holds workspaces a test names only by id. */
+const DEFAULT_ORG = "emulated-org";
+
+/** The state of one emulator: what its API answers from, and what tests seed and inspect. */
+export class EmulatorState {
+  readonly user: User;
+  readonly organizations: OrganizationStore;
+  readonly workspaces: WorkspaceStore;
+  readonly members: MemberStore;
+  readonly labels: LabelStore;
+  readonly credentials: CredentialsStore;
+  readonly computeEnvs: ComputeEnvStore;
+  readonly pipelines: PipelineStore;
+  readonly secrets: SecretStore;
+  readonly datasets: DatasetStore;
+  readonly runs: RunStore;
+
+  constructor(seed: Seed = {}) {
+    this.user = {
+      id: 1,
+      userName: "emulated-user",
+      email: "emulated-user@example.com",
+      firstName: "Emulated",
+      lastName: "User",
+      ...seed.user,
+      dateCreated: timestamp(seed.user?.dateCreated),
+    };
+    const orgOf = (ref: string | number) => this.#organization(ref);
+    // The user owns every organization; members added later join it.
+    this.organizations = new OrganizationStore((org) =>
+      this.members.add({
+        org: org.id,
+        userId: this.user.id,
+        userName: this.user.userName,
+        email: this.user.email,
+        firstName: this.user.firstName,
+        lastName: this.user.lastName,
+        role: "owner",
+        dateCreated: org.dateCreated,
+      }),
+    );
+    this.workspaces = new WorkspaceStore(orgOf);
+    this.members = new MemberStore(orgOf);
+    const resolve = (ref: WorkspaceRef | undefined) => this.#seededWorkspace(ref);
+    this.labels = new LabelStore(resolve);
+    this.credentials = new CredentialsStore(resolve);
+    this.computeEnvs = new ComputeEnvStore(resolve);
+    this.pipelines = new PipelineStore(resolve);
+    this.secrets = new SecretStore(resolve);
+    this.datasets = new DatasetStore(resolve);
+    this.runs = new RunStore(resolve);
+    this.#apply(seed);
+  }
+
+  /** The runs' store under its earlier name. */
+  get workflows(): RunStore {
+    return this.runs;
+  }
+
+  /**
+   * The workspace a request names, or undefined when it names none or one that does not
+   * exist (the caller answers 403). Requests never create workspaces.
+   */
+  findWorkspace(ref: WorkspaceRef): Workspace | undefined {
+    if (typeof ref === "number" || /^\d+$/.test(ref)) return this.workspaces.get(Number(ref));
+    const [orgName, name] = splitRef(ref);
+    const org = this.organizations.byName(orgName, undefined);
+    return org && this.workspaces.inOrg(org.id).find((w) => w.name === name);
+  }
+
+  organizationOf(workspace: Workspace): Organization {
+    return this.organizations.get(workspace.orgId)!;
+  }
+
+  #organization(ref: string | number): Organization {
+    const org =
+      typeof ref === "number"
+        ? this.organizations.get(ref)
+        : this.organizations.byName(ref, undefined);
+    if (org) return org;
+    if (typeof ref === "number") throw new Error(`No organization ${ref}`);
+    return this.organizations.add({ name: ref });
+  }
+
+  /** A seeded entity's workspace, created (with its organization) when it does not exist. */
+  #seededWorkspace(ref: WorkspaceRef | undefined): number | undefined {
+    if (ref === undefined) return undefined;
+    const found = this.findWorkspace(ref);
+    if (found) return found.id;
+    if (typeof ref === "number" || /^\d+$/.test(ref)) {
+      return this.workspaces.add({ id: Number(ref), org: DEFAULT_ORG, name: `workspace-${ref}` })
+        .id;
+    }
+    const [org, name] = splitRef(ref);
+    return this.workspaces.add({ org, name }).id;
+  }
+
+  #apply(seed: Seed): void {
+    for (const init of seed.organizations ?? []) this.organizations.add(init);
+    for (const init of seed.workspaces ?? []) this.workspaces.add(init);
+    for (const init of seed.members ?? []) this.members.add(init);
+    for (const init of seed.labels ?? []) this.labels.add(init);
+    for (const init of seed.credentials ?? []) this.credentials.add(init);
+    for (const init of seed.computeEnvs ?? []) this.computeEnvs.add(init);
+    for (const init of seed.pipelines ?? []) this.pipelines.add(init);
+    for (const init of seed.secrets ?? []) this.secrets.add(init);
+    for (const init of seed.datasets ?? []) this.datasets.add(init);
+    for (const init of seed.runs ?? []) this.runs.add(init);
+  }
+}
+
+function splitRef(ref: string): [string, string] {
+  const match = /^([^/]+)\/([^/]+)$/.exec(ref);
+  if (!match) throw new Error(`A workspace is an id or "org/workspace", not "${ref}"`);
+  return [match[1]!, match[2]!];
+}

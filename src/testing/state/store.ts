@@ -1,0 +1,86 @@
+import { serviceTimestamp } from "../ids.js";
+
+/** What every stored entity has: an id, the workspace it lives in, and its dates. */
+export interface Entity<Id extends string | number = string | number> {
+  id: Id;
+  /** The workspace it belongs to; undefined for the user's own (personal) context. */
+  workspaceId?: number;
+  /** Service timestamp ("2024-01-01T00:00:00Z"); settable when seeding. */
+  dateCreated: string;
+  lastUpdated: string;
+}
+
+/** The dates an `add(...)` may set; both default to now, `lastUpdated` to `dateCreated`. */
+export interface Dated {
+  dateCreated?: string | Date;
+  lastUpdated?: string | Date;
+}
+
+/** Normalises a seeded date to the service's form (whole seconds, "Z"). */
+export function timestamp(value: string | Date | undefined, fallback?: string): string {
+  if (value === undefined) return fallback ?? serviceTimestamp(new Date());
+  const date = typeof value === "string" ? new Date(value) : value;
+  if (Number.isNaN(date.getTime())) throw new Error(`Not a date: ${String(value)}`);
+  return serviceTimestamp(date);
+}
+
+/**
+ * The entities of one kind, in insertion order. Listing is scoped to a workspace, as every
+ * list operation of the service is.
+ */
+export class Store<T extends Entity> {
+  protected readonly items = new Map<T["id"], T>();
+
+  constructor(private readonly nextId: (taken: (id: T["id"]) => boolean) => T["id"]) {}
+
+  /** A new id not yet taken. */
+  protected newId(): T["id"] {
+    return this.nextId((id) => this.items.has(id));
+  }
+
+  /** Stores a fully built entity; an id already taken is a mistake in the test's seed. */
+  protected insert(entity: T): T {
+    if (this.items.has(entity.id)) throw new Error(`Id ${String(entity.id)} is already taken`);
+    this.items.set(entity.id, entity);
+    return entity;
+  }
+
+  get(id: T["id"]): T | undefined {
+    return this.items.get(id);
+  }
+
+  /** Every entity, or those of one workspace (undefined: the personal context). */
+  all(): T[] {
+    return [...this.items.values()];
+  }
+
+  list(workspaceId: number | undefined): T[] {
+    return this.all().filter((e) => e.workspaceId === workspaceId);
+  }
+
+  /** The entity named `name` in a workspace, if the kind has names. */
+  byName(name: string, workspaceId: number | undefined): T | undefined {
+    return this.list(workspaceId).find((e) => (e as { name?: unknown }).name === name);
+  }
+
+  /** Changes fields of an entity and touches `lastUpdated`. */
+  update(id: T["id"], changes: Partial<Omit<T, "id">>): T {
+    const entity = this.items.get(id);
+    if (!entity) throw new Error(`No entity ${String(id)}`);
+    Object.assign(entity, changes, { lastUpdated: serviceTimestamp(new Date()) });
+    return entity;
+  }
+
+  delete(id: T["id"]): boolean {
+    return this.items.delete(id);
+  }
+}
+
+/** Numeric ids counting up from `start`, skipping ids a seed already took. */
+export function numericIds(start: number): (taken: (id: number) => boolean) => number {
+  let next = start;
+  return (taken) => {
+    while (taken(next)) next++;
+    return next++;
+  };
+}

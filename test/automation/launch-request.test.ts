@@ -1,0 +1,42 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { describe, expect, test } from "vitest";
+import { toLaunchRequest, type PipelineLaunch, type RunLaunch } from "../../src/index.js";
+import { ROOT } from "../schema-helpers.js";
+
+// Launch configurations as the service answered them (recorded by the tw CLI), read from the
+// shared evidence at test time.
+const recorded = path.resolve(ROOT, "../shared/real-responses");
+const manifest = JSON.parse(await readFile(path.join(recorded, "manifest.json"), "utf8")) as {
+  fixtures: { file: string; path: string; status: number }[];
+};
+const bodies = async (template: string) =>
+  Promise.all(
+    manifest.fixtures
+      .filter((f) => f.path === template && f.status === 200)
+      .map(async (f) => JSON.parse(await readFile(path.join(recorded, f.file), "utf8"))),
+  );
+
+const openapi = JSON.parse(await readFile(path.join(ROOT, "generated/openapi.json"), "utf8"));
+const requestFields = Object.keys(openapi.components.schemas.WorkflowLaunchRequest.properties);
+
+describe("toLaunchRequest: a launch as read becomes a launch request body", () => {
+  test.each([
+    ["a pipeline's saved launch", "/pipelines/{pipelineId}/launch"],
+    ["an earlier run's launch", "/workflow/{workflowId}/launch"],
+  ])("%s", async (_what, template) => {
+    const launches = (await bodies(template)).map((b) => b.launch as PipelineLaunch | RunLaunch);
+    expect(launches.length).toBeGreaterThan(0);
+    for (const launch of launches) {
+      const request = toLaunchRequest(launch);
+      // Only the request's fields, none null (the recorded bodies are full of nulls).
+      expect(Object.keys(request).filter((k) => !requestFields.includes(k))).toEqual([]);
+      expect(Object.entries(request).filter(([, v]) => v === null)).toEqual([]);
+      expect(request.computeEnvId).toBe(launch.computeEnv?.id);
+      expect(request).toMatchObject({ pipeline: launch.pipeline, id: launch.id });
+      if (launch.paramsText != null) expect(request.paramsText).toBe(launch.paramsText);
+      expect(request).not.toHaveProperty("computeEnv");
+      expect(request).not.toHaveProperty("dateCreated");
+    }
+  });
+});

@@ -1,0 +1,93 @@
+import { describe, expect, test } from "vitest";
+import { mergeParamsText, parseParamsText } from "../../src/automation/params.js";
+
+describe("params merged over a saved launch's paramsText", () => {
+  test("JSON: nested objects merge key by key, arrays and scalars replace, indentation kept", async () => {
+    const saved = JSON.stringify(
+      {
+        input: "s3://a.csv",
+        genome: "GRCh38",
+        skip: ["qc", "trim"],
+        opts: { cpus: 2, mem: "4 GB" },
+      },
+      null,
+      4,
+    );
+    const merged = await mergeParamsText(saved, {
+      genome: "GRCm39",
+      skip: ["qc"],
+      opts: { cpus: 8 },
+      unset: undefined,
+    });
+    expect(JSON.parse(merged)).toEqual({
+      input: "s3://a.csv",
+      genome: "GRCm39",
+      skip: ["qc"],
+      opts: { cpus: 8, mem: "4 GB" },
+    });
+    expect(merged).toMatch(/^ {4}"input"/m);
+  });
+
+  test("JSON on one line stays on one line", async () => {
+    await expect(mergeParamsText('{"a":1}', { b: 2 })).resolves.toBe('{"a":1,"b":2}');
+  });
+
+  test("YAML stays YAML, with its comments and untouched lines as they were", async () => {
+    const saved = [
+      "# pipeline inputs",
+      "input: s3://bucket/samples.csv # the samplesheet",
+      "genome: GRCh38",
+      "opts:",
+      "  cpus: 2",
+      "  mem: 4 GB",
+      "",
+    ].join("\n");
+    const merged = await mergeParamsText(saved, {
+      genome: "GRCm39",
+      opts: { cpus: 8 },
+      extra: [1, 2],
+    });
+    expect(merged).toContain("# pipeline inputs\n");
+    expect(merged).toContain("input: s3://bucket/samples.csv # the samplesheet\n");
+    expect(merged).not.toMatch(/^\s*\{/);
+    await expect(parseParamsText(merged)).resolves.toEqual({
+      input: "s3://bucket/samples.csv",
+      genome: "GRCm39",
+      opts: { cpus: 8, mem: "4 GB" },
+      extra: [1, 2],
+    });
+  });
+
+  test("a YAML flow mapping is YAML, not JSON", async () => {
+    const merged = await mergeParamsText("{a: 1, b: {c: 2}}", { b: { d: 3 } });
+    await expect(parseParamsText(merged)).resolves.toEqual({ a: 1, b: { c: 2, d: 3 } });
+  });
+
+  test("no saved params: the caller's, as JSON", async () => {
+    for (const saved of [undefined, "", "  \n"]) {
+      expect(JSON.parse(await mergeParamsText(saved, { a: { b: 1 } }))).toEqual({ a: { b: 1 } });
+    }
+  });
+
+  test("a value replacing a scalar with an object, and null, are kept as given", async () => {
+    const json = await mergeParamsText('{"a": 1, "b": 2}', { a: { x: 1 }, b: null });
+    expect(JSON.parse(json)).toEqual({ a: { x: 1 }, b: null });
+    const yaml = await mergeParamsText("a: 1\nb: 2\n", { a: { x: 1 }, b: null });
+    await expect(parseParamsText(yaml)).resolves.toEqual({ a: { x: 1 }, b: null });
+  });
+
+  test('a "__proto__" param is data, not a prototype', async () => {
+    const merged = await mergeParamsText(
+      '{"a": 1}',
+      JSON.parse('{"__proto__": {"polluted": true}}'),
+    );
+    expect(JSON.parse(merged)).toEqual(JSON.parse('{"a": 1, "__proto__": {"polluted": true}}'));
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  test("saved params that are not an object, or not JSON nor YAML, are refused", async () => {
+    await expect(mergeParamsText("[1, 2]", { a: 1 })).rejects.toBeInstanceOf(TypeError);
+    await expect(mergeParamsText("- 1\n- 2\n", { a: 1 })).rejects.toBeInstanceOf(TypeError);
+    await expect(mergeParamsText("a: [1,\n", { a: 1 })).rejects.toBeInstanceOf(SyntaxError);
+  });
+});
