@@ -4,9 +4,11 @@ import { didYouMean } from "./closest.js";
 import { UsageError } from "./cli-errors.js";
 
 /** What the first positional argument selects. "call" is an API operation (by id or path). */
-export type CommandName = "call" | "emulator";
+export type CommandName = "call" | "emulator" | "launch" | "wait" | "logs" | "datasets";
 
-const API_COMMANDS: readonly CommandName[] = ["call"];
+/** The commands that talk to the API (all but the emulator). */
+const API_COMMANDS: readonly CommandName[] = ["call", "launch", "wait", "logs", "datasets"];
+const WAITING: readonly CommandName[] = ["launch", "wait", "logs"];
 
 interface OptionSpec {
   type: "string" | "boolean";
@@ -64,11 +66,64 @@ export const OPTIONS = {
     help: "Fetch every page of a list and print each item as one JSON line (NDJSON); -q max=N sets the page size.",
     commands: ["call"],
   },
+  params: {
+    type: "string",
+    value: "file",
+    help: "Params (JSON or YAML) deep-merged over the pipeline's saved ones.",
+    commands: ["launch"],
+  },
+  "compute-env": {
+    type: "string",
+    value: "name",
+    help: "The compute environment by name; default the saved one, else the workspace's primary.",
+    commands: ["launch"],
+  },
+  revision: {
+    type: "string",
+    value: "ref",
+    help: "A branch, tag or commit of the pipeline.",
+    commands: ["launch"],
+  },
+  "run-name": { type: "string", value: "name", help: "The run's name.", commands: ["launch"] },
+  label: {
+    type: "string",
+    multiple: true,
+    value: "name",
+    help: "A label by name (it must exist); repeat for several.",
+    commands: ["launch"],
+  },
+  wait: {
+    type: "boolean",
+    help: "Wait for the run to end: exit 0 if it SUCCEEDED, 1 if it FAILED or was CANCELLED.",
+    commands: ["launch"],
+  },
+  follow: {
+    type: "boolean",
+    help: "Print the console log as it grows, until the run ends.",
+    commands: ["logs"],
+  },
+  header: {
+    type: "boolean",
+    help: "The file's first row is a header.",
+    commands: ["datasets"],
+  },
   timeout: {
     type: "string",
     value: "duration",
-    help: "Give up after this long (90s, 30m, 2h), retries and pages included: exit code 3.",
-    commands: ["call"],
+    help: "Give up after this long (90s, 30m, 2h), retries, pages and waits included: exit code 3.",
+    commands: ["call", ...WAITING],
+  },
+  "poll-interval": {
+    type: "string",
+    value: "duration",
+    help: "First wait between two polls of a run (default 5s; it grows while nothing changes).",
+    commands: WAITING,
+  },
+  seed: {
+    type: "string",
+    value: "file",
+    help: "JSON of what the emulator knows from the start: workspaces, pipelines, compute envs, runs...",
+    commands: ["emulator"],
   },
   url: {
     type: "string",
@@ -92,7 +147,7 @@ export const OPTIONS = {
     type: "boolean",
     short: "h",
     help: "Show help: of an operation when one is named, else of the command.",
-    commands: ["call", "emulator"],
+    commands: [...API_COMMANDS, "emulator"],
   },
   version: {
     type: "boolean",
@@ -132,7 +187,13 @@ export interface CommandLine {
   fields: FieldArg[];
 }
 
-const COMMAND_WORDS: Record<string, CommandName> = { emulator: "emulator" };
+const COMMAND_WORDS: Record<string, CommandName> = {
+  emulator: "emulator",
+  launch: "launch",
+  wait: "wait",
+  logs: "logs",
+  datasets: "datasets",
+};
 
 /** Parses argv (without node and the script). Throws UsageError with one line on bad input. */
 export function parseCommandLine(argv: string[]): CommandLine {
@@ -157,7 +218,7 @@ export function parseCommandLine(argv: string[]): CommandLine {
     const spec: OptionSpec = OPTIONS[name];
     if (name === "help" || name === "version") continue;
     if (command === undefined || !spec.commands.includes(command)) {
-      const what = command === "emulator" ? "seqera-api emulator" : "this command";
+      const what = command === "call" ? "an operation call" : `seqera-api ${command}`;
       throw new UsageError(
         command === undefined
           ? `--${name} needs an operation, e.g. seqera-api ListWorkflows --${name} ...`

@@ -1,12 +1,37 @@
-import { ConfigurationError, SeqeraApiError, TimeoutError } from "../index.js";
+import {
+  AmbiguousNameError,
+  ConfigurationError,
+  NameNotFoundError,
+  ResumeUnavailableError,
+  RunFailedError,
+  SeqeraApiError,
+  TimeoutError,
+  WaitTimeoutError,
+} from "../index.js";
 import { oneLine } from "./client-options.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { DeadlineError, UsageError } from "./cli-errors.js";
 
 /** The exit code for a failure, by the categories of EXIT. */
 export function exitCodeFor(error: unknown): ExitCode {
-  if (error instanceof UsageError || error instanceof ConfigurationError) return EXIT.usage;
-  if (error instanceof TimeoutError || error instanceof DeadlineError) return EXIT.timeout;
+  if (error instanceof RunFailedError) return EXIT.runFailed;
+  if (
+    error instanceof UsageError ||
+    error instanceof ConfigurationError ||
+    // A name or run the command named does not fit: the command needs changing.
+    error instanceof NameNotFoundError ||
+    error instanceof AmbiguousNameError ||
+    error instanceof ResumeUnavailableError
+  ) {
+    return EXIT.usage;
+  }
+  if (
+    error instanceof TimeoutError ||
+    error instanceof WaitTimeoutError ||
+    error instanceof DeadlineError
+  ) {
+    return EXIT.timeout;
+  }
   if (error instanceof SeqeraApiError) {
     if (error.status === 401 || error.status === 403) return EXIT.auth;
     if (error.status === 400) return EXIT.usage;

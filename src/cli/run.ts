@@ -32,15 +32,33 @@ export async function run(argv: string[], context: RunContext): Promise<ExitCode
         throw new UsageError(
           "Name an operation, e.g. seqera-api ListWorkflows (seqera-api --help for more).",
         );
-      case "emulator": {
-        if (line.values.help) return await help();
-        if (line.args.length > 0) throw new UsageError(`Unexpected argument "${line.args[0]}".`);
-        const { emulatorCommand } = await import("./emulator-command.js");
-        return await emulatorCommand(context);
-      }
       case "call": {
         const { callCommand } = await import("./call-command.js");
         return await callCommand(line.args, line.values, line.fields, context);
+      }
+    }
+    if (line.values.help) return await help();
+    switch (line.command) {
+      case "emulator": {
+        if (line.args.length > 0) throw new UsageError(`Unexpected argument "${line.args[0]}".`);
+        const { emulatorCommand } = await import("./emulator-command.js");
+        return await emulatorCommand(line.values, context);
+      }
+      case "launch": {
+        const { launchCommand } = await import("./launch-command.js");
+        return await launchCommand(line.args, line.values, context);
+      }
+      case "wait": {
+        const { waitCommand } = await import("./wait-command.js");
+        return await waitCommand(line.args, line.values, context);
+      }
+      case "logs": {
+        const { logsCommand } = await import("./logs-command.js");
+        return await logsCommand(line.args, line.values, context);
+      }
+      case "datasets": {
+        const { datasetsCommand } = await import("./datasets-command.js");
+        return await datasetsCommand(line.args, line.values, context);
       }
     }
   } catch (error) {

@@ -8,7 +8,18 @@ import { buildCli, lines, runCli, type BuiltCli, type RunOptions } from "./cli.j
 let cli: BuiltCli;
 let emulator: Emulator;
 beforeAll(async () => {
-  [cli, emulator] = await Promise.all([buildCli(), startEmulator()]);
+  [cli, emulator] = await Promise.all([
+    buildCli(),
+    startEmulator({
+      seed: {
+        workspaces: [
+          { org: "acme", name: "prod", id: 42 },
+          { org: "acme", name: "empty", id: 43 },
+        ],
+        computeEnvs: [{ name: "aws", workspaceId: 42, status: "AVAILABLE", id: "ce1" }],
+      },
+    }),
+  ]);
 });
 afterAll(async () => {
   await Promise.all([cli?.remove(), emulator?.close()]);
@@ -21,6 +32,7 @@ beforeEach(() => {
 const env = (more: Record<string, string> = {}) => ({
   TOWER_API_ENDPOINT: emulator.url,
   TOWER_ACCESS_TOKEN: emulator.token,
+  TOWER_WORKSPACE_ID: "42",
   ...more,
 });
 const seqera = (args: string[], options: RunOptions = {}) =>
@@ -49,7 +61,7 @@ describe("calls", () => {
   });
 
   test("by METHOD and a filled-in path, or a template with -p, and a query string in the path", async () => {
-    const run = emulator.state.workflows.add({ status: "RUNNING" });
+    const run = emulator.state.workflows.add({ status: "RUNNING", workspaceId: 42 });
     for (const args of [
       ["GET", `/workflow/${run.id}`],
       ["get", `workflow/${run.id}/`],
@@ -61,10 +73,17 @@ describe("calls", () => {
       expect(JSON.parse(stdout).workflow).toMatchObject({ id: run.id, status: "RUNNING" });
     }
     const { requests } = await requestsDuring(() => seqera(["GET", "/workflow?max=1&offset=0"]));
-    expect(requests[0]).toMatchObject({ path: "/workflow", search: "max=1&offset=0", status: 200 });
+    expect(requests[0]).toMatchObject({
+      path: "/workflow",
+      search: "max=1&offset=0&workspaceId=42",
+      status: 200,
+    });
   });
 
   test("-F types values, -f keeps strings, a.b nests, a[] appends; the body reaches the service", async () => {
+    const [a, b] = ["a", "b"].map(
+      (name) => emulator.state.labels.add({ name, workspaceId: 42 }).id,
+    );
     const { result, requests } = await requestsDuring(() =>
       seqera([
         "CreateWorkflowLaunch",
@@ -80,9 +99,9 @@ describe("calls", () => {
         "-F",
         "launch.revision=1.10",
         "-F",
-        "launch.labelIds[]=3",
+        `launch.labelIds[]=${a}`,
         "-F",
-        "launch.labelIds[]=5",
+        `launch.labelIds[]=${b}`,
         "-f",
         "launch.runName=42",
       ]),
@@ -97,7 +116,7 @@ describe("calls", () => {
         headJobCpus: 4,
         resume: false,
         revision: "1.10",
-        labelIds: [3, 5],
+        labelIds: [a, b],
         runName: "42",
       },
     });
@@ -107,16 +126,16 @@ describe("calls", () => {
     const file = path.join(tmpdir(), `launch-${process.pid}.json`);
     await writeFile(
       file,
-      JSON.stringify({ launch: { pipeline: "from-file", computeEnvId: "ce" } }),
+      JSON.stringify({ launch: { pipeline: "from-file", computeEnvId: "ce1" } }),
     );
     const fromFile = await requestsDuring(() =>
       seqera(["POST", "/workflow/launch", "--input", file, "-F", "launch.runName=mine"]),
     );
     expect(fromFile.result).toMatchObject({ code: 0, stderr: "" });
     expect(fromFile.requests[0]!.body).toEqual({
-      launch: { pipeline: "from-file", computeEnvId: "ce", runName: "mine" },
+      launch: { pipeline: "from-file", computeEnvId: "ce1", runName: "mine" },
     });
-    const stdin = JSON.stringify({ launch: { pipeline: "from-stdin", computeEnvId: "ce" } });
+    const stdin = JSON.stringify({ launch: { pipeline: "from-stdin", computeEnvId: "ce1" } });
     const fromStdin = await requestsDuring(() =>
       seqera(["CreateWorkflowLaunch", "--input", "-"], { env: env(), stdin }),
     );
@@ -125,7 +144,7 @@ describe("calls", () => {
   });
 
   test("an operation answering no content prints nothing and exits 0", async () => {
-    const run = emulator.state.workflows.add({ status: "RUNNING" });
+    const run = emulator.state.workflows.add({ status: "RUNNING", workspaceId: 42 });
     const result = await seqera(["POST", `/workflow/${run.id}/cancel`]);
     expect(result).toMatchObject({ code: 0, stdout: "", stderr: "" });
     expect(emulator.state.workflows.get(run.id)?.status).toBe("CANCELLED");
@@ -151,7 +170,7 @@ describe("--paginate", () => {
   });
 
   test("an empty list prints nothing", async () => {
-    const result = await seqera(["ListWorkflows", "--paginate", "-w", "999"]);
+    const result = await seqera(["ListWorkflows", "--paginate", "-w", "43"]);
     expect(result).toMatchObject({ code: 0, stdout: "", stderr: "" });
   });
 });

@@ -1,4 +1,7 @@
 import { once } from "node:events";
+import { writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { EXIT } from "../../src/cli/exit-codes.js";
@@ -10,9 +13,16 @@ beforeAll(async () => {
 });
 afterAll(() => cli?.remove());
 
-/** Starts `seqera-api emulator` and reads the two TOWER_* lines it prints. */
+const seed = {
+  workspaces: [{ org: "acme", name: "prod", id: 42 }],
+  computeEnvs: [{ name: "aws", workspaceId: 42, status: "AVAILABLE", id: "ce1" }],
+};
+
+/** Starts `seqera-api emulator --seed` and reads the two TOWER_* lines it prints. */
 async function serve(): Promise<{ child: ChildProcess; env: Record<string, string> }> {
-  const child = startCli(cli.main, ["emulator"]);
+  const file = path.join(tmpdir(), `seed-${process.pid}.json`);
+  await writeFile(file, JSON.stringify(seed));
+  const child = startCli(cli.main, ["emulator", "--seed", file]);
   child.stdin!.end();
   let stdout = "";
   child.stdout!.setEncoding("utf8");
@@ -39,16 +49,19 @@ test.each(["SIGTERM", "SIGINT"] as const)(
       expect(env.TOWER_ACCESS_TOKEN).toMatch(/^\S{20,}$/);
       const launch = await runCli(
         cli.main,
-        ["CreateWorkflowLaunch", "-F", "launch.pipeline=hello", "-F", "launch.computeEnvId=ce"],
-        { env },
+        ["CreateWorkflowLaunch", "-F", "launch.pipeline=hello", "-F", "launch.computeEnvId=ce1"],
+        { env: { ...env, TOWER_WORKSPACE_ID: "42" } },
       );
       expect(launch).toMatchObject({ code: EXIT.ok, stderr: "" });
       const { workflowId } = JSON.parse(launch.stdout);
-      const described = await runCli(cli.main, ["GET", `/workflow/${workflowId}`], { env });
-      expect(JSON.parse(described.stdout).workflow).toMatchObject({
-        id: workflowId,
-        status: "SUBMITTED",
-      });
+      // The emulator moves a run one step each time it is described, so polling sees it end.
+      const wait = await runCli(
+        cli.main,
+        ["wait", workflowId, "-w", "42", "--poll-interval", "50ms"],
+        { env },
+      );
+      expect(wait).toMatchObject({ code: EXIT.ok, stderr: "" });
+      expect(JSON.parse(wait.stdout)).toMatchObject({ id: workflowId, status: "SUCCEEDED" });
       // Another token is refused, as the service refuses it.
       const other = await runCli(cli.main, ["ListWorkflows"], {
         env: { ...env, TOWER_ACCESS_TOKEN: "nope" },
