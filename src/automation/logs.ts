@@ -18,7 +18,10 @@ export interface LogOptions {
   signal?: AbortSignal;
 }
 
-export interface FollowRunLogOptions extends PollOptions, LogOptions {}
+export interface FollowRunLogOptions extends PollOptions, LogOptions {
+  /** Characters per page asked of the service (`maxLength`); default the service's page size. */
+  maxLength?: number;
+}
 
 /**
  * The run's console log, line by line, as it grows, until the run has ended and its last lines
@@ -33,7 +36,7 @@ export async function* followRunLog(
   workflowId: string,
   options: FollowRunLogOptions = {},
 ): AsyncGenerator<string, void, undefined> {
-  const { signal } = options;
+  const { signal, maxLength } = options;
   const workspaceId = await workspaceIdOf(client, options.workspaceId, signal);
   const delays = pollDelays(options);
   let cursor: string | undefined;
@@ -41,7 +44,7 @@ export async function* followRunLog(
   let lastPass = false;
   for (;;) {
     const { log } = await client.GET("/workflow/{workflowId}/log", {
-      params: { path: { workflowId }, query: { workspaceId, next: cursor } },
+      params: { path: { workflowId }, query: { workspaceId, next: cursor, maxLength } },
       signal,
     });
     const entries = log?.entries ?? [];

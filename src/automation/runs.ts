@@ -60,7 +60,9 @@ export async function waitForRun(
     },
     options,
   );
-  if (options.throwOnFailure !== false && run.status !== "SUCCEEDED" && !until.has(run.status!)) {
+  // A failure the caller did not name in `until` is an error (unless opted out).
+  const asked = options.until?.includes(run.status!) ?? false;
+  if (options.throwOnFailure !== false && run.status !== "SUCCEEDED" && !asked) {
     const tasks = await listFailedTasks(
       client,
       workflowId,

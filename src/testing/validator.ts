@@ -1,10 +1,7 @@
-import { Ajv, type ValidateFunction } from "ajv";
-import formatsPlugin from "ajv-formats";
+import type { ValidateFunction } from "ajv";
 import { loadDocument, type SchemaObject } from "./document.js";
 import { toJsonSchema, toJsonSchemaDefs, type Direction } from "./json-schema.js";
-
-// ajv-formats is CommonJS; under NodeNext its default import is the module object.
-const addFormats = formatsPlugin as unknown as typeof formatsPlugin.default;
+import { addFormats, Ajv } from "./peer-dependencies.js";
 
 /** Every format the schema uses (date-time, email, int32, int64, float, double, binary). */
 const FORMATS = ["date-time", "email", "int32", "int64", "float", "double", "binary"] as const;

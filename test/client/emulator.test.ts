@@ -17,7 +17,8 @@ let emulator: Emulator;
 const clients: SeqeraClient[] = [];
 
 beforeAll(async () => {
-  emulator = await startEmulator();
+  // The compute env the launches below name.
+  emulator = await startEmulator({ seed: { computeEnvs: [{ id: "ce", name: "ce" }] } });
 });
 afterAll(async () => {
   await Promise.all(clients.map((c) => c.close()));

@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { operations } from "../../generated/operations.js";
-import { loadDocument, successResponse } from "../../src/testing/document.js";
 import { startEmulator, type Emulator } from "../../src/testing/index.js";
-import { schemaValidator } from "../../src/testing/validator.js";
 import { api } from "./http.js";
+import { expectValid } from "./valid.js";
 
 let emulator: Emulator;
 beforeAll(async () => {
@@ -18,12 +16,6 @@ beforeAll(async () => {
   });
 });
 afterAll(() => emulator.close());
-
-/** The answer must still be valid for the operation's schema once filled from state. */
-function expectValid(operation: string, body: unknown): void {
-  const { schema } = successResponse(loadDocument(), operations[operation]!);
-  expect(schemaValidator("response").check(schema!, body, "body")).toBeUndefined();
-}
 
 async function launch(runName: string, workspaceId = 7): Promise<string> {
   const response = await api(emulator, `/workflow/launch?workspaceId=${workspaceId}`, {

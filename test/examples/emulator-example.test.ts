@@ -10,8 +10,9 @@ async function runPipeline(opts: {
   pipeline: string;
 }) {
   const client = createSeqeraClient(opts);
+  // No computeEnvId: the service takes the workspace's primary compute environment.
   const { workflowId } = await client.POST("/workflow/launch", {
-    body: { launch: { pipeline: opts.pipeline, computeEnvId: "ce-1" } },
+    body: { launch: { pipeline: opts.pipeline } },
   });
   for (;;) {
     const { workflow } = await client.GET("/workflow/{workflowId}", {
@@ -23,7 +24,12 @@ async function runPipeline(opts: {
 
 let emulator: Emulator;
 beforeAll(async () => {
-  emulator = await startEmulator();
+  emulator = await startEmulator({
+    seed: {
+      workspaces: [{ org: "acme", name: "genomics", id: 42 }],
+      computeEnvs: [{ name: "aws-batch", workspaceId: "acme/genomics", primary: true }],
+    },
+  });
 });
 afterAll(() => emulator.close());
 beforeEach(() => {
@@ -35,25 +41,24 @@ const options = () => ({
   baseUrl: emulator.url,
   token: emulator.token,
   workspaceId: 42,
-  pipeline: "nf-core/rnaseq",
+  pipeline: "https://github.com/nf-core/rnaseq",
 });
 
 test("launches the pipeline and waits until the run ends", async () => {
-  // Let the run succeed on the second poll; returning undefined keeps the emulator's answer.
-  let polls = 0;
+  // Each poll moves the run one step; returning undefined keeps the emulator's answer.
   emulator.setHandler("DescribeWorkflow", (request) => {
-    if (++polls === 2)
-      emulator.state.workflows.setStatus(String(request.params.workflowId), "SUCCEEDED");
+    emulator.state.runs.advance(String(request.params.workflowId));
     return undefined;
   });
 
   await expect(runPipeline(options())).resolves.toBe("SUCCEEDED");
 
-  const [launch] = emulator.requests.filter((r) => r.operationId === "CreateWorkflowLaunch");
-  expect(launch).toMatchObject({ status: 200, search: "workspaceId=42" });
-  expect(launch!.body).toMatchObject({
-    launch: { pipeline: "nf-core/rnaseq" },
-  });
+  const [run] = emulator.state.runs.list(42);
+  expect(run!.tasks.map((t) => [t.name, t.status])).toEqual([
+    ["FASTQC (sample_1)", "COMPLETED"],
+    ["MULTIQC", "COMPLETED"],
+  ]);
+  expect(run!.log).toContain("Succeeded   : 2");
 });
 
 test("rides out a brief outage without launching twice", async () => {
@@ -63,10 +68,10 @@ test("rides out a brief outage without launching twice", async () => {
     emulator.faults.queue("unavailable");
     return undefined;
   });
-  emulator.setHandler("DescribeWorkflow", () => ({
-    status: 200,
-    body: { workflow: { status: "FAILED" } },
-  }));
+  emulator.setHandler("DescribeWorkflow", (request) => {
+    emulator.state.runs.finish(String(request.params.workflowId), "FAILED");
+    return undefined;
+  });
 
   await expect(runPipeline(options())).resolves.toBe("FAILED");
   expect(emulator.requests.slice(before).map((r) => [r.operationId, r.status])).toEqual([
@@ -76,8 +81,8 @@ test("rides out a brief outage without launching twice", async () => {
   ]);
 });
 
-test("reports a rejected token", async () => {
-  await expect(runPipeline({ ...options(), token: "not-a-token" })).rejects.toBeInstanceOf(
-    ForbiddenError,
-  );
+test("a workspace the token cannot see, or a rejected token, is a 403", async () => {
+  for (const wrong of [{ workspaceId: 7 }, { token: "not-a-token" }]) {
+    await expect(runPipeline({ ...options(), ...wrong })).rejects.toBeInstanceOf(ForbiddenError);
+  }
 });

@@ -18,7 +18,10 @@ let emulator: Emulator;
 let dir: string;
 
 beforeAll(async () => {
-  emulator = await startEmulator();
+  // Workspace 42 and the compute env the launch example names.
+  emulator = await startEmulator({
+    seed: { computeEnvs: [{ id: "ce-1", name: "ce-1", workspaceId: 42 }] },
+  });
   dir = await mkdtemp(path.join(tmpdir(), "seqera-examples-"));
   vi.stubEnv("TOWER_ACCESS_TOKEN", emulator.token);
   vi.stubEnv("TOWER_API_ENDPOINT", emulator.url);

@@ -96,10 +96,23 @@ test("a strict consumer project installs it, type-checks and runs against the em
     path.join(root, "test", "package", "consumer.ts.txt"),
     path.join(consumer, "consumer.ts"),
   );
-  await run(
-    "npm",
-    ["install", tarball, "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"],
-    { cwd: consumer },
+  const install = (...specs: string[]) =>
+    run(
+      "npm",
+      ["install", ...specs, "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"],
+      { cwd: consumer },
+    );
+  await install(tarball);
+  // The emulator's libraries are optional peers: the client works without them, and the
+  // testing entry says what to install.
+  const entry = (name: string) => ["--input-type=module", "-e", `await import("${name}")`];
+  await run("node", entry("seqera-api-client"), { cwd: consumer });
+  await expect(run("node", entry("seqera-api-client/testing"), { cwd: consumer })).rejects.toThrow(
+    /optional peer dependencies ajv and ajv-formats; install them beside it/,
+  );
+  await install(
+    `ajv@${pkg.peerDependencies.ajv}`,
+    `ajv-formats@${pkg.peerDependencies["ajv-formats"]}`,
   );
   await run(bin("tsc"), ["-p", "tsconfig.json"], { cwd: consumer });
   const { stdout } = await run("node", ["out/consumer.js"], { cwd: consumer });

@@ -1,0 +1,231 @@
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import {
+  NameNotFoundError,
+  ResumeUnavailableError,
+  launchPipeline,
+  parseParamsText,
+  relaunchRun,
+} from "../../src/index.js";
+import type { Emulator } from "../../src/testing/index.js";
+import { FAST, clientOf, seededEmulator } from "./setup.js";
+
+const YAML_PARAMS = "# inputs\ninput: s3://in/samples.csv # samplesheet\ngenome: GRCh38\n";
+
+let emulator: Emulator;
+beforeAll(async () => {
+  emulator = await seededEmulator({
+    computeEnvs: [
+      {
+        id: "ce-prod",
+        name: "aws-prod",
+        workspaceId: 42,
+        primary: true,
+        workDir: "s3://prod/work",
+      },
+      { id: "ce-big", name: "aws-big", workspaceId: 42, primary: false, workDir: "s3://big/work" },
+    ],
+    labels: [
+      { name: "nightly", workspaceId: 42 },
+      { name: "team", value: "bio", workspaceId: 42 },
+    ],
+    pipelines: [
+      {
+        name: "rnaseq",
+        workspaceId: 42,
+        repository: "https://github.com/nf-core/rnaseq",
+        launch: {
+          computeEnvId: "ce-prod",
+          workDir: "s3://prod/work",
+          revision: "3.14.0",
+          configProfiles: ["docker"],
+          paramsText: JSON.stringify({
+            input: "s3://in/a.csv",
+            outdir: "s3://out",
+            skip: { qc: true },
+          }),
+        },
+      },
+      {
+        name: "sarek",
+        workspaceId: 42,
+        repository: "https://github.com/nf-core/sarek",
+        launch: { paramsText: YAML_PARAMS, revision: "3.4.0" },
+      },
+    ],
+  });
+});
+afterAll(() => emulator.close());
+afterEach(() => emulator.clearHandlers());
+
+const launched = () => emulator.requests.filter((r) => r.operationId === "CreateWorkflowLaunch");
+const runOf = (workflowId: string) => emulator.state.runs.get(workflowId)!;
+
+describe("launchPipeline", () => {
+  test("by name: the saved launch with two params changed, merged not replaced", async () => {
+    const { workflowId, run } = await launchPipeline(clientOf(emulator), {
+      pipeline: "rnaseq",
+      params: { outdir: "s3://out/today", skip: { trim: true } },
+    });
+    expect(run).toBeUndefined();
+    const launch = runOf(workflowId).launch;
+    expect(launch).toMatchObject({
+      computeEnvId: "ce-prod",
+      workDir: "s3://prod/work",
+      revision: "3.14.0",
+      configProfiles: ["docker"],
+      pipeline: "https://github.com/nf-core/rnaseq",
+    });
+    expect(JSON.parse(launch.paramsText as string)).toEqual({
+      input: "s3://in/a.csv",
+      outdir: "s3://out/today",
+      skip: { qc: true, trim: true },
+    });
+    // The run is linked to the pipeline through the saved launch's id.
+    const pipeline = emulator.state.pipelines.byName("rnaseq", 42)!;
+    expect(launch.id).toBe(pipeline.launchId);
+    expect(runOf(workflowId).pipelineId).toBe(pipeline.id);
+  });
+
+  test("YAML params stay YAML; compute env and labels by name; revision and run name", async () => {
+    const { workflowId } = await launchPipeline(clientOf(emulator), {
+      pipeline: "sarek",
+      workspaceId: "acme/prod",
+      computeEnv: "aws-big",
+      labels: ["nightly", "team=bio"],
+      params: { genome: "GRCm39" },
+      revision: "dev",
+      runName: "sarek-nightly",
+    });
+    const launch = runOf(workflowId).launch;
+    expect(launch.paramsText).toBe(YAML_PARAMS.replace("GRCh38", "GRCm39"));
+    // No saved compute env or work dir: the named env's.
+    expect(launch).toMatchObject({
+      computeEnvId: "ce-big",
+      workDir: "s3://big/work",
+      revision: "dev",
+      runName: "sarek-nightly",
+    });
+    const labels = ["nightly", "team"].map((n) => emulator.state.labels.byName(n, 42)!.id);
+    expect(runOf(workflowId).labelIds).toEqual(labels);
+  });
+
+  test("a repository URL runs on the workspace's primary compute env and its work dir", async () => {
+    const { workflowId } = await launchPipeline(clientOf(emulator), {
+      pipeline: "https://github.com/nextflow-io/hello",
+      params: { greeting: "hi" },
+    });
+    expect(runOf(workflowId).launch).toMatchObject({
+      pipeline: "https://github.com/nextflow-io/hello",
+      computeEnvId: "ce-prod",
+      workDir: "s3://prod/work",
+      paramsText: '{\n  "greeting": "hi"\n}',
+    });
+  });
+
+  test("a mistyped label or compute env is a NameNotFoundError, and nothing is launched", async () => {
+    const before = launched().length;
+    await expect(
+      launchPipeline(clientOf(emulator), { pipeline: "rnaseq", labels: ["nigthly"] }),
+    ).rejects.toMatchObject({ name: "NameNotFoundError", kind: "label", candidates: ["nightly"] });
+    await expect(
+      launchPipeline(clientOf(emulator), { pipeline: "rnaseq", computeEnv: "aws-bigg" }),
+    ).rejects.toMatchObject({
+      name: "NameNotFoundError",
+      kind: "compute environment",
+      candidates: ["aws-big"],
+    });
+    await expect(launchPipeline(clientOf(emulator), { pipeline: "rna-seq" })).rejects.toMatchObject(
+      { name: "NameNotFoundError", kind: "pipeline", candidates: ["rnaseq"] },
+    );
+    expect(launched().length).toBe(before);
+  });
+
+  test("a workspace without a primary compute env says so, naming its compute envs", async () => {
+    emulator.state.computeEnvs.add({ name: "gcp", workspaceId: 43, primary: false });
+    const error = await launchPipeline(clientOf(emulator), {
+      pipeline: "https://github.com/nextflow-io/hello",
+      workspaceId: 43,
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NameNotFoundError);
+    expect((error as Error).message).toBe(
+      'Workspace 43 has no primary compute environment; name one with `computeEnv` (it has "gcp")',
+    );
+  });
+
+  test("wait: resolves once the run has ended, with the run", async () => {
+    emulator.setHandler("DescribeWorkflow", (request) => {
+      const id = String(request.params.workflowId);
+      const status = emulator.state.runs.get(id)?.status;
+      if (status === "SUBMITTED" || status === "RUNNING") emulator.state.runs.advance(id);
+      return undefined;
+    });
+    const { workflowId, run } = await launchPipeline(clientOf(emulator), {
+      pipeline: "rnaseq",
+      wait: { ...FAST, timeoutMs: 60_000 },
+    });
+    expect(run).toMatchObject({ id: workflowId, status: "SUCCEEDED" });
+  });
+});
+
+describe("relaunchRun", () => {
+  test("a fresh run of the same configuration, params merged, no session kept", async () => {
+    const { workflowId: first } = await launchPipeline(clientOf(emulator), { pipeline: "rnaseq" });
+    const { workflowId } = await relaunchRun(clientOf(emulator), first, {
+      params: { outdir: "s3://out/again" },
+      computeEnv: "aws-big",
+    });
+    const launch = runOf(workflowId).launch;
+    expect(launch).toMatchObject({ resume: false, computeEnvId: "ce-big", revision: "3.14.0" });
+    expect(launch).not.toHaveProperty("sessionId");
+    await expect(parseParamsText(launch.paramsText as string)).resolves.toMatchObject({
+      input: "s3://in/a.csv",
+      outdir: "s3://out/again",
+    });
+  });
+
+  test("resume: the same session and work dir, from the commit the run resolved", async () => {
+    // Launched from the rnaseq pipeline (the emulator takes only pipelines' launch ids back).
+    const launchId = emulator.state.pipelines.byName("rnaseq", 42)!.launchId;
+    const earlier = emulator.state.runs.add({
+      workspaceId: 42,
+      status: "FAILED",
+      launch: {
+        id: launchId,
+        pipeline: "https://github.com/nf-core/rnaseq",
+        computeEnvId: "ce-prod",
+        workDir: "s3://prod/work",
+        revision: "3.14.0",
+        sessionId: "5a7e5f1c-0000-4000-8000-000000000001",
+        resumeCommitId: "0123abcd",
+        resumeDir: "s3://prod/work/5a7e",
+        paramsText: "{}",
+      },
+    }).id;
+    const { workflow } = await clientOf(emulator).GET("/workflow/{workflowId}", {
+      params: { path: { workflowId: earlier } },
+    });
+    const { workflowId } = await relaunchRun(clientOf(emulator), earlier, { resume: true });
+    expect(runOf(workflowId).launch).toMatchObject({
+      resume: true,
+      revision: "0123abcd",
+      workDir: "s3://prod/work/5a7e",
+      // The run's own session when it reports one, else its launch's.
+      sessionId: workflow?.sessionId ?? "5a7e5f1c-0000-4000-8000-000000000001",
+    });
+  });
+
+  test("resume without a commit to resume from is a ResumeUnavailableError", async () => {
+    const earlier = emulator.state.runs.add({
+      workspaceId: 42,
+      status: "FAILED",
+      launch: {
+        pipeline: "https://github.com/nf-core/rnaseq",
+        computeEnvId: "ce-prod",
+        paramsText: "{}",
+      },
+    }).id;
+    await expect(relaunchRun(clientOf(emulator), earlier, { resume: true })).rejects.toBeInstanceOf(
+      ResumeUnavailableError,
+    );
+  });
+});

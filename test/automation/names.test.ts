@@ -1,0 +1,180 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import {
+  AmbiguousNameError,
+  ForbiddenError,
+  NameNotFoundError,
+  findComputeEnv,
+  findCredentials,
+  findDataset,
+  findLabel,
+  findPipeline,
+  findSecret,
+  listWorkspaces,
+  resolveWorkspaceId,
+} from "../../src/index.js";
+import { nearNames } from "../../src/automation/names.js";
+import type { Emulator } from "../../src/testing/index.js";
+import { clientOf, seededEmulator, servedSince } from "./setup.js";
+
+let emulator: Emulator;
+beforeAll(async () => {
+  emulator = await seededEmulator({
+    pipelines: [
+      { name: "rnaseq", workspaceId: 42 },
+      { name: "sarek", workspaceId: 42 },
+      { name: "rnaseq", workspaceId: 43 },
+    ],
+    computeEnvs: [
+      { name: "aws-prod", workspaceId: 42 },
+      { name: "aws-dev", workspaceId: 42 },
+    ],
+    credentials: [{ name: "aws-keys", workspaceId: 42 }],
+    datasets: [{ name: "samples", workspaceId: 42 }],
+    secrets: [{ name: "NCBI_KEY", value: "k", workspaceId: 42 }],
+    labels: [
+      { name: "nightly", workspaceId: 42 },
+      { name: "team", value: "bio", workspaceId: 42 },
+      { name: "team-chem", value: "chem", workspaceId: 42 },
+    ],
+  });
+  // The emulator refuses to seed two labels of one name (the service has team=bio and
+  // team=chem side by side): rename the second.
+  const chem = emulator.state.labels.byName("team-chem", 42)!;
+  emulator.state.labels.update(chem.id, { name: "team" });
+});
+afterAll(() => emulator.close());
+
+describe("workspaces by name", () => {
+  test("listWorkspaces gives the workspaces of the user's organizations", async () => {
+    const workspaces = await listWorkspaces(clientOf(emulator));
+    expect(workspaces.map((w) => [`${w.orgName}/${w.workspaceName}`, w.workspaceId])).toEqual(
+      expect.arrayContaining([
+        ["acme/prod", 42],
+        ["acme/dev", 43],
+        ["other/prod", 44],
+      ]),
+    );
+    // Organization-only entries are left out.
+    expect(workspaces.every((w) => w.workspaceId != null)).toBe(true);
+  });
+
+  test('resolveWorkspaceId("org/workspace") gives the id, asking once per client', async () => {
+    const client = clientOf(emulator);
+    const from = emulator.requests.length;
+    await expect(resolveWorkspaceId(client, "acme/dev")).resolves.toBe(43);
+    await expect(resolveWorkspaceId(client, "other/prod")).resolves.toBe(44);
+    await expect(resolveWorkspaceId(client, " 42 ")).resolves.toBe(42);
+    expect(servedSince(emulator, from)).toEqual(["UserInfo", "ListWorkspacesUser"]);
+  });
+
+  test("a missing workspace is a NameNotFoundError listing the near ones", async () => {
+    const error = await resolveWorkspaceId(clientOf(emulator), "acme/prdo").catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(NameNotFoundError);
+    expect(error).toMatchObject({ kind: "workspace", resourceName: "acme/prdo" });
+    expect((error as NameNotFoundError).candidates[0]).toBe("acme/prod");
+    expect((error as Error).message).toMatch(
+      /No workspace named "acme\/prdo"; did you mean "acme\/prod"/,
+    );
+  });
+
+  test("a malformed reference is a TypeError", async () => {
+    await expect(resolveWorkspaceId(clientOf(emulator), "acme")).rejects.toBeInstanceOf(TypeError);
+  });
+});
+
+describe("resources by name within a workspace", () => {
+  test("each kind is found by name in the client's workspace", async () => {
+    const client = clientOf(emulator);
+    await expect(findPipeline(client, "sarek")).resolves.toMatchObject({
+      name: "sarek",
+      workspaceId: 42,
+    });
+    await expect(findComputeEnv(client, "aws-dev")).resolves.toMatchObject({ name: "aws-dev" });
+    await expect(findCredentials(client, "aws-keys")).resolves.toMatchObject({
+      name: "aws-keys",
+      provider: "aws",
+    });
+    await expect(findDataset(client, "samples")).resolves.toMatchObject({ name: "samples" });
+    await expect(findSecret(client, "NCBI_KEY")).resolves.toMatchObject({ name: "NCBI_KEY" });
+    await expect(findLabel(client, "nightly")).resolves.toMatchObject({ name: "nightly" });
+  });
+
+  test("the same name in another workspace, by id or by org/workspace", async () => {
+    const client = clientOf(emulator);
+    const here = await findPipeline(client, "rnaseq");
+    const there = await findPipeline(client, "rnaseq", { workspaceId: "acme/dev" });
+    expect(here.workspaceId).toBe(42);
+    expect(there.workspaceId).toBe(43);
+    expect(there.pipelineId).not.toBe(here.pipelineId);
+    await expect(findPipeline(client, "rnaseq", { workspaceId: 43 })).resolves.toEqual(there);
+  });
+
+  test("a workspace the user is not in answers 403", async () => {
+    await expect(
+      findPipeline(clientOf(emulator), "rnaseq", { workspaceId: 999 }),
+    ).rejects.toBeInstanceOf(ForbiddenError);
+  });
+
+  test("a missing name is a NameNotFoundError with the near names", async () => {
+    const error = await findComputeEnv(clientOf(emulator), "aws-prd").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NameNotFoundError);
+    expect(error).toMatchObject({
+      kind: "compute environment",
+      resourceName: "aws-prd",
+      workspaceId: 42,
+      // aws-dev is three edits away: not near.
+      candidates: ["aws-prod"],
+    });
+    expect((error as Error).message).toBe(
+      'No compute environment named "aws-prd" in workspace 42; did you mean "aws-prod"?',
+    );
+  });
+
+  test("an ambiguous name is an AmbiguousNameError telling the matches apart", async () => {
+    const client = clientOf(emulator);
+    const error = await findLabel(client, "team").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AmbiguousNameError);
+    expect((error as AmbiguousNameError).matches.map((m) => m.name).sort()).toEqual([
+      "team=bio",
+      "team=chem",
+    ]);
+    await expect(findLabel(client, "team=chem")).resolves.toMatchObject({
+      name: "team",
+      value: "chem",
+    });
+  });
+
+  test("lists are kept per client; a name missing from a kept list is looked up once more", async () => {
+    const client = clientOf(emulator);
+    await findDataset(client, "samples");
+    const from = emulator.requests.length;
+    await findDataset(client, "samples");
+    expect(servedSince(emulator, from)).toEqual([]);
+    // Created since the list was kept: found with one more list call.
+    emulator.state.datasets.add({ name: "samples-2", workspaceId: 42 });
+    await expect(findDataset(client, "samples-2")).resolves.toMatchObject({ name: "samples-2" });
+    expect(servedSince(emulator, from)).toEqual(["ListDatasetsV2"]);
+    // Another client keeps its own lists.
+    const other = clientOf(emulator);
+    await findDataset(other, "samples");
+    expect(servedSince(emulator, from)).toEqual(["ListDatasetsV2", "ListDatasetsV2"]);
+  });
+});
+
+describe("near names", () => {
+  test("close by edit distance or containing each other, closest first, at most five", () => {
+    expect(
+      nearNames("rnaseq", ["rnaseqq", "RNASeq", "sarek", "nf-core-rnaseq", "atacseq"]),
+    ).toEqual(["RNASeq", "rnaseqq", "nf-core-rnaseq"]);
+    // Up to a third of the length in edits for long names; a part of the name (3+ letters) too.
+    expect(nearNames("atacseq-v2", ["atacseq", "atac", "atacseq-v3"])).toEqual([
+      "atacseq-v3",
+      "atacseq",
+      "atac",
+    ]);
+    expect(nearNames("x", ["a", "b", "c", "d", "e", "f", "g"])).toHaveLength(5);
+    expect(nearNames("genomics", ["sarek", "viralrecon"])).toEqual([]);
+  });
+});

@@ -1,0 +1,210 @@
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import {
+  ComputeEnvFailedError,
+  ForbiddenError,
+  RunFailedError,
+  WaitTimeoutError,
+  failedTasks,
+  waitForComputeEnv,
+  waitForRun,
+} from "../../src/index.js";
+import { pollDelays } from "../../src/automation/poll.js";
+import type { Emulator } from "../../src/testing/index.js";
+import { FAST, clientOf, seededEmulator } from "./setup.js";
+
+let emulator: Emulator;
+beforeAll(async () => {
+  emulator = await seededEmulator();
+});
+afterAll(() => emulator.close());
+afterEach(() => emulator.clearHandlers());
+
+const newRun = (workspaceId = 42) => emulator.state.runs.add({ workspaceId }).id;
+
+/** Each poll moves the run one step, as time would on the service. */
+function advanceOnPoll(): void {
+  emulator.setHandler("DescribeWorkflow", (request) => {
+    const run = emulator.state.runs.get(String(request.params.workflowId));
+    if (run && (run.status === "SUBMITTED" || run.status === "RUNNING")) {
+      emulator.state.runs.advance(run.id);
+    }
+    return undefined;
+  });
+}
+
+describe("waitForRun", () => {
+  test("polls until the run ends; resolves with the final run; reports each status once", async () => {
+    advanceOnPoll();
+    const id = newRun();
+    const seen: (string | undefined)[] = [];
+    const run = await waitForRun(clientOf(emulator), id, {
+      ...FAST,
+      onStatus: (r) => seen.push(r.status),
+    });
+    expect(run).toMatchObject({ id, status: "SUCCEEDED" });
+    // SUBMITTED → RUNNING (task 1) → RUNNING (task 2) → SUCCEEDED: RUNNING is reported once.
+    expect(seen).toEqual(["RUNNING", "SUCCEEDED"]);
+  });
+
+  test("stops at a status of `until`", async () => {
+    advanceOnPoll();
+    const id = newRun();
+    const run = await waitForRun(clientOf(emulator), id, { ...FAST, until: ["RUNNING"] });
+    expect(run.status).toBe("RUNNING");
+    expect(emulator.state.runs.get(id)!.status).toBe("RUNNING");
+  });
+
+  test("a failed run is a RunFailedError with its error message and failed tasks", async () => {
+    const id = newRun();
+    const error = await waitForRun(clientOf(emulator), id, {
+      ...FAST,
+      // The run fails while it is being waited for.
+      onStatus: (r) => {
+        if (r.status === "SUBMITTED") emulator.state.runs.finish(id, "FAILED", "Out of memory");
+      },
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RunFailedError);
+    const failed = error as RunFailedError;
+    expect(failed).toMatchObject({
+      workflowId: id,
+      status: "FAILED",
+      errorMessage: "Out of memory",
+    });
+    expect(failed.failedTasks.map((t) => [t.name, t.status, t.exitStatus])).toEqual([
+      ["FASTQC (sample_1)", "FAILED", 1],
+    ]);
+    expect(failed.message).toContain("Out of memory");
+    expect(failed.message).toContain("FASTQC (sample_1)");
+  });
+
+  test("a cancelled run is a RunFailedError too, unless the caller opts out", async () => {
+    const cancelled = emulator.state.runs.add({ workspaceId: 42, status: "CANCELLED" }).id;
+    await expect(waitForRun(clientOf(emulator), cancelled, FAST)).rejects.toMatchObject({
+      name: "RunFailedError",
+      status: "CANCELLED",
+      failedTasks: [],
+    });
+    const run = await waitForRun(clientOf(emulator), cancelled, { ...FAST, throwOnFailure: false });
+    expect(run.status).toBe("CANCELLED");
+    // Waiting for FAILED itself is not a failure.
+    const failed = emulator.state.runs.add({ workspaceId: 42, status: "FAILED" }).id;
+    await expect(
+      waitForRun(clientOf(emulator), failed, { ...FAST, until: ["FAILED"] }),
+    ).resolves.toMatchObject({ status: "FAILED" });
+  });
+
+  test("gives up after timeoutMs with a WaitTimeoutError naming the last status", async () => {
+    const id = emulator.state.runs.add({ workspaceId: 42, status: "RUNNING" }).id;
+    const error = await waitForRun(clientOf(emulator), id, { ...FAST, timeoutMs: 50 }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(WaitTimeoutError);
+    expect(error).toMatchObject({ resource: "run", id, timeoutMs: 50, lastStatus: "RUNNING" });
+    expect((error as Error).message).toMatch(/still RUNNING/);
+  });
+
+  test("stops when the signal aborts, with its reason", async () => {
+    const id = newRun();
+    const controller = new AbortController();
+    const reason = new Error("deploy cancelled");
+    const wait = waitForRun(clientOf(emulator), id, {
+      ...FAST,
+      signal: controller.signal,
+      onStatus: () => controller.abort(reason),
+    });
+    await expect(wait).rejects.toBe(reason);
+  });
+
+  test("a run of another workspace is a ForbiddenError, as the service answers", async () => {
+    const elsewhere = newRun(43);
+    await expect(waitForRun(clientOf(emulator), elsewhere, FAST)).rejects.toBeInstanceOf(
+      ForbiddenError,
+    );
+    // Named by "org/workspace", the same run is found.
+    await expect(
+      waitForRun(clientOf(emulator), elsewhere, {
+        ...FAST,
+        workspaceId: "acme/dev",
+        until: ["SUBMITTED"],
+      }),
+    ).resolves.toMatchObject({ id: elsewhere });
+  });
+
+  test("failedTasks lists a run's failed tasks", async () => {
+    const id = emulator.state.runs.add({ workspaceId: 42, status: "FAILED" }).id;
+    const tasks = await failedTasks(clientOf(emulator), id);
+    expect(tasks.map((t) => t.status)).toEqual(["FAILED"]);
+  });
+});
+
+describe("poll interval", () => {
+  test("grows by half while nothing changes, up to the maximum, and starts again on a change", () => {
+    const next = pollDelays({ pollIntervalMs: 100, maxPollIntervalMs: 300 });
+    expect([next(true), next(false), next(false), next(false), next(false)]).toEqual([
+      100, 150, 225, 300, 300,
+    ]);
+    expect(next(true)).toBe(100);
+  });
+
+  test("defaults to 5 s growing to 60 s; bad values are a RangeError", () => {
+    const next = pollDelays({});
+    expect(next(true)).toBe(5000);
+    expect(() => pollDelays({ pollIntervalMs: 0 })).toThrow(RangeError);
+    expect(() => pollDelays({ maxPollIntervalMs: Number.NaN })).toThrow(RangeError);
+  });
+});
+
+describe("waitForComputeEnv", () => {
+  test("resolves once a CREATING compute env is AVAILABLE", async () => {
+    const env = emulator.state.computeEnvs.add({
+      name: "new-ce",
+      workspaceId: 42,
+      status: "CREATING",
+    });
+    let polls = 0;
+    const ready = await waitForComputeEnv(clientOf(emulator), env.id, {
+      ...FAST,
+      onStatus: (c) => {
+        if (c.status === "CREATING" && ++polls === 1)
+          emulator.state.computeEnvs.setStatus(env.id, "AVAILABLE");
+      },
+    });
+    expect(ready).toMatchObject({ id: env.id, status: "AVAILABLE", name: "new-ce" });
+  });
+
+  test("ERRORED is a ComputeEnvFailedError with the service's message", async () => {
+    const env = emulator.state.computeEnvs.add({
+      name: "bad-ce",
+      workspaceId: 42,
+      status: "CREATING",
+    });
+    const error = await waitForComputeEnv(clientOf(emulator), env.id, {
+      ...FAST,
+      onStatus: (c) => {
+        if (c.status === "CREATING")
+          emulator.state.computeEnvs.setStatus(env.id, "ERRORED", "No quota in eu-west-1");
+      },
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ComputeEnvFailedError);
+    expect(error).toMatchObject({
+      computeEnvId: env.id,
+      status: "ERRORED",
+      reason: "No quota in eu-west-1",
+    });
+  });
+
+  test("times out naming CREATING", async () => {
+    const env = emulator.state.computeEnvs.add({
+      name: "slow-ce",
+      workspaceId: 42,
+      status: "CREATING",
+    });
+    await expect(
+      waitForComputeEnv(clientOf(emulator), env.id, { ...FAST, timeoutMs: 30 }),
+    ).rejects.toMatchObject({
+      name: "WaitTimeoutError",
+      resource: "compute environment",
+      lastStatus: "CREATING",
+    });
+  });
+});
