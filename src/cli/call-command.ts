@@ -2,13 +2,13 @@ import type { Paginated, UntypedInit } from "../index.js";
 import type { InputSource } from "./body-fields.js";
 import { planCall, type CallPlan } from "./call-plan.js";
 import { DeadlineError } from "./cli-errors.js";
-import { clientOptions } from "./client-options.js";
 import { parseDuration } from "./duration.js";
 import type { OptionValues } from "./command-line.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { findTarget } from "./operation-target.js";
 import { write, writeBody, writeLine, type Streams } from "./output.js";
 import { progressOn } from "./progress.js";
+import { openClient, workspaceRef } from "./session.js";
 import type { FieldArg } from "./body-fields.js";
 
 export interface CallContext extends Streams, InputSource {
@@ -28,13 +28,12 @@ export async function callCommand(
     await write(context.stdout, operationHelp(target.info));
     return EXIT.ok;
   }
-  const hasWorkspace = !!(values.workspace ?? context.env.TOWER_WORKSPACE_ID)?.trim();
+  const hasWorkspace = workspaceRef(values, context) !== undefined;
   const plan = await planCall(target, { ...values, fields, hasWorkspace }, context);
   const timeoutMs =
     values.timeout === undefined ? undefined : parseDuration("--timeout", values.timeout);
-  // Loaded only now: usage errors and --help never pay for the client.
-  const { createSeqeraClient } = await import("../index.js");
-  const client = createSeqeraClient(clientOptions(values, context.env, context.stderr));
+  // The client is loaded only now: usage errors and --help never pay for it.
+  const client = await openClient(values, context);
   const deadline = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
   if (deadline) plan.init.signal = deadline;
   try {

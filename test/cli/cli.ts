@@ -5,7 +5,7 @@
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { cp, mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -54,15 +54,27 @@ export interface RunOptions {
   stdin?: string;
   /** Killed after this long (a hung CLI fails the test instead of hanging it). */
   limitMs?: number;
+  /** Default the project's root. */
+  cwd?: string;
 }
 
 /** Runs the CLI to its end and collects its output. */
-export async function runCli(
-  main: string,
+export function runCli(main: string, args: string[], options: RunOptions = {}): Promise<CliResult> {
+  return runCommand(process.execPath, [main, ...args], options);
+}
+
+/** Starts the CLI and leaves it running (the emulator command); the caller ends it. */
+export function startCli(main: string, args: string[], options: RunOptions = {}): ChildProcess {
+  return start(process.execPath, [main, ...args], options);
+}
+
+/** Runs any command (a shell script of the CLI) to its end and collects its output. */
+export async function runCommand(
+  command: string,
   args: string[],
   options: RunOptions = {},
 ): Promise<CliResult> {
-  const child = startCli(main, args, options);
+  const child = start(command, args, options);
   child.stdin!.end(options.stdin ?? "");
   let stdout = "";
   let stderr = "";
@@ -74,13 +86,26 @@ export async function runCli(
   return { code, signal, stdout, stderr };
 }
 
-/** Starts the CLI and leaves it running (the emulator command); the caller ends it. */
-export function startCli(main: string, args: string[], options: RunOptions = {}): ChildProcess {
-  return spawn(process.execPath, [main, ...args], {
-    cwd: root,
+function start(command: string, args: string[], options: RunOptions): ChildProcess {
+  return spawn(command, args, {
+    cwd: options.cwd ?? root,
     env: { PATH: process.env.PATH ?? "", ...options.env },
     stdio: ["pipe", "pipe", "pipe"],
   });
+}
+
+/** A folder holding a `seqera-api` executable for the compiled CLI, to put first on PATH. */
+export async function binFolder(main: string, into: string): Promise<string> {
+  const bin = path.join(into, "bin");
+  await mkdir(bin, { recursive: true });
+  await writeFile(
+    path.join(bin, "seqera-api"),
+    `#!/bin/sh\nexec "${process.execPath}" "${main}" "$@"\n`,
+    {
+      mode: 0o755,
+    },
+  );
+  return bin;
 }
 
 /** NDJSON lines parsed. */
