@@ -1,4 +1,5 @@
 import type { InputSource } from "./body-fields.js";
+import { oneLine } from "./client-options.js";
 import { parseCommandLine } from "./command-line.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { write, type Streams } from "./output.js";
@@ -62,6 +63,11 @@ export async function run(argv: string[], context: RunContext): Promise<ExitCode
       }
     }
   } catch (error) {
+    // Bad input is reported without loading the client's error classes.
+    if (error instanceof UsageError) {
+      context.stderr.write(`seqera-api: ${oneLine(error.message)}\n`);
+      return EXIT.usage;
+    }
     const { errorLine, exitCodeFor } = await import("./report-error.js");
     context.stderr.write(`${errorLine(error)}\n`);
     return exitCodeFor(error);
