@@ -1,26 +1,21 @@
 import type { Paginated, UntypedInit } from "../index.js";
-import type { InputSource } from "./body-fields.js";
+import type { CliContext } from "./context.js";
 import { planCall, type CallPlan } from "./call-plan.js";
-import { DeadlineError } from "./cli-errors.js";
-import { parseDuration } from "./duration.js";
+import { parseDuration, withDeadline } from "./duration.js";
 import type { OptionValues } from "./command-line.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { findTarget } from "./operation-target.js";
-import { write, writeBody, writeLine, type Streams } from "./output.js";
+import { write, writeBody, writeLine } from "./output.js";
 import { progressOn } from "./progress.js";
 import { openClient, workspaceRef } from "./session.js";
 import type { FieldArg } from "./body-fields.js";
-
-export interface CallContext extends Streams, InputSource {
-  env: Readonly<Record<string, string | undefined>>;
-}
 
 /** `seqera-api <operation|METHOD path> [options]`: one API call, or every page of a list. */
 export async function callCommand(
   args: string[],
   values: OptionValues,
   fields: FieldArg[],
-  context: CallContext,
+  context: CliContext,
 ): Promise<ExitCode> {
   const target = findTarget(args);
   if (values.help) {
@@ -34,20 +29,13 @@ export async function callCommand(
     values.timeout === undefined ? undefined : parseDuration("--timeout", values.timeout);
   // The client is loaded only now: usage errors and --help never pay for it.
   const client = await openClient(values, context);
-  const deadline = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
-  if (deadline) plan.init.signal = deadline;
   try {
-    if (plan.paginate) await writeEveryItem(client.paginate as PaginateAny, plan, context);
-    else {
+    await withDeadline(timeoutMs, plan.info.operationId, async (signal) => {
+      plan.init.signal = signal;
+      if (plan.paginate) return writeEveryItem(client.paginate as PaginateAny, plan, context);
       const { method, path } = plan.info;
       await writeBody(context.stdout, await client.request(method, path, plan.init));
-    }
-  } catch (error) {
-    if (deadline?.aborted) {
-      const { operationId } = plan.info;
-      throw new DeadlineError(`${operationId} did not finish within --timeout ${values.timeout}.`);
-    }
-    throw error;
+    });
   } finally {
     await client.close();
   }
@@ -57,7 +45,7 @@ export async function callCommand(
 /** client.paginate with a path known only at run time; the plan has checked it is a list. */
 type PaginateAny = (path: string, init: UntypedInit & { pageSize?: number }) => Paginated<unknown>;
 
-async function writeEveryItem(paginate: PaginateAny, plan: CallPlan, context: CallContext) {
+async function writeEveryItem(paginate: PaginateAny, plan: CallPlan, context: CliContext) {
   const progress = progressOn(context.stderr);
   let items = 0;
   let pages = 0;

@@ -1,5 +1,5 @@
 import { access } from "node:fs/promises";
-import type { CallContext } from "./call-command.js";
+import type { CliContext } from "./context.js";
 import { UsageError } from "./cli-errors.js";
 import type { OptionValues } from "./command-line.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
@@ -14,7 +14,7 @@ import { openSession } from "./session.js";
 export async function datasetsCommand(
   args: string[],
   values: OptionValues,
-  context: CallContext,
+  context: CliContext,
 ): Promise<ExitCode> {
   const [verb, name, file, ...extra] = args;
   if (verb !== "add" || name === undefined || file === undefined || extra.length > 0) {

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import type { Params } from "../automation/params.js";
-import type { CallContext } from "./call-command.js";
+import type { CliContext } from "./context.js";
 import { UsageError } from "./cli-errors.js";
 import type { OptionValues } from "./command-line.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
@@ -16,7 +16,7 @@ import { statusReporter } from "./wait-command.js";
 export async function launchCommand(
   args: string[],
   values: OptionValues,
-  context: CallContext,
+  context: CliContext,
 ): Promise<ExitCode> {
   const [pipeline, ...extra] = args;
   if (pipeline === undefined || extra.length > 0) {

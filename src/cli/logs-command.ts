@@ -1,5 +1,6 @@
-import type { CallContext } from "./call-command.js";
-import { DeadlineError, UsageError } from "./cli-errors.js";
+import type { CliContext } from "./context.js";
+import { UsageError } from "./cli-errors.js";
+import { withDeadline } from "./duration.js";
 import type { OptionValues } from "./command-line.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { write } from "./output.js";
@@ -12,7 +13,7 @@ import { openSession } from "./session.js";
 export async function logsCommand(
   args: string[],
   values: OptionValues,
-  context: CallContext,
+  context: CliContext,
 ): Promise<ExitCode> {
   const [workflowId, ...extra] = args;
   if (workflowId === undefined || extra.length > 0) {
@@ -21,31 +22,22 @@ export async function logsCommand(
   const session = await openSession(values, context);
   const { downloadRunLog, followRunLog } = await import("../index.js");
   const { client, workspaceId, pollIntervalMs, timeoutMs } = session;
-  const signal = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
   try {
-    if (values.follow) {
-      for await (const line of followRunLog(client, workflowId, {
-        workspaceId,
-        pollIntervalMs,
-        signal,
-      })) {
-        await write(context.stdout, `${line}\n`);
+    await withDeadline(timeoutMs, `logs ${workflowId}`, async (signal) => {
+      if (values.follow) {
+        const options = { workspaceId, pollIntervalMs, signal };
+        for await (const line of followRunLog(client, workflowId, options)) {
+          await write(context.stdout, `${line}\n`);
+        }
+      } else {
+        const fileName = `nf-${workflowId}.txt`;
+        await write(
+          context.stdout,
+          await downloadRunLog(client, workflowId, { workspaceId, fileName, signal }),
+        );
       }
-    } else {
-      const text = await downloadRunLog(client, workflowId, {
-        workspaceId,
-        fileName: `nf-${workflowId}.txt`,
-        signal,
-      });
-      await write(context.stdout, text);
-    }
+    });
     return EXIT.ok;
-  } catch (error) {
-    if (signal?.aborted)
-      throw new DeadlineError(
-        `logs ${workflowId} did not finish within --timeout ${values.timeout}.`,
-      );
-    throw error;
   } finally {
     await client.close();
   }

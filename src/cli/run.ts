@@ -1,20 +1,16 @@
-import type { InputSource } from "./body-fields.js";
 import { oneLine } from "./client-options.js";
 import { parseCommandLine } from "./command-line.js";
+import type { CliContext } from "./context.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
-import { write, type Streams } from "./output.js";
+import { write } from "./output.js";
 import { UsageError } from "./cli-errors.js";
-
-export interface RunContext extends Streams, InputSource {
-  env: Readonly<Record<string, string | undefined>>;
-}
 
 /**
  * Runs one command line and returns its exit code; every failure becomes one line on stderr.
  * Each command's modules are imported when it runs, so that `--version` loads neither the
  * client nor the schema.
  */
-export async function run(argv: string[], context: RunContext): Promise<ExitCode> {
+export async function run(argv: string[], context: CliContext): Promise<ExitCode> {
   try {
     const line = parseCommandLine(argv);
     if (line.values.version) {

@@ -4,7 +4,7 @@ import { clientOptions } from "./client-options.js";
 import type { OptionValues } from "./command-line.js";
 import { UsageError } from "./cli-errors.js";
 import { parseDuration } from "./duration.js";
-import type { CallContext } from "./call-command.js";
+import type { CliContext } from "./context.js";
 
 /** What the lifecycle commands share: a client, the workspace, and how long and how often to poll. */
 export interface Session {
@@ -19,7 +19,7 @@ export interface Session {
  * Opens a client for the automation helpers. The workspace goes to each helper rather than to
  * the client's settings, so that an "org/workspace" name is resolved by the helpers.
  */
-export async function openSession(values: OptionValues, context: CallContext): Promise<Session> {
+export async function openSession(values: OptionValues, context: CliContext): Promise<Session> {
   const duration = (flag: string, text: string | undefined) =>
     text === undefined ? undefined : parseDuration(flag, text);
   const timeoutMs = duration("--timeout", values.timeout);
@@ -32,7 +32,7 @@ export async function openSession(values: OptionValues, context: CallContext): P
 }
 
 /** --workspace, else TOWER_WORKSPACE_ID: an id or "org/workspace"; undefined when neither is set. */
-export function workspaceRef(values: OptionValues, context: CallContext): string | undefined {
+export function workspaceRef(values: OptionValues, context: CliContext): string | undefined {
   return (values.workspace ?? context.env.TOWER_WORKSPACE_ID)?.trim() || undefined;
 }
 
@@ -40,10 +40,7 @@ export function workspaceRef(values: OptionValues, context: CallContext): string
  * A client for operation calls, with --workspace or TOWER_WORKSPACE_ID as its default workspace.
  * The client's settings take ids; an "org/workspace" name is looked up first, with the helpers.
  */
-export async function openClient(
-  values: OptionValues,
-  context: CallContext,
-): Promise<SeqeraClient> {
+export async function openClient(values: OptionValues, context: CliContext): Promise<SeqeraClient> {
   const { createSeqeraClient, resolveWorkspaceId } = await import("../index.js");
   const options = clientOptions(values, context.env, context.stderr);
   const ref = workspaceRef(values, context);

@@ -1,5 +1,5 @@
 import type { Run } from "../automation/schema.js";
-import type { CallContext } from "./call-command.js";
+import type { CliContext } from "./context.js";
 import { UsageError } from "./cli-errors.js";
 import type { OptionValues } from "./command-line.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
@@ -11,7 +11,7 @@ import { openSession } from "./session.js";
 export async function waitCommand(
   args: string[],
   values: OptionValues,
-  context: CallContext,
+  context: CliContext,
 ): Promise<ExitCode> {
   const [workflowId, ...extra] = args;
   if (workflowId === undefined || extra.length > 0) {
