@@ -30,7 +30,8 @@ function parseField(arg: FieldArg): ParsedField {
   const eq = arg.text.indexOf("=");
   const name = eq < 0 ? arg.text : arg.text.slice(0, eq);
   const key = KEY.exec(name);
-  if (eq < 0 || !key) {
+  // "__proto__" would reach the object's prototype rather than set a field.
+  if (eq < 0 || !key || key[1]!.split(".").includes("__proto__")) {
     throw new UsageError(
       `${flag} ${JSON.stringify(arg.text)}: expected key=value, with key like a, a.b or a[] (use --input for other keys).`,
     );
@@ -118,7 +119,7 @@ function setAt(body: Record<string, unknown>, field: ParsedField, value: unknown
       return;
     }
     if (last) {
-      const list = node[key] ?? [];
+      const list = Object.hasOwn(node, key) ? node[key] : [];
       if (!Array.isArray(list))
         throw new UsageError(
           `Body field ${here} is already set, so ${field.name} cannot append to it.`,
@@ -126,7 +127,7 @@ function setAt(body: Record<string, unknown>, field: ParsedField, value: unknown
       node[key] = [...list, value];
       return;
     }
-    const next = node[key] ?? {};
+    const next = Object.hasOwn(node, key) ? node[key] : {};
     if (!isRecord(next))
       throw new UsageError(
         `Body field ${here} is already set to a value, so ${field.name} cannot go in it.`,
@@ -149,7 +150,7 @@ function schemaAt(
   for (const [i, key] of field.keys.entries()) {
     const properties = node && propertiesOf(doc, node);
     if (!properties) return undefined;
-    const child = properties[key];
+    const child = Object.hasOwn(properties, key) ? properties[key] : undefined;
     if (child === undefined) {
       const prefix = field.keys.slice(0, i).join(".");
       const names = Object.keys(properties).map((name) => (prefix ? `${prefix}.${name}` : name));

@@ -83,7 +83,7 @@ function queryParams(
 ): Record<string, string | string[]> {
   const query: Record<string, string | string[]> = {};
   for (const [key, value] of given) {
-    const param = info.query[key];
+    const param = Object.hasOwn(info.query, key) ? info.query[key] : undefined;
     if (!param) {
       const names = Object.keys(info.query);
       const known = names.length

@@ -187,13 +187,13 @@ export interface CommandLine {
   fields: FieldArg[];
 }
 
-const COMMAND_WORDS: Record<string, CommandName> = {
-  emulator: "emulator",
-  launch: "launch",
-  wait: "wait",
-  logs: "logs",
-  datasets: "datasets",
-};
+const COMMAND_WORDS: ReadonlySet<string> = new Set<CommandName>([
+  "emulator",
+  "launch",
+  "wait",
+  "logs",
+  "datasets",
+]);
 
 /** Parses argv (without node and the script). Throws UsageError with one line on bad input. */
 export function parseCommandLine(argv: string[]): CommandLine {
@@ -211,7 +211,7 @@ export function parseCommandLine(argv: string[]): CommandLine {
   }
   const values = parsed.values as OptionValues;
   const [first, ...rest] = parsed.positionals;
-  const word = first === undefined ? undefined : COMMAND_WORDS[first];
+  const word = first !== undefined && COMMAND_WORDS.has(first) ? (first as CommandName) : undefined;
   const command = word ?? (first === undefined ? undefined : "call");
   const args = word ? rest : parsed.positionals;
   for (const name of Object.keys(values) as OptionName[]) {

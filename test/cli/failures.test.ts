@@ -72,6 +72,14 @@ describe("bad input: one line on stderr, exit 2, nothing sent", () => {
     [["ListWorkflows", "--pagenate"], "Unknown option '--pagenate'. Did you mean --paginate?"],
     [["emulator", "-q", "a=b"], "--query does not apply to seqera-api emulator."],
     [[], "Name an operation, e.g. seqera-api ListWorkflows"],
+    // Names that are properties of every object are not operations, parameters or fields.
+    [["constructor"], 'Unknown operation "constructor".'],
+    [
+      ["ListWorkflows", "-q", "toString=1"],
+      'ListWorkflows (GET /workflow) has no query parameter "toString".',
+    ],
+    [["CreateWorkflowLaunch", "-F", "constructor=1"], "The request body has no field constructor."],
+    [["CreateWorkflowLaunch", "-F", "__proto__.x=1"], '-F "__proto__.x=1": expected key=value'],
   ])("%j", async (args, message) => {
     const before = emulator.requests.length;
     const result = await seqera(args);
