@@ -1,0 +1,63 @@
+import type { Paginated, UntypedInit } from "../index.js";
+import type { CliContext } from "./context.js";
+import { planCall, type CallPlan } from "./call-plan.js";
+import { parseDuration, withDeadline } from "./duration.js";
+import type { OptionValues } from "./command-line.js";
+import { EXIT, type ExitCode } from "./exit-codes.js";
+import { findTarget } from "./operation-target.js";
+import { write, writeBody, writeLine } from "./output.js";
+import { progressOn } from "./progress.js";
+import { openClient, workspaceRef } from "./session.js";
+import type { FieldArg } from "./body-fields.js";
+
+/** `seqera-api <operation|METHOD path> [options]`: one API call, or every page of a list. */
+export async function callCommand(
+  args: string[],
+  values: OptionValues,
+  fields: FieldArg[],
+  context: CliContext,
+): Promise<ExitCode> {
+  const target = findTarget(args);
+  if (values.help) {
+    const { operationHelp } = await import("./operation-help.js");
+    await write(context.stdout, operationHelp(target.info));
+    return EXIT.ok;
+  }
+  const hasWorkspace = workspaceRef(values, context) !== undefined;
+  const plan = await planCall(target, { ...values, fields, hasWorkspace }, context);
+  const timeoutMs =
+    values.timeout === undefined ? undefined : parseDuration("--timeout", values.timeout);
+  // The client is loaded only now: usage errors and --help never pay for it.
+  const client = await openClient(values, context);
+  try {
+    await withDeadline(timeoutMs, plan.info.operationId, async (signal) => {
+      plan.init.signal = signal;
+      if (plan.paginate) return writeEveryItem(client.paginate as PaginateAny, plan, context);
+      const { method, path } = plan.info;
+      await writeBody(context.stdout, await client.request(method, path, plan.init));
+    });
+  } finally {
+    await client.close();
+  }
+  return EXIT.ok;
+}
+
+/** client.paginate with a path known only at run time; the plan has checked it is a list. */
+type PaginateAny = (path: string, init: UntypedInit & { pageSize?: number }) => Paginated<unknown>;
+
+async function writeEveryItem(paginate: PaginateAny, plan: CallPlan, context: CliContext) {
+  const progress = progressOn(context.stderr);
+  let items = 0;
+  let pages = 0;
+  try {
+    for await (const page of paginate(plan.info.path, { ...plan.init, ...plan.paginate }).pages()) {
+      pages++;
+      for (const item of page.items) await writeLine(context.stdout, item);
+      items += page.items.length;
+      const of = page.total === undefined ? "" : ` of ${page.total}`;
+      progress.update(`${plan.info.operationId}: ${items}${of} items, ${pages} pages`);
+    }
+  } finally {
+    progress.done();
+  }
+}

@@ -1,0 +1,46 @@
+import type { LogEntry, SeqeraClientOptions } from "../index.js";
+import type { Streams } from "./output.js";
+
+/** The environment variable naming a Redis server that shares the token's rate limit. */
+export const REDIS_ENV = "SEQERA_RATE_LIMIT_REDIS";
+
+export interface ConnectionFlags {
+  url?: string;
+  workspace?: string;
+  verbose?: boolean;
+}
+
+/**
+ * The library's options for the CLI: the token from TOWER_ACCESS_TOKEN only (a flag would
+ * leave it in shell history and process listings), URL and workspace from flags over the
+ * TOWER_* variables, the rate limiter and retries on, and Redis when REDIS_ENV is set.
+ */
+export function clientOptions(
+  flags: ConnectionFlags,
+  env: Readonly<Record<string, string | undefined>>,
+  stderr: Streams["stderr"],
+): SeqeraClientOptions {
+  const options: SeqeraClientOptions = { env };
+  if (flags.url !== undefined) options.baseUrl = flags.url;
+  if (flags.workspace !== undefined) options.workspaceId = flags.workspace;
+  const redis = env[REDIS_ENV]?.trim();
+  if (redis) options.rateLimit = { redis };
+  if (flags.verbose) options.logger = (entry) => void stderr.write(`${logLine(entry)}\n`);
+  return options;
+}
+
+/** One attempt, as --verbose prints it; the entry holds the path template, never ids or the token. */
+export function logLine(entry: LogEntry): string {
+  const status = entry.status === undefined ? "no response" : String(entry.status);
+  let line = `seqera-api: ${entry.method} ${entry.path} (${entry.operationId}) attempt ${entry.attempt}: ${status} in ${Math.round(entry.durationMs)} ms`;
+  if (entry.limiterWaitMs >= 1)
+    line += `, ${Math.round(entry.limiterWaitMs)} ms queued at the rate limiter`;
+  if (entry.error) line += `: ${oneLine(entry.error)}`;
+  if (entry.retry)
+    line += `; retrying in ${Math.round(entry.retry.delayMs)} ms (${entry.retry.reason})`;
+  return line;
+}
+
+export function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}

@@ -1,0 +1,40 @@
+import { access } from "node:fs/promises";
+import type { CliContext } from "./context.js";
+import { UsageError } from "./cli-errors.js";
+import type { OptionValues } from "./command-line.js";
+import { EXIT, type ExitCode } from "./exit-codes.js";
+import { writeBody } from "./output.js";
+import { openSession } from "./session.js";
+
+/**
+ * `seqera-api datasets add <name> <file>`: creates the dataset (or adds a version to the one of
+ * that name) from a CSV or TSV file; prints `{"datasetId", "version", "url"}`, the url being
+ * what a pipeline's input param takes.
+ */
+export async function datasetsCommand(
+  args: string[],
+  values: OptionValues,
+  context: CliContext,
+): Promise<ExitCode> {
+  const [verb, name, file, ...extra] = args;
+  if (verb !== "add" || name === undefined || file === undefined || extra.length > 0) {
+    throw new UsageError("Usage: seqera-api datasets add <name> <file.csv|file.tsv> [--header]");
+  }
+  await access(file).catch((error: NodeJS.ErrnoException) => {
+    throw new UsageError(`${file}: cannot read the file (${error.code ?? error.message}).`);
+  });
+  const session = await openSession(values, context);
+  const { uploadDataset } = await import("../index.js");
+  try {
+    const uploaded = await uploadDataset(session.client, {
+      name,
+      file,
+      hasHeader: values.header === true,
+      workspaceId: session.workspaceId,
+    });
+    await writeBody(context.stdout, uploaded);
+    return EXIT.ok;
+  } finally {
+    await session.client.close();
+  }
+}

@@ -1,0 +1,45 @@
+import { DeadlineError, UsageError } from "./cli-errors.js";
+
+const UNITS_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
+const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/;
+
+/** "90s", "30m", "1.5h", "500ms"; a bare number is seconds. Returns milliseconds. */
+export function parseDuration(flag: string, text: string): number {
+  const match = DURATION.exec(text.trim());
+  const ms = match ? Number(match[1]) * UNITS_MS[(match[2] ?? "s") as keyof typeof UNITS_MS] : NaN;
+  if (!(ms > 0 && ms <= 2 ** 31 - 1)) {
+    throw new UsageError(`${flag} ${text}: expected a duration such as 90s, 30m or 2h.`);
+  }
+  return ms;
+}
+
+/**
+ * Runs `task` with a signal that aborts after `timeoutMs` (none when undefined); a failure once
+ * it has aborted is a DeadlineError naming `what` and the --timeout given.
+ */
+export async function withDeadline<T>(
+  timeoutMs: number | undefined,
+  what: string,
+  task: (signal: AbortSignal | undefined) => Promise<T>,
+): Promise<T> {
+  const signal = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
+  try {
+    return await task(signal);
+  } catch (error) {
+    if (signal?.aborted)
+      throw new DeadlineError(`${what} did not finish within --timeout ${formatMs(timeoutMs!)}.`);
+    throw error;
+  }
+}
+
+/** As the user would have written it: 500ms, 90s, 30m, 2h. */
+function formatMs(ms: number): string {
+  for (const [unit, size] of [
+    ["h", 3_600_000],
+    ["m", 60_000],
+    ["s", 1000],
+  ] as const) {
+    if (ms % size === 0) return `${ms / size}${unit}`;
+  }
+  return `${ms}ms`;
+}

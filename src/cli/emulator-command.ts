@@ -1,0 +1,39 @@
+import { once } from "node:events";
+import { readFile } from "node:fs/promises";
+import { UsageError } from "./cli-errors.js";
+import type { OptionValues } from "./command-line.js";
+import { EXIT, type ExitCode } from "./exit-codes.js";
+import { write, type Streams } from "./output.js";
+
+/**
+ * `seqera-api emulator [--seed file.json]`: serves the emulator until SIGINT or SIGTERM. Prints
+ * its URL and token as TOWER_* assignments (the token is the emulator's own, valid nowhere
+ * else). Runs advance one step each time they are described, so that polling clients (tw, a
+ * script, `seqera-api wait`) see them progress and end.
+ */
+export async function emulatorCommand(values: OptionValues, streams: Streams): Promise<ExitCode> {
+  const seed = values.seed === undefined ? undefined : await readSeed(values.seed);
+  const { startEmulator } = await import("../testing/index.js");
+  const emulator = await startEmulator({ seed, autoAdvance: true }).catch((error: Error) => {
+    throw new UsageError(`--seed ${values.seed}: ${error.message}`);
+  });
+  await write(
+    streams.stdout,
+    `TOWER_API_ENDPOINT=${emulator.url}\nTOWER_ACCESS_TOKEN=${emulator.token}\n`,
+  );
+  if (streams.stderr.isTTY) streams.stderr.write("Seqera API emulator running; Ctrl-C stops it.\n");
+  await Promise.race([once(process, "SIGINT"), once(process, "SIGTERM")]);
+  await emulator.close();
+  return EXIT.ok;
+}
+
+async function readSeed(file: string) {
+  const text = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
+    throw new UsageError(`--seed ${file}: cannot read the file (${error.code ?? error.message}).`);
+  });
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`--seed ${file} is not JSON: ${(error as Error).message}`);
+  }
+}

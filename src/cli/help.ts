@@ -1,0 +1,78 @@
+import { REDIS_ENV } from "./client-options.js";
+import { OPTIONS, type CommandName } from "./command-line.js";
+import { EXIT_MEANINGS } from "./exit-codes.js";
+
+const INTRO = `seqera-api: the Seqera Platform API from the shell.
+
+Usage:
+  seqera-api <OperationId> [options]        seqera-api ListWorkflows -q max=5
+  seqera-api <METHOD> <path> [options]      seqera-api GET /workflow/4Bi5xBK6E2Nbhj
+  seqera-api <OperationId> --help           its parameters, body fields and response
+  seqera-api launch <pipeline> [--wait]     launch a Launchpad pipeline by name
+  seqera-api wait <workflowId>              wait for a run to end
+  seqera-api logs <workflowId> [--follow]   a run's console output
+  seqera-api datasets add <name> <file>     upload a CSV/TSV as a dataset
+  seqera-api emulator [--seed file.json]    serve a local emulator of the API
+  seqera-api --version
+
+Operation ids match in any case; a path may be the template (/workflow/{workflowId}, with
+-p workflowId=...) or filled in (/workflow/4Bi5xBK6E2Nbhj), and may end with ?name=value.
+JSON goes to stdout: indented on a terminal, one line in a pipe. Every failure is one line
+on stderr, and the exit code says which kind.`;
+
+const USAGE: Record<Exclude<CommandName, "call">, string> = {
+  launch: `seqera-api launch <pipeline> [options]
+
+Launches a pipeline of the workspace's Launchpad by name, with its saved launch configuration
+(or a repository URL, with the compute environment's defaults). Prints {"workflowId", "run"}:
+the run when --wait was given. With --wait the exit code is the run's: 0 SUCCEEDED, 1 FAILED or
+CANCELLED, 3 --timeout first.`,
+  wait: `seqera-api wait <workflowId> [options]
+
+Polls the run until it ends and prints it: exit 0 SUCCEEDED, 1 FAILED or CANCELLED (with its
+error message and failed tasks on stderr), 3 --timeout first.`,
+  logs: `seqera-api logs <workflowId> [--follow]
+
+Prints the run's console output (its nf-<workflowId>.txt file). With --follow, prints the
+console log as it grows, each line once, until the run has ended.`,
+  datasets: `seqera-api datasets add <name> <file.csv|file.tsv> [--header]
+
+Creates the dataset (or adds a version to the one of that name) and prints
+{"datasetId", "version", "url"}: the url is what a pipeline's input param takes.`,
+  emulator: `seqera-api emulator [--seed file.json]
+
+A local emulator of the Seqera Platform API, built from the same schema, keeping state. Listens
+on 127.0.0.1 (a free port) until SIGINT or SIGTERM, and prints on stdout
+  TOWER_API_ENDPOINT=http://127.0.0.1:<port>
+  TOWER_ACCESS_TOKEN=<a token valid for this emulator only>
+so that another shell can use it:  seqera-api emulator > emulator.env &  set -a; . ./emulator.env
+Runs advance one step each time they are described, so polling clients see them end.
+--seed takes the emulator's seed (organizations, workspaces, pipelines, compute envs, runs, ...).`,
+};
+
+const ENVIRONMENT = `Environment:
+  TOWER_ACCESS_TOKEN         the access token (no flag: it would stay in shell history)
+  TOWER_API_ENDPOINT         the API's URL (--url)
+  TOWER_WORKSPACE_ID         the default workspace: an id, or org/workspace (--workspace)
+  ${REDIS_ENV.padEnd(26)} a Redis URL: processes on one token share its rate limit`;
+
+/** The help of a command, or the general one; options listed from the parser's table. */
+export function commandHelp(command: CommandName | undefined): string {
+  const own = command === undefined ? "call" : command;
+  const options = Object.entries(OPTIONS)
+    .filter(
+      ([, spec]) =>
+        (spec.commands as readonly string[]).includes(own) || spec.commands.length === 0,
+    )
+    .map(([name, spec]) => {
+      const short = "short" in spec ? `-${spec.short}, ` : "    ";
+      const value = "value" in spec ? ` ${spec.value}` : "";
+      return `  ${`${short}--${name}${value}`.padEnd(30)} ${spec.help}`;
+    });
+  const head = command === undefined || command === "call" ? INTRO : USAGE[command];
+  const codes = Object.entries(EXIT_MEANINGS).map(
+    ([code, meaning]) => `  ${code.padEnd(4)} ${meaning}`,
+  );
+  const tail = command === "emulator" ? [] : ["", ENVIRONMENT, "", "Exit codes:", ...codes];
+  return [head, "", "Options:", ...options, ...tail, ""].join("\n");
+}

@@ -1,0 +1,71 @@
+import { oneLine } from "./client-options.js";
+import { parseCommandLine } from "./command-line.js";
+import type { CliContext } from "./context.js";
+import { EXIT, type ExitCode } from "./exit-codes.js";
+import { write } from "./output.js";
+import { UsageError } from "./cli-errors.js";
+
+/**
+ * Runs one command line and returns its exit code; every failure becomes one line on stderr.
+ * Each command's modules are imported when it runs, so that `--version` loads neither the
+ * client nor the schema.
+ */
+export async function run(argv: string[], context: CliContext): Promise<ExitCode> {
+  try {
+    const line = parseCommandLine(argv);
+    if (line.values.version) {
+      const { versionLine } = await import("./version.js");
+      await write(context.stdout, versionLine());
+      return EXIT.ok;
+    }
+    const help = async () => {
+      const { commandHelp } = await import("./help.js");
+      await write(context.stdout, commandHelp(line.command));
+      return EXIT.ok;
+    };
+    switch (line.command) {
+      case undefined:
+        if (line.values.help) return await help();
+        throw new UsageError(
+          "Name an operation, e.g. seqera-api ListWorkflows (seqera-api --help for more).",
+        );
+      case "call": {
+        const { callCommand } = await import("./call-command.js");
+        return await callCommand(line.args, line.values, line.fields, context);
+      }
+    }
+    if (line.values.help) return await help();
+    switch (line.command) {
+      case "emulator": {
+        if (line.args.length > 0) throw new UsageError(`Unexpected argument "${line.args[0]}".`);
+        const { emulatorCommand } = await import("./emulator-command.js");
+        return await emulatorCommand(line.values, context);
+      }
+      case "launch": {
+        const { launchCommand } = await import("./launch-command.js");
+        return await launchCommand(line.args, line.values, context);
+      }
+      case "wait": {
+        const { waitCommand } = await import("./wait-command.js");
+        return await waitCommand(line.args, line.values, context);
+      }
+      case "logs": {
+        const { logsCommand } = await import("./logs-command.js");
+        return await logsCommand(line.args, line.values, context);
+      }
+      case "datasets": {
+        const { datasetsCommand } = await import("./datasets-command.js");
+        return await datasetsCommand(line.args, line.values, context);
+      }
+    }
+  } catch (error) {
+    // Bad input is reported without loading the client's error classes.
+    if (error instanceof UsageError) {
+      context.stderr.write(`seqera-api: ${oneLine(error.message)}\n`);
+      return EXIT.usage;
+    }
+    const { errorLine, exitCodeFor } = await import("./report-error.js");
+    context.stderr.write(`${errorLine(error)}\n`);
+    return exitCodeFor(error);
+  }
+}

@@ -1,0 +1,63 @@
+import type { Run } from "../automation/schema.js";
+import type { CliContext } from "./context.js";
+import { UsageError } from "./cli-errors.js";
+import type { OptionValues } from "./command-line.js";
+import { EXIT, type ExitCode } from "./exit-codes.js";
+import { writeBody, type Streams } from "./output.js";
+import { progressOn } from "./progress.js";
+import { openSession } from "./session.js";
+
+/** `seqera-api wait <workflowId>`: until the run ends; prints the run; exit 0, 1 or 3. */
+export async function waitCommand(
+  args: string[],
+  values: OptionValues,
+  context: CliContext,
+): Promise<ExitCode> {
+  const [workflowId, ...extra] = args;
+  if (workflowId === undefined || extra.length > 0) {
+    throw new UsageError("Usage: seqera-api wait <workflowId> [--timeout 30m]");
+  }
+  const session = await openSession(values, context);
+  const { waitForRun, RunFailedError } = await import("../index.js");
+  const status = statusReporter(context.stderr);
+  try {
+    const run = await waitForRun(session.client, workflowId, {
+      workspaceId: session.workspaceId,
+      timeoutMs: session.timeoutMs,
+      pollIntervalMs: session.pollIntervalMs,
+      onStatus: status.update,
+    });
+    await writeBody(context.stdout, run);
+    return EXIT.ok;
+  } catch (error) {
+    if (error instanceof RunFailedError) await writeBody(context.stdout, error.run);
+    throw error;
+  } finally {
+    status.done();
+    await session.client.close();
+  }
+}
+
+/** The run's status on a terminal's stderr while waiting ("run 4Bi5xBK6E2Nbhj: RUNNING, 12s"). */
+export function statusReporter(stderr: Streams["stderr"]) {
+  const progress = progressOn(stderr);
+  const started = Date.now();
+  let timer: NodeJS.Timeout | undefined;
+  let last: Run | undefined;
+  const draw = () => {
+    const seconds = Math.round((Date.now() - started) / 1000);
+    if (last) progress.update(`run ${last.id ?? ""}: ${last.status ?? "?"}, ${seconds}s`);
+  };
+  return {
+    update: (run: Run) => {
+      last = run;
+      draw();
+      // Keep the clock moving between polls; unref'd, so it never holds the process.
+      timer ??= setInterval(draw, 1000).unref();
+    },
+    done: () => {
+      clearInterval(timer);
+      progress.done();
+    },
+  };
+}

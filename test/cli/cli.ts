@@ -1,0 +1,117 @@
+/**
+ * The real `seqera-api` executable for the CLI tests: compiled by the project's own build
+ * config (as `npm run build` does, into a private folder, so that parallel test files and the
+ * package test never write the same files), then run with node as a child process.
+ */
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+
+export const root = fileURLToPath(new URL("../..", import.meta.url));
+const exec = promisify(execFile);
+
+export interface BuiltCli {
+  /** The compiled entry, at the place the package's `bin` names relative to the build folder. */
+  main: string;
+  remove(): Promise<void>;
+}
+
+/** Compiles src/ and generated/ with scripts/tsconfig.build.json into a fresh folder. */
+export async function buildCli(): Promise<BuiltCli> {
+  const cache = path.join(root, "node_modules", ".cache");
+  await mkdir(cache, { recursive: true });
+  // Inside the project, so that the CLI finds the package's package.json above it.
+  const outDir = await mkdtemp(path.join(cache, "seqera-cli-"));
+  const tsc = path.join(root, "node_modules", ".bin", "tsc");
+  await exec(tsc, ["-p", "scripts/tsconfig.build.json", "--outDir", outDir], { cwd: root });
+  await cp(
+    path.join(root, "generated", "openapi.json"),
+    path.join(outDir, "generated", "openapi.json"),
+  );
+  const pkg = JSON.parse(await readFile(path.join(root, "package.json"), "utf8"));
+  const bin: string = pkg.bin["seqera-api"];
+  // The bin names the file under the build's output folder (dist/).
+  const inBuild = bin.replace(/^(\.\/)?dist\//, "");
+  return {
+    main: path.join(outDir, inBuild),
+    remove: () => rm(outDir, { recursive: true, force: true }),
+  };
+}
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  /** The child's whole environment besides PATH (no TOWER_* leaks in from the test's). */
+  env?: Record<string, string>;
+  stdin?: string;
+  /** Killed after this long (a hung CLI fails the test instead of hanging it). */
+  limitMs?: number;
+  /** Default the project's root. */
+  cwd?: string;
+}
+
+/** Runs the CLI to its end and collects its output. */
+export function runCli(main: string, args: string[], options: RunOptions = {}): Promise<CliResult> {
+  return runCommand(process.execPath, [main, ...args], options);
+}
+
+/** Starts the CLI and leaves it running (the emulator command); the caller ends it. */
+export function startCli(main: string, args: string[], options: RunOptions = {}): ChildProcess {
+  return start(process.execPath, [main, ...args], options);
+}
+
+/** Runs any command (a shell script of the CLI) to its end and collects its output. */
+export async function runCommand(
+  command: string,
+  args: string[],
+  options: RunOptions = {},
+): Promise<CliResult> {
+  const child = start(command, args, options);
+  child.stdin!.end(options.stdin ?? "");
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+  const timer = setTimeout(() => child.kill("SIGKILL"), options.limitMs ?? 30_000);
+  const [code, signal] = (await once(child, "close")) as [number | null, NodeJS.Signals | null];
+  clearTimeout(timer);
+  return { code, signal, stdout, stderr };
+}
+
+function start(command: string, args: string[], options: RunOptions): ChildProcess {
+  return spawn(command, args, {
+    cwd: options.cwd ?? root,
+    env: { PATH: process.env.PATH ?? "", ...options.env },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+}
+
+/** A folder holding a `seqera-api` executable for the compiled CLI, to put first on PATH. */
+export async function binFolder(main: string, into: string): Promise<string> {
+  const bin = path.join(into, "bin");
+  await mkdir(bin, { recursive: true });
+  await writeFile(
+    path.join(bin, "seqera-api"),
+    `#!/bin/sh\nexec "${process.execPath}" "${main}" "$@"\n`,
+    {
+      mode: 0o755,
+    },
+  );
+  return bin;
+}
+
+/** NDJSON lines parsed. */
+export function lines(stdout: string): unknown[] {
+  return stdout
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
+}

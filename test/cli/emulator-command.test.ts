@@ -1,0 +1,77 @@
+import { once } from "node:events";
+import { writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { ChildProcess } from "node:child_process";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { EXIT } from "../../src/cli/exit-codes.js";
+import { buildCli, runCli, startCli, type BuiltCli } from "./cli.js";
+
+let cli: BuiltCli;
+beforeAll(async () => {
+  cli = await buildCli();
+});
+afterAll(() => cli?.remove());
+
+const seed = {
+  workspaces: [{ org: "acme", name: "prod", id: 42 }],
+  computeEnvs: [{ name: "aws", workspaceId: 42, status: "AVAILABLE", id: "ce1" }],
+};
+
+/** Starts `seqera-api emulator --seed` and reads the two TOWER_* lines it prints. */
+async function serve(): Promise<{ child: ChildProcess; env: Record<string, string> }> {
+  const file = path.join(tmpdir(), `seed-${process.pid}.json`);
+  await writeFile(file, JSON.stringify(seed));
+  const child = startCli(cli.main, ["emulator", "--seed", file]);
+  child.stdin!.end();
+  let stdout = "";
+  child.stdout!.setEncoding("utf8");
+  while (stdout.split("\n").length < 3) {
+    const [chunk] = (await once(child.stdout!, "data")) as [string];
+    stdout += chunk;
+  }
+  const env = Object.fromEntries(
+    stdout
+      .trim()
+      .split("\n")
+      .map((line) => line.split(/=(.*)/s, 2) as [string, string]),
+  );
+  return { child, env };
+}
+
+test.each(["SIGTERM", "SIGINT"] as const)(
+  "serves on 127.0.0.1, prints its URL and token, answers the CLI, and stops on %s with exit 0",
+  async (signal) => {
+    const { child, env } = await serve();
+    try {
+      expect(Object.keys(env)).toEqual(["TOWER_API_ENDPOINT", "TOWER_ACCESS_TOKEN"]);
+      expect(env.TOWER_API_ENDPOINT).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(env.TOWER_ACCESS_TOKEN).toMatch(/^\S{20,}$/);
+      const launch = await runCli(
+        cli.main,
+        ["CreateWorkflowLaunch", "-F", "launch.pipeline=hello", "-F", "launch.computeEnvId=ce1"],
+        { env: { ...env, TOWER_WORKSPACE_ID: "42" } },
+      );
+      expect(launch).toMatchObject({ code: EXIT.ok, stderr: "" });
+      const { workflowId } = JSON.parse(launch.stdout);
+      // The emulator moves a run one step each time it is described, so polling sees it end.
+      const wait = await runCli(
+        cli.main,
+        ["wait", workflowId, "-w", "42", "--poll-interval", "50ms"],
+        { env },
+      );
+      expect(wait).toMatchObject({ code: EXIT.ok, stderr: "" });
+      expect(JSON.parse(wait.stdout)).toMatchObject({ id: workflowId, status: "SUCCEEDED" });
+      // Another token is refused, as the service refuses it.
+      const other = await runCli(cli.main, ["ListWorkflows"], {
+        env: { ...env, TOWER_ACCESS_TOKEN: "nope" },
+      });
+      expect(other.code).toBe(EXIT.auth);
+    } finally {
+      const exited = once(child, "exit") as Promise<[number | null, string | null]>;
+      child.kill(signal);
+      const [code] = await exited;
+      expect(code).toBe(EXIT.ok);
+    }
+  },
+);

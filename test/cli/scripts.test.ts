@@ -1,0 +1,117 @@
+/**
+ * The shell scripts of the README, executed: `npm run demo` (test/cli/demo.sh) and issue #12's
+ * newcomer job (test/cli/newcomer-job.sh) against a seeded emulator. The job's script uses jq:
+ * it fails in CI when jq is missing, and skips elsewhere.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { startEmulator, type Emulator } from "seqera-api-client/testing";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { binFolder, buildCli, root, runCommand, type BuiltCli } from "./cli.js";
+
+const hasJq = spawnSync("jq", ["--version"]).status === 0;
+if (!hasJq && process.env.CI === "true") {
+  throw new Error("jq is missing: the README's newcomer-job script needs it (apt-get install jq)");
+}
+
+let cli: BuiltCli;
+let work: string;
+beforeAll(async () => {
+  [cli, work] = await Promise.all([buildCli(), mkdtemp(path.join(tmpdir(), "seqera-cli-"))]);
+});
+afterAll(async () => {
+  await Promise.all([cli?.remove(), work && rm(work, { recursive: true, force: true })]);
+});
+
+test("npm run demo: launches on its own emulator, waits, prints the log, and stops the emulator", async () => {
+  const result = await runCommand("bash", [path.join(root, "test/cli/demo.sh")], {
+    env: { SEQERA_API_MAIN: cli.main },
+  });
+  expect(result.stderr).toBe("");
+  expect(result.code).toBe(0);
+  expect(result.stdout).toMatch(
+    /^emulator at http:\/\/127\.0\.0\.1:\d+, workspace demo\/showcase\n/,
+  );
+  expect(result.stdout).toMatch(/^run \w+ ended SUCCEEDED$/m);
+  expect(result.stdout).toMatch(/Launching `https:\/\/github\.com\/nextflow-io\/hello`/);
+  expect(result.stdout).toMatch(/Completed at: .*\nSucceeded {3}: 2\n$/);
+});
+
+describe.skipIf(!hasJq)("issue #12's newcomer job as a seqera-api script", () => {
+  let emulator: Emulator;
+  beforeAll(async () => {
+    emulator = await startEmulator({
+      seed: {
+        workspaces: [
+          { org: "acme", name: "prod", id: 42 },
+          { org: "acme", name: "dev", id: 43 },
+        ],
+        pipelines: [
+          {
+            name: "rnaseq",
+            workspaceId: 42,
+            launch: {
+              pipeline: "https://github.com/nf-core/rnaseq",
+              workDir: "s3://b/work",
+              paramsText: '{"input":"s3://old.csv","genome":"GRCh38","outdir":"s3://out"}',
+            },
+          },
+        ],
+        runs: [
+          {
+            workspaceId: 42,
+            runName: "last-year",
+            status: "FAILED",
+            dateCreated: "2020-01-01T00:00:00Z",
+          },
+          { workspaceId: 42, runName: "yesterday", status: "FAILED" },
+          { workspaceId: 42, runName: "fine", status: "SUCCEEDED" },
+        ],
+      },
+      autoAdvance: true,
+    });
+  });
+  afterAll(() => emulator?.close());
+
+  test("lists workspaces, sets up credentials and a compute env, uploads, launches, waits, reports", async () => {
+    await writeFile(path.join(work, "samples.csv"), "sample,fastq\ns1,a.fq\n");
+    const result = await runCommand("bash", [path.join(root, "test/cli/newcomer-job.sh")], {
+      cwd: work,
+      env: {
+        PATH: `${await binFolder(cli.main, work)}:${process.env.PATH}`,
+        TOWER_API_ENDPOINT: emulator.url,
+        TOWER_ACCESS_TOKEN: emulator.token,
+        AWS_KEY: "key",
+        AWS_SECRET: "secret",
+        POLL: "20ms",
+      },
+      limitMs: 60_000,
+    });
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    const [ce] = emulator.state.computeEnvs.list(42);
+    expect(ce).toMatchObject({ name: "batch", status: "AVAILABLE" });
+    const [dataset] = emulator.state.datasets.list(42);
+    const launch = emulator.requests.find((r) => r.operationId === "CreateWorkflowLaunch")!;
+    const { paramsText } = (launch.body as { launch: { paramsText: string } }).launch;
+    // Two params changed, the saved one kept; the saved format (JSON) too.
+    expect(JSON.parse(paramsText)).toEqual({
+      input: `${emulator.url}/workspaces/42/datasets/${dataset!.id}/v/1/n/samples.csv`,
+      genome: "GRCm39",
+      outdir: "s3://out",
+    });
+    expect(result.stdout).toBe(
+      [
+        "acme/prod",
+        "acme/dev",
+        "FASTQC (sample_1) COMPLETED",
+        "MULTIQC COMPLETED",
+        ...emulator.state.runs.list(42).find((r) => r.launch.computeEnvId === ce!.id)!.log,
+        "yesterday",
+        "",
+      ].join("\n"),
+    );
+  });
+});
