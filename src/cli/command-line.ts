@@ -119,6 +119,12 @@ export const OPTIONS = {
     help: "First wait between two polls of a run (default 5s; it grows while nothing changes).",
     commands: WAITING,
   },
+  port: {
+    type: "string",
+    value: "port",
+    help: "The emulator's port on 127.0.0.1; default a free one.",
+    commands: ["emulator"],
+  },
   seed: {
     type: "string",
     value: "file",

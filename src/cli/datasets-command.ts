@@ -30,7 +30,6 @@ export async function datasetsCommand(
       name,
       file,
       hasHeader: values.header === true,
-      workspaceId: session.workspaceId,
     });
     await writeBody(context.stdout, uploaded);
     return EXIT.ok;

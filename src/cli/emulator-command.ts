@@ -6,17 +6,21 @@ import { EXIT, type ExitCode } from "./exit-codes.js";
 import { write, type Streams } from "./output.js";
 
 /**
- * `seqera-api emulator [--seed file.json]`: serves the emulator until SIGINT or SIGTERM. Prints
+ * `seqera-api emulator [--port N] [--seed file.json]`: serves the emulator until SIGINT or SIGTERM. Prints
  * its URL and token as TOWER_* assignments (the token is the emulator's own, valid nowhere
  * else). Runs advance one step each time they are described, so that polling clients (tw, a
  * script, `seqera-api wait`) see them progress and end.
  */
 export async function emulatorCommand(values: OptionValues, streams: Streams): Promise<ExitCode> {
+  const port = values.port === undefined ? undefined : parsePort(values.port);
   const seed = values.seed === undefined ? undefined : await readSeed(values.seed);
   const { startEmulator } = await import("../testing/index.js");
-  const emulator = await startEmulator({ seed, autoAdvance: true }).catch((error: Error) => {
-    throw new UsageError(`--seed ${values.seed}: ${error.message}`);
-  });
+  const emulator = await startEmulator({ port, seed, autoAdvance: true }).catch(
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === "EADDRINUSE") throw new UsageError(`--port ${port}: already in use.`);
+      throw new UsageError(`--seed ${values.seed}: ${error.message}`);
+    },
+  );
   await write(
     streams.stdout,
     `TOWER_API_ENDPOINT=${emulator.url}\nTOWER_ACCESS_TOKEN=${emulator.token}\n`,
@@ -25,6 +29,16 @@ export async function emulatorCommand(values: OptionValues, streams: Streams): P
   await Promise.race([once(process, "SIGINT"), once(process, "SIGTERM")]);
   await emulator.close();
   return EXIT.ok;
+}
+
+function parsePort(text: string): number {
+  const port = Number(text);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) {
+    throw new UsageError(
+      `--port takes a port number from 1 to 65535, got ${JSON.stringify(text)}.`,
+    );
+  }
+  return port;
 }
 
 async function readSeed(file: string) {

@@ -12,7 +12,7 @@ Usage:
   seqera-api wait <workflowId>              wait for a run to end
   seqera-api logs <workflowId> [--follow]   a run's console output
   seqera-api datasets add <name> <file>     upload a CSV/TSV as a dataset
-  seqera-api emulator [--seed file.json]    serve a local emulator of the API
+  seqera-api emulator [--port N]            serve a local emulator of the API
   seqera-api --version
 
 Operation ids match in any case; a path may be the template (/workflow/{workflowId}, with
@@ -39,10 +39,10 @@ console log as it grows, each line once, until the run has ended.`,
 
 Creates the dataset (or adds a version to the one of that name) and prints
 {"datasetId", "version", "url"}: the url is what a pipeline's input param takes.`,
-  emulator: `seqera-api emulator [--seed file.json]
+  emulator: `seqera-api emulator [--port N] [--seed file.json]
 
 A local emulator of the Seqera Platform API, built from the same schema, keeping state. Listens
-on 127.0.0.1 (a free port) until SIGINT or SIGTERM, and prints on stdout
+on 127.0.0.1 (--port, else a free port) until SIGINT or SIGTERM, and prints on stdout
   TOWER_API_ENDPOINT=http://127.0.0.1:<port>
   TOWER_ACCESS_TOKEN=<a token valid for this emulator only>
 so that another shell can use it:  seqera-api emulator > emulator.env &  set -a; . ./emulator.env

@@ -31,7 +31,6 @@ export async function launchCommand(
   try {
     const result = await launchPipeline(session.client, {
       pipeline,
-      workspaceId: session.workspaceId,
       params,
       computeEnv: values["compute-env"],
       labels: values.label,

@@ -21,20 +21,17 @@ export async function logsCommand(
   }
   const session = await openSession(values, context);
   const { downloadRunLog, followRunLog } = await import("../index.js");
-  const { client, workspaceId, pollIntervalMs, timeoutMs } = session;
+  const { client, pollIntervalMs, timeoutMs } = session;
   try {
     await withDeadline(timeoutMs, `logs ${workflowId}`, async (signal) => {
       if (values.follow) {
-        const options = { workspaceId, pollIntervalMs, signal };
+        const options = { pollIntervalMs, signal };
         for await (const line of followRunLog(client, workflowId, options)) {
           await write(context.stdout, `${line}\n`);
         }
       } else {
         const fileName = `nf-${workflowId}.txt`;
-        await write(
-          context.stdout,
-          await downloadRunLog(client, workflowId, { workspaceId, fileName, signal }),
-        );
+        await write(context.stdout, await downloadRunLog(client, workflowId, { fileName, signal }));
       }
     });
     return EXIT.ok;

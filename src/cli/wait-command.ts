@@ -22,7 +22,6 @@ export async function waitCommand(
   const status = statusReporter(context.stderr);
   try {
     const run = await waitForRun(session.client, workflowId, {
-      workspaceId: session.workspaceId,
       timeoutMs: session.timeoutMs,
       pollIntervalMs: session.pollIntervalMs,
       onStatus: status.update,

@@ -29,6 +29,8 @@ import type { EmulatorRequest, EmulatorResponse, Handler, RecordedRequest } from
 export interface EmulatorOptions {
   /** Valid access tokens; default one random token, exposed as `emulator.token`. */
   tokens?: string[];
+  /** The port on 127.0.0.1; default 0, a free one (see `emulator.url`). */
+  port?: number;
   /** Per-token limits (default 20/s and 72,000/h, the service's); false disables them. */
   rateLimit?: Partial<RateLimitOptions> | false;
   /** `Accept-Version` values served; default ["1"]. A request without the header asks for "1". */
@@ -89,7 +91,7 @@ export class Emulator {
   /** Same as `startEmulator(options)`. */
   static async start(options: EmulatorOptions = {}): Promise<Emulator> {
     const emulator = new Emulator(options);
-    await emulator.#listen();
+    await emulator.#listen(options.port ?? 0);
     return emulator;
   }
 
@@ -108,10 +110,10 @@ export class Emulator {
     this.state = new EmulatorState(options.seed);
   }
 
-  #listen(): Promise<void> {
+  #listen(port: number): Promise<void> {
     return new Promise((resolve, reject) => {
       this.#server.once("error", reject);
-      this.#server.listen(0, "127.0.0.1", () => {
+      this.#server.listen(port, "127.0.0.1", () => {
         this.#port = (this.#server.address() as AddressInfo).port;
         resolve();
       });

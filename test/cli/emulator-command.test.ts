@@ -1,4 +1,6 @@
 import { once } from "node:events";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -19,10 +21,12 @@ const seed = {
 };
 
 /** Starts `seqera-api emulator --seed` and reads the two TOWER_* lines it prints. */
-async function serve(): Promise<{ child: ChildProcess; env: Record<string, string> }> {
+async function serve(
+  ...args: string[]
+): Promise<{ child: ChildProcess; env: Record<string, string> }> {
   const file = path.join(tmpdir(), `seed-${process.pid}.json`);
   await writeFile(file, JSON.stringify(seed));
-  const child = startCli(cli.main, ["emulator", "--seed", file]);
+  const child = startCli(cli.main, ["emulator", "--seed", file, ...args]);
   child.stdin!.end();
   let stdout = "";
   child.stdout!.setEncoding("utf8");
@@ -75,3 +79,40 @@ test.each(["SIGTERM", "SIGINT"] as const)(
     }
   },
 );
+
+/** A port that was free a moment ago. */
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+test("--port serves on that port; a workspace by name reaches operation calls", async () => {
+  const port = await freePort();
+  const { child, env } = await serve("--port", String(port));
+  try {
+    expect(env.TOWER_API_ENDPOINT).toBe(`http://127.0.0.1:${port}`);
+    const listed = await runCli(cli.main, ["ListComputeEnvs"], {
+      env: { ...env, TOWER_WORKSPACE_ID: "acme/prod" },
+    });
+    expect(listed).toMatchObject({ code: EXIT.ok, stderr: "" });
+    expect(JSON.parse(listed.stdout).computeEnvs.map((c: { id: string }) => c.id)).toEqual(["ce1"]);
+    const unknown = await runCli(cli.main, ["ListComputeEnvs", "-w", "acme/prd"], { env });
+    expect(unknown.code).toBe(EXIT.usage);
+    expect(unknown.stderr).toMatch(/acme\/prd.*acme\/prod/s);
+  } finally {
+    const exited = once(child, "exit");
+    child.kill("SIGTERM");
+    await exited;
+  }
+});
+
+test("a bad --port is one line and exit 2, before anything listens", async () => {
+  const result = await runCli(cli.main, ["emulator", "--port", "99999"]);
+  expect(result).toMatchObject({ code: EXIT.usage, stdout: "" });
+  expect(result.stderr).toBe(
+    'seqera-api: --port takes a port number from 1 to 65535, got "99999".\n',
+  );
+});
