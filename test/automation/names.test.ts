@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
   AmbiguousNameError,
+  ConfigurationError,
   ForbiddenError,
   NameNotFoundError,
   findComputeEnv,
@@ -88,8 +89,10 @@ describe("workspaces by name", () => {
     );
   });
 
-  test("a malformed reference is a TypeError", async () => {
-    await expect(resolveWorkspaceId(clientOf(emulator), "acme")).rejects.toBeInstanceOf(TypeError);
+  test("a malformed reference is a ConfigurationError", async () => {
+    await expect(resolveWorkspaceId(clientOf(emulator), "acme")).rejects.toBeInstanceOf(
+      ConfigurationError,
+    );
   });
 });
 

@@ -116,7 +116,7 @@ describe("authentication", () => {
       /^seqera-api: GET \/workflow \(ListWorkflows\) attempt 1: 403 in \d+ ms/,
     );
     expect(error).toBe(
-      "seqera-api: 403 ListWorkflows: Forbidden (403) for GET /workflow: the access token is invalid or expired, or this path is not available on this server.",
+      "seqera-api: 403 ListWorkflows: Forbidden (403) for GET /workflow, sent without a workspaceId (so in the token owner's personal workspace): the access token is invalid or expired, or lacks a permission this needs, or the resource is in another workspace (each of these answers 403); or this path is not available on this server.",
     );
     expect(rest).toEqual([]);
     expect(result.stderr + result.stdout).not.toContain(token);

@@ -5,7 +5,6 @@ import {
   launchPipeline,
   listRuns,
   listWorkspaces,
-  resolveWorkspaceId,
   uploadDataset,
   waitForComputeEnv,
   waitForRun,
@@ -13,9 +12,9 @@ import {
 
 /** Sets up `workspace` ("org/workspace"), runs a pipeline on a samplesheet, and reports. */
 export async function nightly(workspace: string, pipeline: string, samplesheet: string) {
-  const me = createSeqeraClient(); // TOWER_ACCESS_TOKEN, TOWER_API_ENDPOINT
-  console.log((await listWorkspaces(me)).map((w) => `${w.orgName}/${w.workspaceName}`));
-  const client = createSeqeraClient({ workspaceId: await resolveWorkspaceId(me, workspace) });
+  // TOWER_ACCESS_TOKEN, TOWER_API_ENDPOINT; the workspace by name, as TOWER_WORKSPACE_ID takes it.
+  const client = createSeqeraClient({ workspaceId: workspace });
+  console.log((await listWorkspaces(client)).map((w) => `${w.orgName}/${w.workspaceName}`));
 
   const { AWS_KEY: accessKey, AWS_SECRET: secretKey } = process.env;
   const keys = { discriminator: "aws", accessKey, secretKey } as const;
