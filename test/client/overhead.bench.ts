@@ -1,9 +1,12 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
 import createClient from "openapi-fetch";
 import { afterAll, bench, describe } from "vitest";
 import type { paths } from "../../generated/schema.js";
 import { createSeqeraClient } from "../../src/index.js";
 import { startServer } from "../helpers/server.js";
 import { TOKEN } from "../helpers/client.js";
+import { ROOT } from "../schema-helpers.js";
 
 /**
  * The client's own cost over bare openapi-fetch (target: at most 1.10x). "in memory" answers
@@ -45,6 +48,51 @@ describe("in memory: GET /workflow/{workflowId}", () => {
     "seqera client",
     async () => {
       await seqera.GET("/workflow/{workflowId}", { params });
+    },
+    timing,
+  );
+});
+
+/**
+ * validateResponses through the client, on a describe-run answer recorded from the service:
+ * "off" (the default, loading nothing) beside "warn" (Ajv checks every answer).
+ */
+const RECORDED = await readFile(
+  path.resolve(
+    ROOT,
+    "../shared/real-responses/tower-cli/get_workflow_workflowId_200_4ace08d8f1db.json",
+  ),
+  "utf8",
+);
+const recordedFetch = async () =>
+  new Response(RECORDED, { headers: { "content-type": "application/json" } });
+
+const validatingClient = (validateResponses: "off" | "warn") =>
+  createSeqeraClient({
+    token: TOKEN,
+    fetch: recordedFetch,
+    retry: false,
+    rateLimit: false,
+    validateResponses,
+    logger: () => {},
+  });
+const unvalidated = validatingClient("off");
+const validated = validatingClient("warn");
+// The validator is loaded and this operation compiled once per process: before timing.
+await validated.GET("/workflow/{workflowId}", { params });
+
+describe("in memory, a recorded describe-run answer: validateResponses", () => {
+  bench(
+    "off",
+    async () => {
+      await unvalidated.GET("/workflow/{workflowId}", { params });
+    },
+    timing,
+  );
+  bench(
+    "warn",
+    async () => {
+      await validated.GET("/workflow/{workflowId}", { params });
     },
     timing,
   );

@@ -107,6 +107,11 @@ test("a strict consumer project installs it, type-checks and runs against the em
   // testing entry says what to install.
   const entry = (name: string) => ["--input-type=module", "-e", `await import("${name}")`];
   await run("node", entry("seqera-api-client"), { cwd: consumer });
+  // The installed bin runs with no peer dependency either.
+  const version = await run("npx", ["--no-install", "seqera-api", "--version"], { cwd: consumer });
+  expect(version.stdout).toBe(
+    `seqera-api ${pkg.version} (Seqera Platform API schema ${pkg.version.replace(/\.\d+$/, ".0")})\n`,
+  );
   await expect(run("node", entry("seqera-api-client/testing"), { cwd: consumer })).rejects.toThrow(
     /needs the optional peer dependency ajv; install it beside seqera-api-client: npm install ajv@\^8 ajv-formats@\^3/,
   );
