@@ -35,7 +35,8 @@ export async function fetchFollowingRedirects(
   const { signal } = sender;
   let url = new URL(request.url);
   let headers = request.headers;
-  const keepsBody = method === "GET" || method === "HEAD";
+  // Bodiless reads may follow a redirect anywhere (without credentials); anything else stays.
+  const mayLeaveOrigin = method === "GET" || method === "HEAD";
   for (let hop = 0; ; hop++) {
     // The signal goes to fetch, not into the Request: building a Request with one costs a
     // listener and a controller of its own, and fetch makes its own Request from both anyway.
@@ -58,7 +59,7 @@ export async function fetchFollowingRedirects(
     }
     if (hop + 1 > MAX_REDIRECTS)
       throw refuse(`more than ${MAX_REDIRECTS} redirects, not followed.`);
-    if (!keepsBody) {
+    if (!mayLeaveOrigin) {
       if (target.origin !== url.origin) {
         throw refuse(
           `another origin, not followed: neither the token nor the request body leave ${url.origin}.`,
