@@ -6,6 +6,7 @@ import type { OptionValues } from "./command-line.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { writeBody } from "./output.js";
 import { openSession } from "./session.js";
+import { singleArgument } from "./single-argument.js";
 import { statusReporter } from "./wait-command.js";
 
 /**
@@ -18,12 +19,10 @@ export async function launchCommand(
   values: OptionValues,
   context: CliContext,
 ): Promise<ExitCode> {
-  const [pipeline, ...extra] = args;
-  if (pipeline === undefined || extra.length > 0) {
-    throw new UsageError(
-      "Usage: seqera-api launch <pipeline name or URL> [--params file] [--wait]",
-    );
-  }
+  const pipeline = singleArgument(
+    args,
+    "Usage: seqera-api launch <pipeline name or URL> [--params file] [--wait]",
+  );
   const params = values.params === undefined ? undefined : await readParams(values.params);
   const session = await openSession(values, context);
   const { launchPipeline, RunFailedError } = await import("../index.js");

@@ -1,10 +1,10 @@
 import type { CliContext } from "./context.js";
-import { UsageError } from "./cli-errors.js";
 import { withDeadline } from "./duration.js";
 import type { OptionValues } from "./command-line.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { write } from "./output.js";
 import { openSession } from "./session.js";
+import { singleArgument } from "./single-argument.js";
 
 /**
  * `seqera-api logs <workflowId>`: the run's console output (its nf-<id>.txt file); with
@@ -15,10 +15,7 @@ export async function logsCommand(
   values: OptionValues,
   context: CliContext,
 ): Promise<ExitCode> {
-  const [workflowId, ...extra] = args;
-  if (workflowId === undefined || extra.length > 0) {
-    throw new UsageError("Usage: seqera-api logs <workflowId> [--follow]");
-  }
+  const workflowId = singleArgument(args, "Usage: seqera-api logs <workflowId> [--follow]");
   const session = await openSession(values, context);
   const { downloadRunLog, followRunLog } = await import("../index.js");
   const { client, pollIntervalMs, timeoutMs } = session;

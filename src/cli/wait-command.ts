@@ -1,11 +1,11 @@
 import type { Run } from "../automation/schema.js";
 import type { CliContext } from "./context.js";
-import { UsageError } from "./cli-errors.js";
 import type { OptionValues } from "./command-line.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { writeBody, type Streams } from "./output.js";
 import { progressOn } from "./progress.js";
 import { openSession } from "./session.js";
+import { singleArgument } from "./single-argument.js";
 
 /** `seqera-api wait <workflowId>`: until the run ends; prints the run; exit 0, 1 or 3. */
 export async function waitCommand(
@@ -13,10 +13,7 @@ export async function waitCommand(
   values: OptionValues,
   context: CliContext,
 ): Promise<ExitCode> {
-  const [workflowId, ...extra] = args;
-  if (workflowId === undefined || extra.length > 0) {
-    throw new UsageError("Usage: seqera-api wait <workflowId> [--timeout 30m]");
-  }
+  const workflowId = singleArgument(args, "Usage: seqera-api wait <workflowId> [--timeout 30m]");
   const session = await openSession(values, context);
   const { waitForRun, RunFailedError } = await import("../index.js");
   const status = statusReporter(context.stderr);

@@ -3,8 +3,6 @@ import type { ComputeEnv } from "../state/compute-envs.js";
 import {
   badRequest,
   bodyOf,
-  conflict,
-  FORBIDDEN,
   findIn,
   NO_CONTENT,
   ok,
@@ -12,6 +10,13 @@ import {
   type StateRoute,
 } from "./context.js";
 import { labelDtos } from "./labels.js";
+import { namedResource } from "./named-resource.js";
+
+const computeEnvs = namedResource({
+  store: (state) => state.computeEnvs,
+  param: "computeEnvId",
+  noun: "compute environment",
+});
 
 /** Compute environments, their status and the workspace's primary one, keyed by operationId. */
 export const computeEnvRoutes: Record<string, StateRoute> = {
@@ -43,9 +48,7 @@ export const computeEnvRoutes: Record<string, StateRoute> = {
     });
   },
 
-  DescribeComputeEnv(request, ctx) {
-    const env = findIn(ctx.state.computeEnvs, request.params.computeEnvId, ctx);
-    if (!env) return FORBIDDEN;
+  DescribeComputeEnv: computeEnvs.route((env, _request, ctx) => {
     const workspace =
       env.workspaceId === undefined ? undefined : ctx.state.workspaces.get(env.workspaceId);
     return ok({
@@ -57,16 +60,15 @@ export const computeEnvRoutes: Record<string, StateRoute> = {
         deleted: false,
       }),
     });
-  },
+  }),
 
   CreateComputeEnv(request, ctx) {
     const body = bodyOf(request);
     if (!isRecord(body.computeEnv)) return badRequest("Missing compute environment");
     const init = body.computeEnv;
     const name = init.name as string;
-    if (ctx.state.computeEnvs.byName(name, ctx.workspaceId)) {
-      return conflict(`A compute environment named '${name}' already exists`);
-    }
+    const taken = computeEnvs.nameTaken(name, ctx);
+    if (taken) return taken;
     if (
       typeof init.credentialsId === "string" &&
       !findIn(ctx.state.credentials, init.credentialsId, ctx)
@@ -90,19 +92,12 @@ export const computeEnvRoutes: Record<string, StateRoute> = {
     return ok({ computeEnvId: env.id });
   },
 
-  DeleteComputeEnv(request, ctx) {
-    const env = findIn(ctx.state.computeEnvs, request.params.computeEnvId, ctx);
-    if (!env) return FORBIDDEN;
-    ctx.state.computeEnvs.delete(env.id);
-    return NO_CONTENT;
-  },
+  DeleteComputeEnv: computeEnvs.delete,
 
-  UpdateComputeEnvPrimary(request, ctx) {
-    const env = findIn(ctx.state.computeEnvs, request.params.computeEnvId, ctx);
-    if (!env) return FORBIDDEN;
+  UpdateComputeEnvPrimary: computeEnvs.route((env, _request, ctx) => {
     ctx.state.computeEnvs.setPrimary(env.id);
     return NO_CONTENT;
-  },
+  }),
 };
 
 function common(ctx: RouteContext, env: ComputeEnv): Record<string, unknown> {

@@ -65,6 +65,16 @@ export function page<T>(items: T[], request: EmulatorRequest): T[] {
   return items.slice(offset, offset + max);
 }
 
+/** One page of a list, `{ [key]: [...], totalSize }`, the size counting every page. */
+export function paged<T>(
+  key: string,
+  items: T[],
+  request: EmulatorRequest,
+  dto: (item: T) => unknown,
+): EmulatorResponse {
+  return ok({ [key]: page(items, request).map((item) => dto(item)), totalSize: items.length });
+}
+
 /** Free-text `search` of a list: a case-insensitive part of the name. */
 export function matches(name: string, request: EmulatorRequest): boolean {
   const search = request.query.search;

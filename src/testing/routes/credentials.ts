@@ -4,13 +4,18 @@ import {
   badRequest,
   bodyOf,
   conflict,
-  FORBIDDEN,
-  findIn,
   NO_CONTENT,
   ok,
   type RouteContext,
   type StateRoute,
 } from "./context.js";
+import { namedResource } from "./named-resource.js";
+
+const stored = namedResource({
+  store: (state) => state.credentials,
+  param: "credentialsId",
+  noun: "credentials",
+});
 
 /** Credentials of a workspace, keyed by operationId; their keys are never answered. */
 export const credentialsRoutes: Record<string, StateRoute> = {
@@ -22,12 +27,9 @@ export const credentialsRoutes: Record<string, StateRoute> = {
     return ok({ credentials: list.map((c) => credentialsDto(ctx, c)) });
   },
 
-  DescribeCredentials(request, ctx) {
-    const credentials = findIn(ctx.state.credentials, request.params.credentialsId, ctx);
-    return credentials
-      ? ok({ ...ctx.sample(), credentials: credentialsDto(ctx, credentials) })
-      : FORBIDDEN;
-  },
+  DescribeCredentials: stored.route((credentials, _request, ctx) =>
+    ok({ ...ctx.sample(), credentials: credentialsDto(ctx, credentials) }),
+  ),
 
   CreateCredentials(request, ctx) {
     const init = bodyOf(request).credentials;
@@ -46,9 +48,7 @@ export const credentialsRoutes: Record<string, StateRoute> = {
     return ok({ credentialsId: credentials.id });
   },
 
-  UpdateCredentials(request, ctx) {
-    const credentials = findIn(ctx.state.credentials, request.params.credentialsId, ctx);
-    if (!credentials) return FORBIDDEN;
+  UpdateCredentials: stored.route((credentials, request, ctx) => {
     const update = bodyOf(request).credentials;
     if (isRecord(update)) {
       ctx.state.credentials.update(credentials.id, {
@@ -58,14 +58,9 @@ export const credentialsRoutes: Record<string, StateRoute> = {
       });
     }
     return NO_CONTENT;
-  },
+  }),
 
-  DeleteCredentials(request, ctx) {
-    const credentials = findIn(ctx.state.credentials, request.params.credentialsId, ctx);
-    if (!credentials) return FORBIDDEN;
-    ctx.state.credentials.delete(credentials.id);
-    return NO_CONTENT;
-  },
+  DeleteCredentials: stored.delete,
 };
 
 function credentialsDto(ctx: RouteContext, c: Credentials): Record<string, unknown> {

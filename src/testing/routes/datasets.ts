@@ -2,42 +2,33 @@ import type { Dataset, DatasetVersion } from "../state/datasets.js";
 import {
   badRequest,
   bodyOf,
-  conflict,
-  FORBIDDEN,
-  findIn,
-  matches,
   NO_CONTENT,
   ok,
-  page,
+  paged,
   type RouteContext,
   type StateRoute,
 } from "./context.js";
 import { labelDtos } from "./labels.js";
+import { namedResource } from "./named-resource.js";
+
+const datasets = namedResource({
+  store: (state) => state.datasets,
+  param: "datasetId",
+  noun: "dataset",
+});
 
 /** Datasets, their uploaded versions and the URLs launches take, keyed by operationId. */
 export const datasetRoutes: Record<string, StateRoute> = {
   ListDatasetsV2(request, ctx) {
-    const datasets = ctx.state.datasets
-      .list(ctx.workspaceId)
-      .filter((d) => matches(d.name, request));
-    return ok({
-      datasets: page(datasets, request).map((d) => datasetDto(ctx, d)),
-      totalSize: datasets.length,
-    });
+    return paged("datasets", datasets.search(request, ctx), request, (d) => datasetDto(ctx, d));
   },
 
-  DescribeDatasetV2(request, ctx) {
-    const dataset = findIn(ctx.state.datasets, request.params.datasetId, ctx);
-    return dataset ? ok({ dataset: datasetDto(ctx, dataset) }) : FORBIDDEN;
-  },
+  DescribeDatasetV2: datasets.describe("dataset", datasetDto),
 
   CreateDatasetV2(request, ctx) {
     const body = bodyOf(request);
-    const name = body.name;
-    if (typeof name !== "string" || name === "") return badRequest("Missing dataset name");
-    if (ctx.state.datasets.byName(name, ctx.workspaceId)) {
-      return conflict(`A dataset named '${name}' already exists`);
-    }
+    const name = datasets.newName(body.name, ctx);
+    if (typeof name !== "string") return name;
     const dataset = ctx.state.datasets.add({
       name,
       workspaceId: ctx.workspaceId,
@@ -46,27 +37,18 @@ export const datasetRoutes: Record<string, StateRoute> = {
     return ok({ dataset: datasetDto(ctx, dataset) });
   },
 
-  UpdateDatasetV2(request, ctx) {
-    const dataset = findIn(ctx.state.datasets, request.params.datasetId, ctx);
-    if (!dataset) return FORBIDDEN;
+  UpdateDatasetV2: datasets.route((dataset, request, ctx) => {
     const body = bodyOf(request);
     ctx.state.datasets.update(dataset.id, {
       ...(typeof body.name === "string" && { name: body.name }),
       ...(typeof body.description === "string" && { description: body.description }),
     });
     return NO_CONTENT;
-  },
+  }),
 
-  DeleteDatasetV2(request, ctx) {
-    const dataset = findIn(ctx.state.datasets, request.params.datasetId, ctx);
-    if (!dataset) return FORBIDDEN;
-    ctx.state.datasets.delete(dataset.id);
-    return NO_CONTENT;
-  },
+  DeleteDatasetV2: datasets.delete,
 
-  async UploadDatasetV2(request, ctx) {
-    const dataset = findIn(ctx.state.datasets, request.params.datasetId, ctx);
-    if (!dataset) return FORBIDDEN;
+  UploadDatasetV2: datasets.route(async (dataset, request, ctx) => {
     const file = bodyOf(request).file;
     if (!(file instanceof Blob)) return badRequest("Missing file");
     const version = ctx.state.datasets.upload(dataset.id, {
@@ -76,11 +58,9 @@ export const datasetRoutes: Record<string, StateRoute> = {
       hasHeader: request.query.header !== false,
     });
     return ok({ version: versionDto(ctx, dataset, version) });
-  },
+  }),
 
-  ListDatasetVersionsV2(request, ctx) {
-    const dataset = findIn(ctx.state.datasets, request.params.datasetId, ctx);
-    if (!dataset) return FORBIDDEN;
+  ListDatasetVersionsV2: datasets.route((dataset, request, ctx) => {
     const mimeType = request.query.mimeType;
     const versions = dataset.versions
       .filter((v) => mimeType === undefined || v.mediaType === mimeType)
@@ -89,11 +69,9 @@ export const datasetRoutes: Record<string, StateRoute> = {
       versions: versions.map((v) => versionDto(ctx, dataset, v)),
       totalSize: versions.length,
     });
-  },
+  }),
 
-  DownloadDatasetV2(request, ctx) {
-    const dataset = findIn(ctx.state.datasets, request.params.datasetId, ctx);
-    if (!dataset) return FORBIDDEN;
+  DownloadDatasetV2: datasets.route((dataset, request) => {
     const version = dataset.versions.find(
       (v) => String(v.version) === request.params.version && v.fileName === request.params.fileName,
     );
@@ -101,7 +79,7 @@ export const datasetRoutes: Record<string, StateRoute> = {
       return { status: 404, body: { message: "Dataset version not found" } };
     }
     return { status: 200, body: version.content, headers: { "content-type": version.mediaType } };
-  },
+  }),
 };
 
 /** The URL a launch takes as its input, in the service's form. */

@@ -3,31 +3,30 @@ import {
   badRequest,
   bodyOf,
   conflict,
-  FORBIDDEN,
-  findIn,
-  matches,
-  NO_CONTENT,
   ok,
-  page,
+  paged,
   type RouteContext,
   type StateRoute,
 } from "./context.js";
+import { namedResource } from "./named-resource.js";
+
+const labels = namedResource({
+  store: (state) => state.labels,
+  param: "labelId",
+  noun: "label",
+});
 
 /** Labels of a workspace, keyed by operationId. */
 export const labelRoutes: Record<string, StateRoute> = {
   ListLabels(request, ctx) {
     const type = request.query.type;
-    const labels = ctx.state.labels
-      .list(ctx.workspaceId)
-      .filter((l) => matches(l.name, request))
+    const found = labels
+      .search(request, ctx)
       .filter((l) => type === undefined || type === "all" || (type === "resource") === l.resource)
       .filter(
         (l) => request.query.isDefault === undefined || l.isDefault === request.query.isDefault,
       );
-    return ok({
-      labels: page(labels, request).map((l) => labelDto(ctx, l)),
-      totalSize: labels.length,
-    });
+    return paged("labels", found, request, (l) => labelDto(ctx, l));
   },
 
   CreateLabel(request, ctx) {
@@ -55,9 +54,7 @@ export const labelRoutes: Record<string, StateRoute> = {
     });
   },
 
-  UpdateLabel(request, ctx) {
-    const label = findIn(ctx.state.labels, request.params.labelId, ctx);
-    if (!label) return FORBIDDEN;
+  UpdateLabel: labels.route((label, request, ctx) => {
     const body = bodyOf(request);
     ctx.state.labels.update(label.id, {
       ...(typeof body.name === "string" && { name: body.name }),
@@ -66,14 +63,9 @@ export const labelRoutes: Record<string, StateRoute> = {
     });
     const { id, name, value, isDefault } = label;
     return ok(ctx.dto("UpdateLabelResponse", { id, name, value, isDefault }));
-  },
+  }),
 
-  DeleteLabel(request, ctx) {
-    const label = findIn(ctx.state.labels, request.params.labelId, ctx);
-    if (!label) return FORBIDDEN;
-    ctx.state.labels.delete(label.id);
-    return NO_CONTENT;
-  },
+  DeleteLabel: labels.delete,
 };
 
 export function labelDto(ctx: RouteContext, l: Label): Record<string, unknown> {

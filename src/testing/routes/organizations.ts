@@ -1,5 +1,6 @@
 import { SCHEMA_VERSION } from "../../../generated/version.js";
 import type { Member, Organization, Workspace } from "../state/organizations.js";
+import type { EmulatorRequest } from "../types.js";
 import {
   badRequest,
   bodyOf,
@@ -8,7 +9,7 @@ import {
   matches,
   NO_CONTENT,
   ok,
-  page,
+  paged,
   type RouteContext,
   type StateRoute,
 } from "./context.js";
@@ -119,13 +120,8 @@ export const organizationRoutes: Record<string, StateRoute> = {
   ListOrganizationMembers(request, ctx) {
     const org = ctx.state.organizations.get(request.params.orgId as number);
     if (!org) return FORBIDDEN;
-    const members = ctx.state.members
-      .inOrg(org.id)
-      .filter((m) => matches(`${m.userName} ${m.email}`, request));
-    return ok({
-      members: page(members, request).map((m) => memberDto(ctx, m)),
-      totalSize: members.length,
-    });
+    const members = membersMatching(ctx, org.id, request);
+    return paged("members", members, request, (m) => memberDto(ctx, m));
   },
 
   CreateOrganizationMember(request, ctx) {
@@ -156,25 +152,20 @@ export const organizationRoutes: Record<string, StateRoute> = {
   ListWorkspaceParticipants(request, ctx) {
     const workspace = workspaceOf(request.params, ctx);
     if (!workspace) return FORBIDDEN;
-    const members = ctx.state.members
-      .inOrg(workspace.orgId)
-      .filter((m) => matches(`${m.userName} ${m.email}`, request));
-    return ok({
-      participants: page(members, request).map((m) =>
-        ctx.dto("ParticipantResponseDto", {
-          participantId: m.id,
-          memberId: m.id,
-          userName: m.userName,
-          email: m.email,
-          firstName: m.firstName,
-          lastName: m.lastName,
-          orgRole: m.role,
-          type: m.role === "collaborator" ? "COLLABORATOR" : "MEMBER",
-          wspRole: m.role === "owner" ? "owner" : m.role === "member" ? "launch" : "view",
-        }),
-      ),
-      totalSize: members.length,
-    });
+    const members = membersMatching(ctx, workspace.orgId, request);
+    return paged("participants", members, request, (m) =>
+      ctx.dto("ParticipantResponseDto", {
+        participantId: m.id,
+        memberId: m.id,
+        userName: m.userName,
+        email: m.email,
+        firstName: m.firstName,
+        lastName: m.lastName,
+        orgRole: m.role,
+        type: m.role === "collaborator" ? "COLLABORATOR" : "MEMBER",
+        wspRole: m.role === "owner" ? "owner" : m.role === "member" ? "launch" : "view",
+      }),
+    );
   },
 };
 
@@ -240,6 +231,11 @@ function memberDto(ctx: RouteContext, m: Member): Record<string, unknown> {
     lastName: m.lastName,
     role: m.role,
   });
+}
+
+/** The organization's members whose user name or email matches the request's `search`. */
+function membersMatching(ctx: RouteContext, orgId: number, request: EmulatorRequest): Member[] {
+  return ctx.state.members.inOrg(orgId).filter((m) => matches(`${m.userName} ${m.email}`, request));
 }
 
 function workspaceOf(params: Record<string, unknown>, ctx: RouteContext): Workspace | undefined {

@@ -1,50 +1,30 @@
 import type { Pipeline } from "../state/pipelines.js";
-import {
-  badRequest,
-  bodyOf,
-  conflict,
-  FORBIDDEN,
-  findIn,
-  matches,
-  NO_CONTENT,
-  ok,
-  page,
-  type RouteContext,
-  type StateRoute,
-} from "./context.js";
+import { bodyOf, ok, paged, type RouteContext, type StateRoute } from "./context.js";
 import { computeEnvConfigDto } from "./compute-envs.js";
 import { labelDtos } from "./labels.js";
+import { namedResource } from "./named-resource.js";
+
+const pipelines = namedResource({
+  store: (state) => state.pipelines,
+  param: "pipelineId",
+  noun: "pipeline",
+});
 
 /** Saved pipelines and their launch configurations, keyed by operationId. */
 export const pipelineRoutes: Record<string, StateRoute> = {
   ListPipelines(request, ctx) {
-    const pipelines = ctx.state.pipelines
-      .list(ctx.workspaceId)
-      .filter((p) => matches(p.name, request))
-      .sort((a, b) => a.name.localeCompare(b.name));
-    return ok({
-      pipelines: page(pipelines, request).map((p) => pipelineDto(ctx, p)),
-      totalSize: pipelines.length,
-    });
+    const sorted = pipelines.search(request, ctx).sort((a, b) => a.name.localeCompare(b.name));
+    return paged("pipelines", sorted, request, (p) => pipelineDto(ctx, p));
   },
 
-  DescribePipeline(request, ctx) {
-    const pipeline = findIn(ctx.state.pipelines, request.params.pipelineId, ctx);
-    return pipeline ? ok({ pipeline: pipelineDto(ctx, pipeline) }) : FORBIDDEN;
-  },
+  DescribePipeline: pipelines.describe("pipeline", pipelineDto),
 
-  DescribePipelineLaunch(request, ctx) {
-    const pipeline = findIn(ctx.state.pipelines, request.params.pipelineId, ctx);
-    return pipeline ? ok({ launch: launchDto(ctx, pipeline) }) : FORBIDDEN;
-  },
+  DescribePipelineLaunch: pipelines.describe("launch", launchDto),
 
   CreatePipeline(request, ctx) {
     const body = bodyOf(request);
-    const name = body.name;
-    if (typeof name !== "string" || name === "") return badRequest("Missing pipeline name");
-    if (ctx.state.pipelines.byName(name, ctx.workspaceId)) {
-      return conflict(`A pipeline named '${name}' already exists`);
-    }
+    const name = pipelines.newName(body.name, ctx);
+    if (typeof name !== "string") return name;
     const pipeline = ctx.state.pipelines.add({
       name,
       workspaceId: ctx.workspaceId,
@@ -55,9 +35,7 @@ export const pipelineRoutes: Record<string, StateRoute> = {
     return ok({ pipeline: pipelineDto(ctx, pipeline) });
   },
 
-  UpdatePipeline(request, ctx) {
-    const pipeline = findIn(ctx.state.pipelines, request.params.pipelineId, ctx);
-    if (!pipeline) return FORBIDDEN;
+  UpdatePipeline: pipelines.route((pipeline, request, ctx) => {
     const body = bodyOf(request);
     const launch = body.launch as Record<string, unknown> | undefined;
     ctx.state.pipelines.update(pipeline.id, {
@@ -67,14 +45,9 @@ export const pipelineRoutes: Record<string, StateRoute> = {
       ...(Array.isArray(body.labelIds) && { labelIds: body.labelIds as number[] }),
     });
     return ok({ pipeline: pipelineDto(ctx, pipeline) });
-  },
+  }),
 
-  DeletePipeline(request, ctx) {
-    const pipeline = findIn(ctx.state.pipelines, request.params.pipelineId, ctx);
-    if (!pipeline) return FORBIDDEN;
-    ctx.state.pipelines.delete(pipeline.id);
-    return NO_CONTENT;
-  },
+  DeletePipeline: pipelines.delete,
 };
 
 function pipelineDto(ctx: RouteContext, p: Pipeline): Record<string, unknown> {

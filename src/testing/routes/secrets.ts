@@ -1,41 +1,31 @@
 import type { Secret } from "../state/secrets.js";
-import {
-  badRequest,
-  bodyOf,
-  conflict,
-  FORBIDDEN,
-  findIn,
-  NO_CONTENT,
-  ok,
-  type RouteContext,
-  type StateRoute,
-} from "./context.js";
+import { bodyOf, NO_CONTENT, ok, type RouteContext, type StateRoute } from "./context.js";
+import { namedResource } from "./named-resource.js";
+
+const secrets = namedResource({
+  store: (state) => state.secrets,
+  param: "secretId",
+  noun: "secret",
+  // Letters, digits and single underscores, as the service requires.
+  validName: (name) => /^[a-zA-Z_](?:[0-9A-Za-z]+|(_)(?!\1)){1,49}$/.test(name),
+});
 
 /** Pipeline secrets of a workspace, keyed by operationId; values are never answered. */
 export const secretRoutes: Record<string, StateRoute> = {
   ListPipelineSecrets(_request, ctx) {
-    const secrets = ctx.state.secrets.list(ctx.workspaceId);
+    const list = ctx.state.secrets.list(ctx.workspaceId);
     return ok({
-      pipelineSecrets: secrets.map((s) => secretDto(ctx, s)),
-      totalSize: secrets.length,
+      pipelineSecrets: list.map((s) => secretDto(ctx, s)),
+      totalSize: list.length,
     });
   },
 
-  DescribePipelineSecret(request, ctx) {
-    const secret = findIn(ctx.state.secrets, request.params.secretId, ctx);
-    return secret ? ok({ pipelineSecret: secretDto(ctx, secret) }) : FORBIDDEN;
-  },
+  DescribePipelineSecret: secrets.describe("pipelineSecret", secretDto),
 
   CreatePipelineSecret(request, ctx) {
     const body = bodyOf(request);
-    const name = body.name;
-    if (typeof name !== "string" || name === "") return badRequest("Missing secret name");
-    if (!/^[a-zA-Z_](?:[0-9A-Za-z]+|(_)(?!\1)){1,49}$/.test(name)) {
-      return badRequest(`Invalid secret name '${name}'`);
-    }
-    if (ctx.state.secrets.byName(name, ctx.workspaceId)) {
-      return conflict(`A secret named '${name}' already exists`);
-    }
+    const name = secrets.newName(body.name, ctx);
+    if (typeof name !== "string") return name;
     const secret = ctx.state.secrets.add({
       name,
       workspaceId: ctx.workspaceId,
@@ -44,20 +34,13 @@ export const secretRoutes: Record<string, StateRoute> = {
     return ok({ secretId: secret.id });
   },
 
-  UpdatePipelineSecret(request, ctx) {
-    const secret = findIn(ctx.state.secrets, request.params.secretId, ctx);
-    if (!secret) return FORBIDDEN;
+  UpdatePipelineSecret: secrets.route((secret, request, ctx) => {
     const value = bodyOf(request).value;
     if (typeof value === "string") ctx.state.secrets.update(secret.id, { value });
     return NO_CONTENT;
-  },
+  }),
 
-  DeletePipelineSecret(request, ctx) {
-    const secret = findIn(ctx.state.secrets, request.params.secretId, ctx);
-    if (!secret) return FORBIDDEN;
-    ctx.state.secrets.delete(secret.id);
-    return NO_CONTENT;
-  },
+  DeletePipelineSecret: secrets.delete,
 };
 
 function secretDto(ctx: RouteContext, s: Secret): Record<string, unknown> {
