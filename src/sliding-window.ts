@@ -1,8 +1,7 @@
 /**
  * The in-process limiter: a strict sliding window over grant times, with no library under it.
  *
- * A call may start when fewer than `perSecond` grants fall in the last 1000 ms + margin (see
- * margin.ts) and, when the hourly budget binds, fewer than `perHour` in the last 60 minutes. So
+ * A call may start when fewer than `perSecond` grants fall in the last 1000 ms + margin and, when the hourly budget binds, fewer than `perHour` in the last 60 minutes. So
  * any sliding second holds at most `perSecond` grants, bursts of `perSecond` go out at once, and
  * any sliding hour holds at most `perHour`. (When perHour ≥ 3600 × perSecond, as at the
  * defaults, the per-second window already implies the hourly budget and no hourly log is kept.)
@@ -13,11 +12,11 @@
  * hundred bytes.
  *
  * The window counts grants, the server counts arrivals: see send-tracker.ts for how grants are
- * moved to when their request probably left, and margin.ts for how the margin is learned.
+ * moved to when their request may have arrived, and margin.ts for how far.
  */
 import type { CallInfo } from "./errors/seqera-api-error.js";
-import { AdaptiveMargin, MAX_LEARNED_MS } from "./rate-limit/margin.js";
-import { SendTracker, type Tracked } from "./rate-limit/send-tracker.js";
+import { Allowance, MAX_LEARNED_MS } from "./rate-limit/margin.js";
+import { Grant, SendTracker } from "./rate-limit/send-tracker.js";
 import { WaiterQueue } from "./rate-limit/waiters.js";
 import type { Permit } from "./rate-limit.js";
 
@@ -77,23 +76,26 @@ export class SlidingLog {
 }
 
 export class LocalLimiter {
-  readonly margin: AdaptiveMargin;
+  private marginMs: number;
+  private readonly allowance = new Allowance();
   private readonly second: SlidingLog;
   private readonly hour: SlidingLog | undefined;
   private readonly queue = new WaiterQueue<Permit>(() => {
     if (this.queue.size === 0) this.stopTimer();
   });
-  private readonly tracker = new SendTracker<LocalPermit>(LATE_SEND_MS);
+  private readonly tracker = new SendTracker(LATE_SEND_MS);
+  /** The one timer (or immediate) due when the head of the queue may go. */
   private timer: NodeJS.Timeout | undefined;
+  private immediate: NodeJS.Immediate | undefined;
   private timerAt = Infinity;
   private readonly onTimer = () => {
-    this.timer = undefined;
+    this.timer = this.immediate = undefined;
     this.timerAt = Infinity;
     this.release(performance.now());
   };
 
   constructor(perSecond: number, perHour: number | null, marginMs: number) {
-    this.margin = new AdaptiveMargin(marginMs);
+    this.marginMs = marginMs;
     this.second = new SlidingLog(perSecond, keepMs(marginMs));
     this.hour =
       perHour !== null && perHour < perSecond * 3600 ? new SlidingLog(perHour, HOUR_MS) : undefined;
@@ -101,15 +103,17 @@ export class LocalLimiter {
 
   /** Clients sharing this limiter get the widest `windowMarginMs` any of them asked for. */
   raiseMargin(marginMs: number): void {
-    if (marginMs <= this.margin.floorMs) return;
-    this.margin.floorMs = marginMs;
+    if (marginMs <= this.marginMs) return;
+    this.marginMs = marginMs;
     this.second.keepMs = keepMs(marginMs);
   }
 
   acquire(owner: object, call: CallInfo, signal: AbortSignal | undefined): Promise<Permit> {
     if (signal?.aborted) return Promise.reject(signal.reason);
     const now = performance.now();
-    if (this.queue.size === 0 && this.nextAt(now) <= now) return Promise.resolve(this.grant(now));
+    if (this.queue.size === 0 && this.nextAt() <= now && !this.tracker.batchFull()) {
+      return Promise.resolve(this.grant(now));
+    }
     const permit = this.queue.push(call, signal, owner, now);
     this.schedule(now);
     return permit;
@@ -121,79 +125,88 @@ export class LocalLimiter {
     if (this.queue.size === 0) this.stopTimer();
   }
 
-  /** Called by a permit's done(). */
-  ended(permit: LocalPermit, status: number | undefined): void {
-    const now = performance.now();
-    if (status === 429) this.margin.widen(permit.epoch, now);
-    const latency = now - permit.grantedAt;
-    if (permit.cold) permit.restamp(status === undefined ? 0 : this.tracker.fastest());
-    // A cold attempt's latency includes opening its connection: not a sample of the fastest.
-    this.tracker.ended(now, permit.cold || status === undefined ? undefined : latency);
+  /** Moves a grant at `stamp` by `ms` (later). */
+  move(stamp: number, ms: number): void {
+    this.second.move(stamp, stamp + ms);
+    this.hour?.move(stamp, stamp + ms);
   }
 
-  restamp(permit: LocalPermit, to: number): void {
-    if (to <= permit.grantedAt) return;
-    this.second.move(permit.grantedAt, to);
-    this.hour?.move(permit.grantedAt, to);
-    permit.grantedAt = to;
+  allowanceMs(): number {
+    return this.allowance.ms(performance.now());
   }
 
-  private nextAt(now: number): number {
-    const at = this.second.nextAt(this.margin.windowMs(now));
+  widen(epoch: number): void {
+    this.allowance.widen(epoch, performance.now());
+  }
+
+  private nextAt(): number {
+    const at = this.second.nextAt(1000 + this.marginMs);
     return this.hour === undefined ? at : Math.max(at, this.hour.nextAt(HOUR_MS));
   }
 
-  private grant(now: number): LocalPermit {
+  private grant(now: number): LocalGrant {
     this.second.add(now);
     this.hour?.add(now);
-    const permit = new LocalPermit(this, now, this.margin.epoch);
-    permit.cold = this.tracker.granted(permit, now);
-    return permit;
+    const grant = new LocalGrant(this, this.tracker, now, this.allowance.epoch);
+    this.tracker.granted(grant, now);
+    return grant;
   }
 
   private release(now: number): void {
-    while (this.queue.head !== undefined && this.nextAt(now) <= now) {
+    while (this.queue.head !== undefined && this.nextAt() <= now && !this.tracker.batchFull()) {
       this.queue.shift()!.resolve(this.grant(now));
     }
     if (this.queue.size > 0) this.schedule(now);
   }
 
   private schedule(now: number): void {
-    const at = this.nextAt(now);
-    if (this.timer !== undefined && this.timerAt <= at) return;
+    const at = this.nextAt();
+    if ((this.timer ?? this.immediate) !== undefined && this.timerAt <= at) return;
     this.stopTimer();
     this.timerAt = at;
-    // Timers fire on whole milliseconds, possibly a little early: release() checks again.
-    this.timer = setTimeout(this.onTimer, Math.max(0, Math.ceil(at - now)));
+    if (at <= now) {
+      // A slot is free but this turn's batch is done: go on after its check phase.
+      this.immediate = setImmediate(this.onTimer);
+    } else {
+      // Timers fire on whole milliseconds, possibly a little early: release() checks again.
+      this.timer = setTimeout(this.onTimer, Math.ceil(at - now));
+    }
   }
 
   private stopTimer(): void {
     clearTimeout(this.timer);
-    this.timer = undefined;
+    clearImmediate(this.immediate);
+    this.timer = this.immediate = undefined;
     this.timerAt = Infinity;
   }
 }
 
-/** How long a grant can still count: the widest window the margin can reach. */
-const keepMs = (marginMs: number) => 1000 + marginMs + MAX_LEARNED_MS;
+/** How long a grant can still count: the window, and any extension it got. */
+const keepMs = (marginMs: number) => 2000 + marginMs + MAX_LEARNED_MS;
 
-class LocalPermit implements Permit, Tracked {
-  cold = false;
-  private ended = false;
+class LocalGrant extends Grant {
+  private stamp: number;
 
   constructor(
     private readonly limiter: LocalLimiter,
-    public grantedAt: number,
-    readonly epoch: number,
-  ) {}
-
-  restamp(lagMs: number): void {
-    this.limiter.restamp(this, performance.now() - lagMs);
+    tracker: SendTracker,
+    grantedAt: number,
+    private readonly epoch: number,
+  ) {
+    super(tracker, grantedAt);
+    this.stamp = grantedAt;
   }
 
-  done(status?: number): void {
-    if (this.ended) return;
-    this.ended = true;
-    this.limiter.ended(this, status);
+  protected move(ms: number): void {
+    this.limiter.move(this.stamp, ms);
+    this.stamp += ms;
+  }
+
+  allowanceMs(): number {
+    return this.limiter.allowanceMs();
+  }
+
+  protected rejected(): void {
+    this.limiter.widen(this.epoch);
   }
 }

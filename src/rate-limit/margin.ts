@@ -1,32 +1,40 @@
 /**
- * The margin added to the 1-s window, learned from the service. Every grant counts for
- * 1000 ms + margin: enough for requests whose way in varies by up to the margin. The service's
- * 429 is the only sign that the way in varied more, so each 429 widens the learned part
- * (doubling it, at least by WIDEN_STEP_MS, at most to MAX_LEARNED_MS), and it halves every
- * HALF_LIFE_MS without one. A 429 on a call granted before the last widening says nothing new
- * (it was paced with the old margin) and is ignored: one bad second widens once.
+ * How much of a call's extra latency counts as a late arrival: the allowance, learned from the
+ * service.
  *
- * The Redis limiter keeps the same state in Redis, computed by the same rule in Lua
- * (redis-scripts.ts); the constants are shared from here.
+ * A grant counts from when it was made, but the server counts the request when it arrives. When
+ * an answer comes back, the call's latency above the fastest recent one is how much later than
+ * a prompt request it may have arrived (no client can tell how much of it was the way in and
+ * how much the way back), so its grant is moved later by that much, up to the allowance. A
+ * request delayed on its way in by up to allowance + `windowMarginMs` is then counted right;
+ * latency that is the same for every call costs nothing, and answers slow on the way back cost
+ * at most the allowance per call.
+ *
+ * The service's 429 is the sign that a request was later than that, so each 429 widens the
+ * allowance (the learned part doubles, by at least WIDEN_STEP_MS, up to MAX_LEARNED_MS), and the
+ * learned part halves every HALF_LIFE_MS without one. A 429 on a call granted before the last
+ * widening says nothing new (it was paced with the old allowance) and is ignored: one bad second
+ * widens once.
+ *
+ * The Redis limiter keeps the learned part in Redis, computed by the same rule in Lua
+ * (redis-scripts.ts), with these constants.
  */
+export const BASE_ALLOWANCE_MS = 25;
 export const WIDEN_STEP_MS = 25;
 export const MAX_LEARNED_MS = 1000;
 export const HALF_LIFE_MS = 60_000;
 /** Below this the learned part counts as gone. */
 const FORGOTTEN_MS = 0.5;
 
-export class AdaptiveMargin {
+export class Allowance {
   private learned = 0;
   private learnedAt = 0;
   /** Counts widenings; a permit remembers the epoch it was granted in. */
   epoch = 0;
 
-  /** `floorMs`: the configured `windowMarginMs`, the least margin ever used. */
-  constructor(public floorMs: number) {}
-
-  /** The window length at `now`: 1000 ms, the configured margin and the learned part. */
-  windowMs(now: number): number {
-    return 1000 + this.floorMs + this.learnedPart(now);
+  /** The allowance at `now`. */
+  ms(now: number): number {
+    return BASE_ALLOWANCE_MS + this.learnedPart(now);
   }
 
   /** A 429 on a call granted in `epoch`. */
@@ -40,7 +48,8 @@ export class AdaptiveMargin {
   private learnedPart(now: number): number {
     if (this.learned === 0) return 0;
     const part = this.learned * 2 ** (-(now - this.learnedAt) / HALF_LIFE_MS);
-    if (part < FORGOTTEN_MS) this.learned = 0;
-    return part < FORGOTTEN_MS ? 0 : part;
+    if (part >= FORGOTTEN_MS) return part;
+    this.learned = 0;
+    return 0;
   }
 }

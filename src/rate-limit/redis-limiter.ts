@@ -22,8 +22,8 @@ import type { CallInfo } from "../errors/seqera-api-error.js";
 import type { Permit, RateLimiter, RedisOptions } from "../rate-limit.js";
 import { brokenError, closedError, unreachableError } from "./errors.js";
 import { MAX_LEARNED_MS } from "./margin.js";
-import { GRANT, RESTAMP, WIDEN } from "./redis-scripts.js";
-import { SendTracker, type Tracked } from "./send-tracker.js";
+import { EXTEND, GRANT, WIDEN } from "./redis-scripts.js";
+import { BATCH, Grant, SendTracker } from "./send-tracker.js";
 import { WaiterQueue } from "./waiters.js";
 
 export interface RedisLimiterSettings {
@@ -42,14 +42,12 @@ const STATE_TTL_MS = 24 * 3_600_000;
 const HOUR_MS = 3_600_000;
 /** A command unanswered this long counts as Redis not answering (a stopped server, a dead link). */
 const COMMAND_TIMEOUT_MS = 2_000;
-/** A restamp costs a round trip here, so only a delay that could matter gets one. */
+/** An extension costs a round trip here, so only a delay that could matter gets one. */
 const LATE_SEND_MS = 3;
-/** Slots asked for at once: a Lua call's arguments are bounded. */
-const MAX_WANT = 1_000;
 
 interface Scripts {
-  seqeraGrant(...args: (string | number)[]): Promise<[number, number, number, number]>;
-  seqeraRestamp(...args: (string | number)[]): Promise<number>;
+  seqeraGrant(...args: (string | number)[]): Promise<[number, number, number, number, number]>;
+  seqeraExtend(...args: (string | number)[]): Promise<number>;
   seqeraWiden(...args: (string | number)[]): Promise<number>;
 }
 type Connection = RedisClient & Scripts;
@@ -62,7 +60,7 @@ class RedisLimiter implements RateLimiter {
   private readonly queue = new WaiterQueue<Permit>(() => {
     if (this.queue.size === 0) this.stopDeadline();
   });
-  private readonly tracker = new SendTracker<RedisPermit>(LATE_SEND_MS);
+  private readonly tracker = new SendTracker(LATE_SEND_MS);
   private readonly stamps: string;
   private readonly state: string;
   private readonly hourly: boolean;
@@ -80,14 +78,15 @@ class RedisLimiter implements RateLimiter {
   private closing: Promise<void> | undefined;
   /** Set when no connection can be made at all (ioredis missing). */
   private broken: unknown;
-  private readonly restamps = new Map<number, number[]>();
+  /** Extensions not sent yet: grant number, ms, … */
+  private extensions: number[] = [];
 
   constructor(private readonly settings: RedisLimiterSettings) {
     this.stamps = `${settings.prefix}:stamps`;
     this.state = `${settings.prefix}:state`;
     this.hourly = settings.perHour !== null && settings.perHour < settings.perSecond * 3600;
-    // Grants must outlive the widest window any process on the budget may use.
-    this.keepMs = this.hourly ? HOUR_MS : 2 * (1000 + MAX_LEARNED_MS) + settings.marginMs;
+    // Grants must outlive the window and any extension they got.
+    this.keepMs = this.hourly ? HOUR_MS : 2000 + MAX_LEARNED_MS + settings.marginMs;
     this.connection = connect(settings.redis, (error) => (this.lastError = error));
     this.connection.then(
       (redis) => {
@@ -117,31 +116,19 @@ class RedisLimiter implements RateLimiter {
     return this.closing;
   }
 
-  /** Called by a permit's done(). */
-  ended(permit: RedisPermit, status: number | undefined): void {
-    const now = performance.now();
-    if (status === 429) {
-      this.redis?.seqeraWiden(this.state, permit.epoch, STATE_TTL_MS).catch(ignore);
-    }
-    if (permit.cold) permit.restamp(status === undefined ? 0 : this.tracker.fastest());
-    const latency = now - permit.grantedAt;
-    this.tracker.ended(now, permit.cold || status === undefined ? undefined : latency);
+  widen(epoch: number): void {
+    this.redis?.seqeraWiden(this.state, epoch, STATE_TTL_MS).catch(ignore);
   }
 
-  /** Restamps are sent together, one script call per lag. */
-  restamp(member: number, lagMs: number): void {
-    const lag = Math.round(lagMs);
-    const members = this.restamps.get(lag);
-    if (members) return void members.push(member);
-    this.restamps.set(lag, [member]);
-    if (this.restamps.size === 1) queueMicrotask(() => this.sendRestamps());
+  /** Extensions are sent together, in one script call per turn of the event loop. */
+  extend(member: number, ms: number): void {
+    if (this.extensions.push(member, ms) === 2) queueMicrotask(() => this.sendExtensions());
   }
 
-  private sendRestamps(): void {
-    for (const [lag, members] of this.restamps) {
-      this.redis?.seqeraRestamp(this.stamps, lag, ...members).catch(ignore);
-    }
-    this.restamps.clear();
+  private sendExtensions(): void {
+    if (this.extensions.length === 0) return;
+    this.redis?.seqeraExtend(this.stamps, ...this.extensions).catch(ignore);
+    this.extensions = [];
   }
 
   /** Asks Redis for slots for the queued calls, unless a request or a wait is under way. */
@@ -162,7 +149,7 @@ class RedisLimiter implements RateLimiter {
     this.asking = true;
     const sentAt = performance.now();
     const { perSecond, perHour, marginMs } = this.settings;
-    const want = Math.min(this.queue.size, perSecond, MAX_WANT);
+    const want = Math.min(this.queue.size, perSecond, BATCH);
     redis
       .seqeraGrant(
         this.stamps,
@@ -175,12 +162,12 @@ class RedisLimiter implements RateLimiter {
         STATE_TTL_MS,
       )
       .then(
-        ([granted, first, waitMs, epoch]) => {
+        ([granted, first, waitMs, epoch, allowanceMs]) => {
           this.asking = false;
           this.failures = 0;
           this.down = undefined;
           this.stopDeadline();
-          this.hand(granted, first, epoch, sentAt);
+          this.hand(granted, first, { epoch, allowanceMs, sentAt });
           if (granted < want) this.askIn(waitMs);
           else this.ask();
         },
@@ -201,7 +188,7 @@ class RedisLimiter implements RateLimiter {
   }
 
   /** Hands granted slots to the calls at the head of the queue; gives back the ones left over. */
-  private hand(granted: number, first: number, epoch: number, sentAt: number): void {
+  private hand(granted: number, first: number, terms: GrantTerms): void {
     const now = performance.now();
     const unused: number[] = [];
     for (let member = first; member < first + granted; member++) {
@@ -210,9 +197,9 @@ class RedisLimiter implements RateLimiter {
         unused.push(member);
         continue;
       }
-      const permit = new RedisPermit(this, member, epoch, sentAt);
-      permit.cold = this.tracker.granted(permit, now);
-      waiter.resolve(permit);
+      const grant = new RedisGrant(this, this.tracker, member, terms);
+      this.tracker.granted(grant, now);
+      waiter.resolve(grant);
     }
     if (unused.length > 0) this.redis?.zrem(this.stamps, ...unused).catch(ignore);
   }
@@ -243,9 +230,11 @@ class RedisLimiter implements RateLimiter {
     if (!down) return;
     for (let head = this.queue.head; head; head = this.queue.head) {
       if (Math.max(down.since, head.since) + this.settings.timeoutMs > now) break;
-      this.queue.shift()!.reject(
-        unreachableError(head.call, this.settings.redis, this.settings.timeoutMs, down.error),
-      );
+      this.queue
+        .shift()!
+        .reject(
+          unreachableError(head.call, this.settings.redis, this.settings.timeoutMs, down.error),
+        );
     }
     this.armDeadline();
   }
@@ -262,7 +251,7 @@ class RedisLimiter implements RateLimiter {
     this.nextAsk = undefined;
     const redis = this.redis;
     if (!redis) return; // still loading: disconnected as soon as it is created
-    this.sendRestamps();
+    this.sendExtensions();
     if (redis.status === "ready") {
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([
@@ -275,26 +264,33 @@ class RedisLimiter implements RateLimiter {
   }
 }
 
-class RedisPermit implements Permit, Tracked {
-  cold = false;
-  private ended = false;
+interface GrantTerms {
+  epoch: number;
+  allowanceMs: number;
+  /** When the grant was asked for: it was made at or after this. */
+  sentAt: number;
+}
 
+class RedisGrant extends Grant {
   constructor(
     private readonly limiter: RedisLimiter,
-    readonly member: number,
-    readonly epoch: number,
-    /** When the grant was asked for: it was made at or after this. */
-    readonly grantedAt: number,
-  ) {}
-
-  restamp(lagMs: number): void {
-    this.limiter.restamp(this.member, lagMs);
+    tracker: SendTracker,
+    private readonly member: number,
+    private readonly terms: GrantTerms,
+  ) {
+    super(tracker, terms.sentAt);
   }
 
-  done(status?: number): void {
-    if (this.ended) return;
-    this.ended = true;
-    this.limiter.ended(this, status);
+  protected move(ms: number): void {
+    this.limiter.extend(this.member, ms);
+  }
+
+  allowanceMs(): number {
+    return this.terms.allowanceMs;
+  }
+
+  protected rejected(): void {
+    this.limiter.widen(this.terms.epoch);
   }
 }
 
@@ -324,7 +320,7 @@ async function connect(
   // Errors reach callers through their calls; a listener keeps them from being thrown.
   client.on("error", onError);
   client.defineCommand("seqeraGrant", { numberOfKeys: 2, lua: GRANT });
-  client.defineCommand("seqeraRestamp", { numberOfKeys: 1, lua: RESTAMP });
+  client.defineCommand("seqeraExtend", { numberOfKeys: 1, lua: EXTEND });
   client.defineCommand("seqeraWiden", { numberOfKeys: 1, lua: WIDEN });
   return client as Connection;
 }

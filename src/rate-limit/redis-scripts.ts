@@ -5,14 +5,14 @@
  *
  * Keys (one hash slot, for Redis Cluster): `<prefix>:stamps`, a ZSET whose members are grant
  * numbers and scores grant times in ms; `<prefix>:state`, a HASH with `since` (when this state
- * was created), `seq` (the last grant number), and the learned margin (`learned`, `learnedAt`,
- * `epoch`; see margin.ts, whose rule is repeated here).
+ * was created), `seq` (the last grant number), and the learned allowance (`learned`,
+ * `learnedAt`, `epoch`; see margin.ts, whose rule is repeated here).
  *
  * When the state is missing (a Redis that restarted empty, or keys evicted), the grants made
  * just before are unknown, so no grant is made for one window after `since`: whatever was
  * granted before the loss has left every window by then.
  */
-import { HALF_LIFE_MS, MAX_LEARNED_MS, WIDEN_STEP_MS } from "./margin.js";
+import { BASE_ALLOWANCE_MS, HALF_LIFE_MS, MAX_LEARNED_MS, WIDEN_STEP_MS } from "./margin.js";
 
 const NOW = `
 local function now_ms()
@@ -31,7 +31,7 @@ end
 /**
  * KEYS: stamps, state. ARGV: perSecond, perHour (0: no hourly log), marginMs, want, keepMs,
  * stateTtlMs. Grants up to `want` slots. Returns { granted, first grant number, ms until the
- * next slot frees (0 when all were granted), epoch of the margin }.
+ * next slot frees (0 when all were granted), epoch and ms of the allowance }.
  */
 export const GRANT = `${NOW}
 local per_second, per_hour = tonumber(ARGV[1]), tonumber(ARGV[2])
@@ -46,9 +46,10 @@ if since == nil then
 end
 redis.call('PEXPIRE', KEYS[2], state_ttl)
 local epoch = tonumber(state[4]) or 0
-local window = 1000 + margin + learned_at(state[2], state[3], now)
+local allowance = math.ceil(${BASE_ALLOWANCE_MS} + learned_at(state[2], state[3], now))
+local window = 1000 + margin
 if now < since + window then
-  return {0, 0, math.ceil(since + window - now), epoch}
+  return {0, 0, math.ceil(since + window - now), epoch, allowance}
 end
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - keep)
 local free = per_second - redis.call('ZCOUNT', KEYS[1], now - window, '+inf')
@@ -77,20 +78,19 @@ if n < want then
   end
   wait = math.max(1, math.ceil(wait))
 end
-return {n, first, wait, epoch}
+return {n, first, wait, epoch, allowance}
 `;
 
-/** KEYS: stamps. ARGV: lagMs, grant numbers. Moves those grants to now − lag, if earlier. */
-export const RESTAMP = `${NOW}
-local at = now_ms() - tonumber(ARGV[1])
-for i = 2, #ARGV do
+/** KEYS: stamps. ARGV: pairs of grant number and ms. Moves those grants later by those ms. */
+export const EXTEND = `
+for i = 1, #ARGV, 2 do
   local score = redis.call('ZSCORE', KEYS[1], ARGV[i])
-  if score and tonumber(score) < at then redis.call('ZADD', KEYS[1], 'XX', at, ARGV[i]) end
+  if score then redis.call('ZADD', KEYS[1], 'XX', tonumber(score) + tonumber(ARGV[i + 1]), ARGV[i]) end
 end
 return 0
 `;
 
-/** KEYS: state. ARGV: epoch of the 429'd grant, stateTtlMs. Widens the margin once per epoch. */
+/** KEYS: state. ARGV: epoch of the 429'd grant, stateTtlMs. Widens the allowance once per epoch. */
 export const WIDEN = `${NOW}
 local state = redis.call('HMGET', KEYS[1], 'learned', 'learnedAt', 'epoch')
 local epoch = tonumber(state[3]) or 0

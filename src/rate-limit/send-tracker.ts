@@ -1,67 +1,110 @@
 /**
- * What the limiter can learn about when its requests really left, which it needs because the
- * server counts arrivals, not grants.
+ * When did a granted request really reach the server? The window counts grants, the server
+ * counts arrivals, so each grant is moved later ("extended") by what the limiter learns:
  *
- * - A late send: the event loop did not run between the grant and the moment the request was
- *   handed to the socket (a busy or starved process, the first fetch loading undici). The check
- *   phase right after a grant shows it: when it runs later than LATE_SEND_MS after the grant,
- *   the grant is moved to then (`restamp`), so the slot counts from about when it was sent.
+ * - A late send: the event loop did not run between the grant and the check phase right after
+ *   it (a busy or starved process, the first fetch loading undici). A grant whose check phase
+ *   comes more than `lateSendMs` late is extended to then: its request left no earlier.
+ * - Its answer: the latency above the fastest recent round trip is how much later than a
+ *   prompt request it may have arrived; the grant is extended by that much, up to the allowance
+ *   (margin.ts).
  * - A new connection: a request that cannot reuse a kept-alive socket first opens one (and on
- *   TLS shakes hands), so its way in is longer by an amount no margin is sized for. Such an
- *   attempt is "cold": when its answer comes, its grant is moved to the answer's time less the
- *   fastest recent round trip, the latest it can have arrived (the old rule, now only for these).
- *   The pool is modelled as undici keeps it: as many sockets as the most attempts in flight at
- *   once, all closed after KEEP_ALIVE_MS without traffic.
+ *   TLS shakes hands), which no allowance is sized for. Such an attempt is "cold" and extended by
+ *   all of its extra latency. The pool is modelled as undici keeps it: as many sockets as the
+ *   most attempts in flight at once, all closed after KEEP_ALIVE_MS without traffic.
+ *
+ * An extension counts only if it comes before the slot would be granted again (the window's
+ * length after the grant), which holds for answers within about a second.
+ *
+ * Limiters grant at most BATCH grants per turn of the event loop: the check phase then tells
+ * each batch how late it left, where one burst of hundreds would all be extended by the time
+ * the last of them took to leave.
  */
+import type { Permit } from "../rate-limit.js";
+
 export const KEEP_ALIVE_MS = 4_000;
+export const BATCH = 10;
 const LATENCY_SAMPLES = 32;
 
-export interface Tracked {
-  /** When the grant counts from, in the limiter's clock. */
-  readonly grantedAt: number;
-  /** Moves this grant, if earlier, to `lagMs` before now in the limiter's state. */
-  restamp(lagMs: number): void;
+/** A granted slot, as the limiter that made it sees it. */
+export abstract class Grant implements Permit {
+  cold = false;
+  private extendedBy = 0;
+  private ended = false;
+
+  constructor(
+    private readonly tracker: SendTracker,
+    /** performance.now() at (or just before) the grant. */
+    readonly grantedAt: number,
+  ) {}
+
+  /** Moves this grant `ms` later in the limiter's state. */
+  protected abstract move(ms: number): void;
+  /** How much extra latency may count as a late arrival (margin.ts). */
+  abstract allowanceMs(): number;
+  /** The service answered 429 to this grant's request. */
+  protected abstract rejected(): void;
+
+  /** Extends the grant to `ms` after it was made, if it is not already. */
+  extendTo(ms: number): void {
+    if (ms <= this.extendedBy) return;
+    this.move(ms - this.extendedBy);
+    this.extendedBy = ms;
+  }
+
+  done(status?: number): void {
+    if (this.ended) return;
+    this.ended = true;
+    if (status === 429) this.rejected();
+    this.tracker.ended(this, status);
+  }
 }
 
-export class SendTracker<T extends Tracked> {
+export class SendTracker {
   private inFlight = 0;
   private sockets = 0;
   private lastActive = -Infinity;
   private readonly latencies = new Float64Array(LATENCY_SAMPLES).fill(Infinity);
   private nextSample = 0;
-  private fastestLatency = 0;
-  private pending: T[] = [];
+  private fastest = 0;
+  private pending: Grant[] = [];
   private readonly check = () => this.checkLate();
 
-  /** `lateSendMs`: a grant whose check phase comes this much later is restamped. */
+  /** `lateSendMs`: a grant whose check phase comes later than this is extended. */
   constructor(private readonly lateSendMs: number) {}
 
-  /** A grant was handed out at `now`; returns whether its attempt probably opens a connection. */
-  granted(grant: T, now: number): boolean {
+  /** Whether this turn of the event loop has had its BATCH of grants. */
+  batchFull(): boolean {
+    return this.pending.length >= BATCH;
+  }
+
+  /** Registers a grant made at `now`, marking it cold when its attempt likely opens a socket. */
+  granted(grant: Grant, now: number): void {
     if (now - this.lastActive > KEEP_ALIVE_MS) this.sockets = 0;
     this.lastActive = now;
-    const cold = ++this.inFlight > this.sockets;
-    if (cold) this.sockets = this.inFlight;
+    if (++this.inFlight > this.sockets) {
+      this.sockets = this.inFlight;
+      grant.cold = true;
+    }
     if (this.pending.push(grant) === 1) setImmediate(this.check);
-    return cold;
   }
 
-  /** The attempt ended at `now`; `latency` is set when a response arrived. */
-  ended(now: number, latency?: number): void {
+  /** The grant's attempt ended; `status` is set when a response arrived. */
+  ended(grant: Grant, status: number | undefined): void {
+    const now = performance.now();
     this.inFlight--;
     this.lastActive = now;
-    if (latency === undefined) return;
+    const latency = now - grant.grantedAt;
+    // Without an answer the request may have arrived any time until now.
+    const extra = status === undefined ? latency : latency - this.fastest;
+    grant.extendTo(grant.cold ? extra : Math.min(extra, grant.allowanceMs()));
+    // A cold attempt's latency includes opening its connection: not a sample of the fastest.
+    if (grant.cold || status === undefined) return;
     this.latencies[this.nextSample] = latency;
     this.nextSample = (this.nextSample + 1) % LATENCY_SAMPLES;
-    // The minimum is recomputed over a small fixed array: cheaper than keeping it sorted.
     let fastest = Infinity;
     for (const sample of this.latencies) if (sample < fastest) fastest = sample;
-    this.fastestLatency = fastest;
-  }
-
-  /** The fastest recent round trip (0 before any): a lower bound of the way in plus the way back. */
-  fastest(): number {
-    return this.fastestLatency;
+    this.fastest = fastest;
   }
 
   private checkLate(): void {
@@ -69,7 +112,8 @@ export class SendTracker<T extends Tracked> {
     const grants = this.pending;
     this.pending = [];
     for (const grant of grants) {
-      if (now - grant.grantedAt > this.lateSendMs) grant.restamp(0);
+      const late = now - grant.grantedAt;
+      if (late > this.lateSendMs) grant.extendTo(late);
     }
   }
 }

@@ -82,7 +82,7 @@ export class WaiterQueue<P> {
 
   /** Rejects, in order, every queued call `owner` made (all of them without an owner). */
   rejectAll(reason: (waiter: Waiter<P>) => unknown, owner?: object): void {
-    for (let waiter = this.head; waiter; ) {
+    for (let waiter = this.head; waiter;) {
       const next = waiter.next;
       if (owner === undefined || waiter.owner === owner) {
         this.remove(waiter);
