@@ -10,6 +10,13 @@
  * latency that is the same for every call costs nothing, and answers slow on the way back cost
  * at most the allowance per call.
  *
+ * The allowance starts at BASE_ALLOWANCE_MS, times the machine's load when it has more runnable
+ * processes than CPUs (the 1-minute load average over the CPU count): a process that waits its
+ * turn for a CPU sends late by amounts that grow with the queue for it, after the limiter could
+ * see (on 2 cores at a load of 12, requests of six processes arrived up to 120 ms after their
+ * grants, where a quiet machine shows a few ms). When the server shares the machine, as in
+ * tests, its own waits count the same way.
+ *
  * The service's 429 is the sign that a request was later than that, so each 429 widens the
  * allowance (the learned part doubles, by at least WIDEN_STEP_MS, up to MAX_LEARNED_MS), and the
  * learned part halves every HALF_LIFE_MS without one. A 429 on a call granted before the last
@@ -19,6 +26,8 @@
  * The Redis limiter keeps the learned part in Redis, computed by the same rule in Lua
  * (redis-scripts.ts), with these constants.
  */
+import { availableParallelism, loadavg } from "node:os";
+
 export const BASE_ALLOWANCE_MS = 25;
 export const WIDEN_STEP_MS = 25;
 export const MAX_LEARNED_MS = 1000;
@@ -34,7 +43,7 @@ export class Allowance {
 
   /** The allowance at `now`. */
   ms(now: number): number {
-    return BASE_ALLOWANCE_MS + this.learnedPart(now);
+    return baseAllowanceMs(now) + this.learnedPart(now);
   }
 
   /** A 429 on a call granted in `epoch`. */
@@ -45,11 +54,23 @@ export class Allowance {
     this.epoch++;
   }
 
-  private learnedPart(now: number): number {
+  /** The learned part, in ms. */
+  learnedPart(now: number): number {
     if (this.learned === 0) return 0;
     const part = this.learned * 2 ** (-(now - this.learnedAt) / HALF_LIFE_MS);
     if (part >= FORGOTTEN_MS) return part;
     this.learned = 0;
     return 0;
   }
+}
+
+let load = { ratio: 1, at: -Infinity };
+
+/** BASE_ALLOWANCE_MS scaled by the machine's load; the load is read at most once a second. */
+export function baseAllowanceMs(now: number): number {
+  if (now < load.at || now - load.at > 1000) {
+    // os.loadavg() is [0, 0, 0] where there is no such figure (Windows): the base then.
+    load = { ratio: loadavg()[0]! / availableParallelism(), at: now };
+  }
+  return BASE_ALLOWANCE_MS * Math.max(1, load.ratio);
 }

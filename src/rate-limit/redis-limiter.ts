@@ -21,7 +21,7 @@ import type { Redis as RedisClient, RedisOptions as IORedisOptions } from "iored
 import type { CallInfo } from "../errors/seqera-api-error.js";
 import type { Permit, RateLimiter, RedisOptions } from "../rate-limit.js";
 import { brokenError, closedError, unreachableError } from "./errors.js";
-import { MAX_LEARNED_MS } from "./margin.js";
+import { baseAllowanceMs, MAX_LEARNED_MS } from "./margin.js";
 import { EXTEND, GRANT, WIDEN } from "./redis-scripts.js";
 import { BATCH, Grant, SendTracker } from "./send-tracker.js";
 import { WaiterQueue } from "./waiters.js";
@@ -162,12 +162,12 @@ class RedisLimiter implements RateLimiter {
         STATE_TTL_MS,
       )
       .then(
-        ([granted, first, waitMs, epoch, allowanceMs]) => {
+        ([granted, first, waitMs, epoch, learnedMs]) => {
           this.asking = false;
           this.failures = 0;
           this.down = undefined;
           this.stopDeadline();
-          this.hand(granted, first, { epoch, allowanceMs, sentAt });
+          this.hand(granted, first, { epoch, learnedMs, sentAt });
           if (granted < want) this.askIn(waitMs);
           else this.ask();
         },
@@ -266,7 +266,8 @@ class RedisLimiter implements RateLimiter {
 
 interface GrantTerms {
   epoch: number;
-  allowanceMs: number;
+  /** The learned part of the allowance, shared through Redis. */
+  learnedMs: number;
   /** When the grant was asked for: it was made at or after this. */
   sentAt: number;
 }
@@ -286,7 +287,7 @@ class RedisGrant extends Grant {
   }
 
   allowanceMs(): number {
-    return this.terms.allowanceMs;
+    return baseAllowanceMs(performance.now()) + this.terms.learnedMs;
   }
 
   protected rejected(): void {

@@ -12,7 +12,7 @@
  * just before are unknown, so no grant is made for one window after `since`: whatever was
  * granted before the loss has left every window by then.
  */
-import { BASE_ALLOWANCE_MS, HALF_LIFE_MS, MAX_LEARNED_MS, WIDEN_STEP_MS } from "./margin.js";
+import { HALF_LIFE_MS, MAX_LEARNED_MS, WIDEN_STEP_MS } from "./margin.js";
 
 const NOW = `
 local function now_ms()
@@ -31,7 +31,7 @@ end
 /**
  * KEYS: stamps, state. ARGV: perSecond, perHour (0: no hourly log), marginMs, want, keepMs,
  * stateTtlMs. Grants up to `want` slots. Returns { granted, first grant number, ms until the
- * next slot frees (0 when all were granted), epoch and ms of the allowance }.
+ * next slot frees (0 when all were granted), epoch and ms of the learned allowance }.
  */
 export const GRANT = `${NOW}
 local per_second, per_hour = tonumber(ARGV[1]), tonumber(ARGV[2])
@@ -46,10 +46,10 @@ if since == nil then
 end
 redis.call('PEXPIRE', KEYS[2], state_ttl)
 local epoch = tonumber(state[4]) or 0
-local allowance = math.ceil(${BASE_ALLOWANCE_MS} + learned_at(state[2], state[3], now))
+local learned = math.ceil(learned_at(state[2], state[3], now))
 local window = 1000 + margin
 if now < since + window then
-  return {0, 0, math.ceil(since + window - now), epoch, allowance}
+  return {0, 0, math.ceil(since + window - now), epoch, learned}
 end
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - keep)
 local free = per_second - redis.call('ZCOUNT', KEYS[1], now - window, '+inf')
@@ -78,7 +78,7 @@ if n < want then
   end
   wait = math.max(1, math.ceil(wait))
 end
-return {n, first, wait, epoch, allowance}
+return {n, first, wait, epoch, learned}
 `;
 
 /** KEYS: stamps. ARGV: pairs of grant number and ms. Moves those grants later by those ms. */
