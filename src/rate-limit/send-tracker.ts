@@ -5,9 +5,11 @@
  * - A late send: the event loop did not run between the grant and the check phase right after
  *   it (a busy or starved process, the first fetch loading undici). A grant whose check phase
  *   comes more than `lateSendMs` late is extended to then: its request left no earlier.
- * - Its answer: the latency above the fastest recent round trip is how much later than a
- *   prompt request it may have arrived; the grant is extended by that much, up to the allowance
- *   (margin.ts).
+ * - Its answer: the latency above the fastest round trip is how much later than a prompt
+ *   request it may have arrived; the grant is extended by that much, up to the allowance
+ *   (margin.ts). The fastest is the least latency this limiter has seen, counted only after
+ *   MIN_SAMPLES answers: while a process starts, every call is slow, and the next ones may not
+ *   be, so a recent minimum would excuse too little.
  * - A new connection: a request that cannot reuse a kept-alive socket first opens one (and on
  *   TLS shakes hands), which no allowance is sized for. Such an attempt is "cold" and extended by
  *   all of its extra latency. The pool is modelled as undici keeps it: as many sockets as the
@@ -24,7 +26,7 @@ import type { Permit } from "../rate-limit.js";
 
 export const KEEP_ALIVE_MS = 4_000;
 export const BATCH = 10;
-const LATENCY_SAMPLES = 32;
+const MIN_SAMPLES = 16;
 
 /** A granted slot, as the limiter that made it sees it. */
 export abstract class Grant implements Permit {
@@ -64,9 +66,8 @@ export class SendTracker {
   private inFlight = 0;
   private sockets = 0;
   private lastActive = -Infinity;
-  private readonly latencies = new Float64Array(LATENCY_SAMPLES).fill(Infinity);
-  private nextSample = 0;
-  private fastest = 0;
+  private samples = 0;
+  private fastest = Infinity;
   private pending: Grant[] = [];
   private readonly check = () => this.checkLate();
 
@@ -96,15 +97,13 @@ export class SendTracker {
     this.lastActive = now;
     const latency = now - grant.grantedAt;
     // Without an answer the request may have arrived any time until now.
-    const extra = status === undefined ? latency : latency - this.fastest;
+    const fastest = status === undefined || this.samples < MIN_SAMPLES ? 0 : this.fastest;
+    const extra = latency - fastest;
     grant.extendTo(grant.cold ? extra : Math.min(extra, grant.allowanceMs()));
     // A cold attempt's latency includes opening its connection: not a sample of the fastest.
     if (grant.cold || status === undefined) return;
-    this.latencies[this.nextSample] = latency;
-    this.nextSample = (this.nextSample + 1) % LATENCY_SAMPLES;
-    let fastest = Infinity;
-    for (const sample of this.latencies) if (sample < fastest) fastest = sample;
-    this.fastest = fastest;
+    this.samples++;
+    if (latency < this.fastest) this.fastest = latency;
   }
 
   private checkLate(): void {
