@@ -10,12 +10,12 @@
  * latency that is the same for every call costs nothing, and answers slow on the way back cost
  * at most the allowance per call.
  *
- * The allowance starts at BASE_ALLOWANCE_MS, times the machine's load when it has more runnable
- * processes than CPUs (the 1-minute load average over the CPU count): a process that waits its
- * turn for a CPU sends late by amounts that grow with the queue for it, after the limiter could
- * see (on 2 cores at a load of 12, requests of six processes arrived up to 120 ms after their
- * grants, where a quiet machine shows a few ms). When the server shares the machine, as in
- * tests, its own waits count the same way.
+ * The allowance is BASE_ALLOWANCE_MS, plus LOAD_STEP_MS for each runnable process per CPU
+ * beyond one (from the 1-minute load average): a process that waits its turn for a CPU sends
+ * late, after the limiter could see, by amounts that grow with the queue for it (on 2 cores at
+ * a load of 12, requests of six processes arrived up to 120 ms after their grants, where a quiet
+ * machine shows a few ms). When the server shares the machine, as in tests, its own waits count
+ * the same way.
  *
  * The service's 429 is the sign that a request was later than that, so each 429 widens the
  * allowance (the learned part doubles, by at least WIDEN_STEP_MS, up to MAX_LEARNED_MS), and the
@@ -28,8 +28,9 @@
  */
 import { availableParallelism, loadavg } from "node:os";
 
-export const BASE_ALLOWANCE_MS = 25;
-export const WIDEN_STEP_MS = 25;
+export const BASE_ALLOWANCE_MS = 15;
+export const LOAD_STEP_MS = 25;
+export const WIDEN_STEP_MS = 50;
 export const MAX_LEARNED_MS = 1000;
 export const HALF_LIFE_MS = 60_000;
 /** Below this the learned part counts as gone. */
@@ -66,11 +67,11 @@ export class Allowance {
 
 let load = { ratio: 1, at: -Infinity };
 
-/** BASE_ALLOWANCE_MS scaled by the machine's load; the load is read at most once a second. */
+/** The allowance before any 429, for the machine's load, read at most once a second. */
 export function baseAllowanceMs(now: number): number {
   if (now < load.at || now - load.at > 1000) {
     // os.loadavg() is [0, 0, 0] where there is no such figure (Windows): the base then.
     load = { ratio: loadavg()[0]! / availableParallelism(), at: now };
   }
-  return BASE_ALLOWANCE_MS * Math.max(1, load.ratio);
+  return BASE_ALLOWANCE_MS + LOAD_STEP_MS * Math.max(0, load.ratio - 1);
 }
