@@ -7,7 +7,10 @@
  *   comes more than `lateSendMs` late is extended to then: its request left no earlier.
  * - Its answer: the latency above the fastest round trip is how much later than a prompt
  *   request it may have arrived; the grant is extended by that much, up to the allowance
- *   (margin.ts). The fastest is the least latency this limiter has seen, counted only after
+ *   (margin.ts), plus the longest recent late send: a process that was starved before its
+ *   check phase is as likely to be starved after it, past what the check could see. (The load
+ *   average that also widens the allowance lags a minute behind a machine that just got
+ *   crowded.) The fastest is the least latency this limiter has seen, counted only after
  *   MIN_SAMPLES answers: while a process starts, every call is slow, and the next ones may not
  *   be, so a recent minimum would excuse too little.
  * - A new connection: a request that cannot reuse a kept-alive socket first opens one (and on
@@ -27,6 +30,8 @@ import type { Permit } from "../rate-limit.js";
 export const KEEP_ALIVE_MS = 4_000;
 export const BATCH = 10;
 const MIN_SAMPLES = 16;
+/** The longest recent late send is forgotten by half in this long. */
+const STALL_HALF_LIFE_MS = 5_000;
 
 /** A granted slot, as the limiter that made it sees it. */
 export abstract class Grant implements Permit {
@@ -70,6 +75,8 @@ export class SendTracker {
   private fastest = Infinity;
   private pending: Grant[] = [];
   private readonly check = () => this.checkLate();
+  private stall = 0;
+  private stallAt = 0;
 
   /** `lateSendMs`: a grant whose check phase comes later than this is extended. */
   constructor(private readonly lateSendMs: number) {}
@@ -99,7 +106,7 @@ export class SendTracker {
     // Without an answer the request may have arrived any time until now.
     const fastest = status === undefined || this.samples < MIN_SAMPLES ? 0 : this.fastest;
     const extra = latency - fastest;
-    grant.extendTo(grant.cold ? extra : Math.min(extra, grant.allowanceMs()));
+    grant.extendTo(grant.cold ? extra : Math.min(extra, grant.allowanceMs() + this.stallMs(now)));
     // A cold attempt's latency includes opening its connection: not a sample of the fastest.
     if (grant.cold || status === undefined) return;
     this.samples++;
@@ -110,9 +117,21 @@ export class SendTracker {
     const now = performance.now();
     const grants = this.pending;
     this.pending = [];
+    let latest = 0;
     for (const grant of grants) {
       const late = now - grant.grantedAt;
-      if (late > this.lateSendMs) grant.extendTo(late);
+      if (late <= this.lateSendMs) continue;
+      grant.extendTo(late);
+      latest = Math.max(latest, late);
     }
+    if (latest > this.stallMs(now)) {
+      this.stall = latest;
+      this.stallAt = now;
+    }
+  }
+
+  /** The longest recent late send, decayed. */
+  private stallMs(now: number): number {
+    return this.stall * 2 ** (-(now - this.stallAt) / STALL_HALF_LIFE_MS);
   }
 }
