@@ -81,7 +81,7 @@ export interface SeqeraConfig {
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
-const RATE_LIMIT_OPTIONS = ["perSecond", "perHour", "windowMarginMs", "redis"];
+const RATE_LIMIT_OPTIONS = ["perSecond", "perHour", "windowMarginMs", "redis", "redisTimeoutMs"];
 const RETRY_OPTIONS = Object.keys(DEFAULT_RETRY);
 const PARAMS = ["path", "query", "header"];
 
@@ -327,7 +327,7 @@ function checkRateLimit(value: unknown): Readonly<RateLimitOptions> | false {
   if (value === false) return false;
   checkObject(value, "rateLimit (an object, or false)", RATE_LIMIT_OPTIONS);
   const options = value as Record<string, unknown>;
-  const { perSecond, perHour, windowMarginMs, redis } = options;
+  const { perSecond, perHour, windowMarginMs, redis, redisTimeoutMs } = options;
   if (perSecond !== undefined && !isPositiveInteger(perSecond)) {
     throw invalid("rateLimit.perSecond", "a positive integer", perSecond);
   }
@@ -346,6 +346,13 @@ function checkRateLimit(value: unknown): Readonly<RateLimitOptions> | false {
     !(typeof redis === "string" ? redis.trim() !== "" : isPlainObject(redis))
   ) {
     throw invalid("rateLimit.redis", "a redis:// URL or ioredis options", redis);
+  }
+  if (redisTimeoutMs !== undefined && !isNonNegativeFinite(redisTimeoutMs)) {
+    throw invalid(
+      "rateLimit.redisTimeoutMs",
+      "a non-negative number of milliseconds",
+      redisTimeoutMs,
+    );
   }
   return Object.freeze({ ...(value as RateLimitOptions) });
 }

@@ -19,6 +19,7 @@ export {
   ForbiddenError,
   NotFoundError,
   RateLimitError,
+  RateLimiterUnavailableError,
   RedirectError,
   ResponseTooLargeError,
   ResponseValidationError,

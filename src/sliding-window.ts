@@ -1,157 +1,212 @@
 /**
- * A strict sliding-window gate over a Bottleneck limiter.
+ * The in-process limiter: a strict sliding window over grant times, with no library under it.
  *
- * Bottleneck's `maxConcurrent` is the number of calls allowed per window, and every granted call
- * holds its slot for the window length plus a margin, counted from the moment it was granted. So
- * at most `maxConcurrent` calls start in any window, the first `maxConcurrent` start at once (the
- * physical burst the server allows), and with Bottleneck's Redis datastore the count of held
- * slots is shared by every process.
+ * A call may start when fewer than `perSecond` grants fall in the last 1000 ms + margin and, when the hourly budget binds, fewer than `perHour` in the last 60 minutes. So
+ * any sliding second holds at most `perSecond` grants, bursts of `perSecond` go out at once, and
+ * any sliding hour holds at most `perHour`. (When perHour ≥ 3600 × perSecond, as at the
+ * defaults, the per-second window already implies the hourly budget and no hourly log is kept.)
  *
- * What the server counts is arrivals, not starts. A call can reach the server late (a new
- * connection, a busy event loop) while the call that takes its slot next arrives promptly, and
- * the two then fall in one window. So a call that was slower than the fastest recent call holds
- * its slot longer by the difference: if call A took `latency` and the fastest call took `fastest`,
- * A arrived at most `latency − fastest` later than a fastest call would have, and the next call
- * takes at least the fastest forward trip too. Latency that is the same for every call costs
- * nothing; only variance does.
+ * Calls that must wait queue in FIFO order behind one timer, set for when the oldest grant in
+ * the window leaves it. An aborted call leaves the queue at once; it never held a slot or an
+ * hourly unit. A call costs a few microseconds when a slot is free, and a queued one a few
+ * hundred bytes.
  *
- * Why not `minTime` or a per-second reservoir: `minTime: 50` lets 21 calls into some 1-s windows,
- * and a reservoir refreshed each second lets a burst at the end of one second and another at the
- * start of the next through (35 seen in a window).
+ * The window counts grants, the server counts arrivals: see send-tracker.ts for how grants are
+ * moved to when their request may have arrived, and margin.ts for how far.
  */
-import type Bottleneck from "bottleneck";
+import type { CallInfo } from "./errors/seqera-api-error.js";
+import { Allowance, MAX_LEARNED_MS } from "./rate-limit/margin.js";
+import { Grant, SendTracker } from "./rate-limit/send-tracker.js";
+import { WaiterQueue } from "./rate-limit/waiters.js";
+import type { Permit } from "./rate-limit.js";
 
-/** Given to a caller with its slot: call `done()` once the response (or an error) is in. */
-export interface Permit {
-  done(): void;
-}
+const HOUR_MS = 3_600_000;
+/** In process a restamp is free, so any visible delay is worth one. */
+const LATE_SEND_MS = 1;
 
-/** A call not answered this long after its window is assumed to have arrived long ago. */
-const MAX_ANSWER_WAIT_MS = 30_000;
-/** How many recent latencies the fastest one is taken from. */
-const LATENCY_SAMPLES = 64;
-
-export class SlidingWindowGate {
-  /** Hold timers of granted calls; referenced only while callers wait, see `updateRefs`. */
-  private readonly holds = new Set<NodeJS.Timeout>();
-  private waiting = 0;
-  private readonly latencies: number[] = [];
-  private nextSample = 0;
-  private readonly jobOptions: Bottleneck.JobOptions;
+/** Event times, oldest first; only the last `limit` within `keepMs` are kept. */
+export class SlidingLog {
+  private times: number[] = [];
+  private head = 0;
 
   constructor(
-    private readonly limiter: Bottleneck,
-    private readonly holdMs: number,
-    /** Redis mode: slots of a process that died mid-hold are freed by Redis after this long. */
-    expirationMs?: number,
-  ) {
-    this.jobOptions = expirationMs === undefined ? {} : { expiration: expirationMs };
+    private readonly limit: number,
+    public keepMs: number,
+  ) {}
+
+  /** When the next event may happen: `windowMs` after the limit-th most recent one. */
+  nextAt(windowMs: number): number {
+    const i = this.times.length - this.limit;
+    return i < this.head ? -Infinity : this.times[i]! + windowMs;
   }
 
-  /** The longest a slot can be held: Redis must not free it sooner. */
-  static maxHoldMs(holdMs: number): number {
-    return holdMs + MAX_ANSWER_WAIT_MS;
-  }
-
-  /**
-   * Resolves when the caller may send one request; rejects with the signal's reason if it aborts
-   * first. An aborted call gives its slot back as soon as Bottleneck reaches it (no request sent).
-   */
-  acquire(signal?: AbortSignal): Promise<Permit> {
-    signal?.throwIfAborted();
-    return new Promise<Permit>((resolve, reject) => {
-      let settled = false;
-      const stopWaiting = () => {
-        this.waiting--;
-        this.updateRefs();
-      };
-      const onAbort = () => {
-        settled = true;
-        stopWaiting();
-        reject(signal?.reason);
-      };
-      signal?.addEventListener("abort", onAbort, { once: true });
-      this.waiting++;
-      this.updateRefs();
-      this.limiter
-        .schedule(this.jobOptions, () => {
-          signal?.removeEventListener("abort", onAbort);
-          if (settled) return Promise.resolve(); // aborted while queued: free the slot now
-          settled = true;
-          stopWaiting();
-          const call = new GrantedCall();
-          resolve(call);
-          return this.hold(call);
-        })
-        .catch((error: unknown) => {
-          signal?.removeEventListener("abort", onAbort);
-          if (settled) return;
-          settled = true;
-          stopWaiting();
-          reject(error);
-        });
-    });
-  }
-
-  /** Holds the slot for the window from the grant, plus the call's latency above the fastest. */
-  private async hold(call: GrantedCall): Promise<void> {
-    await this.sleep(this.holdMs).done;
-    const cap = this.sleep(MAX_ANSWER_WAIT_MS);
-    const answered = await Promise.race([call.answered, cap.done]);
-    cap.cancel();
-    if (answered === undefined) return;
-    // With nothing to compare with yet, the first call holds its slot for its whole latency.
-    const fastest = this.latencies.length === 0 ? 0 : Math.min(answered, ...this.latencies);
-    this.record(answered);
-    const extra = answered - fastest;
-    const remaining = call.grantedAt + this.holdMs + extra - performance.now();
-    if (remaining > 0) await this.sleep(remaining).done;
-  }
-
-  private record(latency: number): void {
-    this.latencies[this.nextSample] = latency;
-    this.nextSample = (this.nextSample + 1) % LATENCY_SAMPLES;
-  }
-
-  private sleep(ms: number): { done: Promise<undefined>; cancel(): void } {
-    let timer: NodeJS.Timeout | undefined;
-    const done = new Promise<undefined>((resolve) => {
-      timer = setTimeout(() => {
-        this.holds.delete(timer!);
-        resolve(undefined);
-      }, ms);
-    });
-    this.holds.add(timer!);
-    if (this.waiting === 0) timer!.unref();
-    return {
-      done,
-      cancel: () => {
-        clearTimeout(timer);
-        this.holds.delete(timer!);
-      },
-    };
-  }
-
-  /**
-   * A hold timer only keeps the process alive while some call is waiting for the slot it will
-   * free: a process whose calls are all answered exits at once, one with queued calls does not
-   * exit before they are sent.
-   */
-  private updateRefs(): void {
-    for (const timer of this.holds) {
-      if (this.waiting > 0) timer.ref();
-      else timer.unref();
+  /** Adds an event at `at`, no earlier than any event in the log. */
+  add(at: number): void {
+    const times = this.times;
+    times.push(at);
+    let head = this.head;
+    if (times.length - head > this.limit) head++;
+    while (times[head]! <= at - this.keepMs) head++;
+    if (head > 1024 && head * 2 > times.length) {
+      this.times = times.slice(head);
+      head = 0;
     }
+    this.head = head;
+  }
+
+  /** Moves the event at `from` to the later `to`; nothing if it already left the log. */
+  move(from: number, to: number): void {
+    const times = this.times;
+    const i = this.lowerBound(from);
+    if (i >= times.length || times[i] !== from) return;
+    times.splice(i, 1);
+    times.splice(this.lowerBound(to), 0, to);
+  }
+
+  private lowerBound(value: number): number {
+    let low = this.head;
+    let high = this.times.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (this.times[mid]! < value) low = mid + 1;
+      else high = mid;
+    }
+    return low;
   }
 }
 
-/** A call that holds a slot; `answered` resolves with its latency once `done()` is called. */
-class GrantedCall implements Permit {
-  readonly grantedAt = performance.now();
-  private resolveAnswered!: (latency: number) => void;
-  readonly answered = new Promise<number>((resolve) => (this.resolveAnswered = resolve));
+export class LocalLimiter {
+  private marginMs: number;
+  private readonly allowance = new Allowance();
+  private readonly second: SlidingLog;
+  private readonly hour: SlidingLog | undefined;
+  private readonly queue = new WaiterQueue<Permit>(() => {
+    if (this.queue.size === 0) this.stopTimer();
+  });
+  private readonly tracker = new SendTracker(LATE_SEND_MS);
+  /** The one timer (or immediate) due when the head of the queue may go. */
+  private timer: NodeJS.Timeout | undefined;
+  private immediate: NodeJS.Immediate | undefined;
+  private timerAt = Infinity;
+  private readonly onTimer = () => {
+    this.timer = this.immediate = undefined;
+    this.timerAt = Infinity;
+    this.release(performance.now());
+  };
 
-  done(): void {
-    this.resolveAnswered(performance.now() - this.grantedAt);
+  constructor(perSecond: number, perHour: number | null, marginMs: number) {
+    this.marginMs = marginMs;
+    this.second = new SlidingLog(perSecond, keepMs(marginMs));
+    this.hour =
+      perHour !== null && perHour < perSecond * 3600 ? new SlidingLog(perHour, HOUR_MS) : undefined;
+  }
+
+  /** Clients sharing this limiter get the widest `windowMarginMs` any of them asked for. */
+  raiseMargin(marginMs: number): void {
+    if (marginMs <= this.marginMs) return;
+    this.marginMs = marginMs;
+    this.second.keepMs = keepMs(marginMs);
+  }
+
+  acquire(owner: object, call: CallInfo, signal: AbortSignal | undefined): Promise<Permit> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    const now = performance.now();
+    if (this.queue.size === 0 && this.nextAt() <= now && !this.tracker.batchFull()) {
+      return Promise.resolve(this.grant(now));
+    }
+    const permit = this.queue.push(call, signal, owner, now);
+    this.schedule(now);
+    return permit;
+  }
+
+  /** Settles every call `owner` queued with `reason`. */
+  rejectQueued(owner: object, reason: (call: CallInfo) => unknown): void {
+    this.queue.rejectAll((waiter) => reason(waiter.call), owner);
+    if (this.queue.size === 0) this.stopTimer();
+  }
+
+  /** Moves a grant at `stamp` by `ms` (later). */
+  move(stamp: number, ms: number): void {
+    this.second.move(stamp, stamp + ms);
+    this.hour?.move(stamp, stamp + ms);
+  }
+
+  allowanceMs(): number {
+    return this.allowance.ms(performance.now());
+  }
+
+  widen(epoch: number): void {
+    this.allowance.widen(epoch, performance.now());
+  }
+
+  private nextAt(): number {
+    const at = this.second.nextAt(1000 + this.marginMs);
+    return this.hour === undefined ? at : Math.max(at, this.hour.nextAt(HOUR_MS));
+  }
+
+  private grant(now: number): LocalGrant {
+    this.second.add(now);
+    this.hour?.add(now);
+    const grant = new LocalGrant(this, this.tracker, now, this.allowance.epoch);
+    this.tracker.granted(grant, now);
+    return grant;
+  }
+
+  private release(now: number): void {
+    while (this.queue.head !== undefined && this.nextAt() <= now && !this.tracker.batchFull()) {
+      this.queue.shift()!.resolve(this.grant(now));
+    }
+    if (this.queue.size > 0) this.schedule(now);
+  }
+
+  private schedule(now: number): void {
+    const at = this.nextAt();
+    if ((this.timer ?? this.immediate) !== undefined && this.timerAt <= at) return;
+    this.stopTimer();
+    this.timerAt = at;
+    if (at <= now) {
+      // A slot is free but this turn's batch is done: go on after its check phase.
+      this.immediate = setImmediate(this.onTimer);
+    } else {
+      // Timers fire on whole milliseconds, possibly a little early: release() checks again.
+      this.timer = setTimeout(this.onTimer, Math.ceil(at - now));
+    }
+  }
+
+  private stopTimer(): void {
+    clearTimeout(this.timer);
+    clearImmediate(this.immediate);
+    this.timer = this.immediate = undefined;
+    this.timerAt = Infinity;
+  }
+}
+
+/** How long a grant can still count: the window, and any extension it got. */
+const keepMs = (marginMs: number) => 2000 + marginMs + MAX_LEARNED_MS;
+
+class LocalGrant extends Grant {
+  private stamp: number;
+
+  constructor(
+    private readonly limiter: LocalLimiter,
+    tracker: SendTracker,
+    grantedAt: number,
+    private readonly epoch: number,
+  ) {
+    super(tracker, grantedAt);
+    this.stamp = grantedAt;
+  }
+
+  protected move(ms: number): void {
+    this.limiter.move(this.stamp, ms);
+    this.stamp += ms;
+  }
+
+  allowanceMs(): number {
+    return this.limiter.allowanceMs();
+  }
+
+  protected rejected(): void {
+    this.limiter.widen(this.epoch);
   }
 }

@@ -4,6 +4,7 @@ export { ForbiddenError } from "./forbidden-error.js";
 export { NotFoundError } from "./not-found-error.js";
 export { ConflictError } from "./conflict-error.js";
 export { RateLimitError } from "./rate-limit-error.js";
+export { RateLimiterUnavailableError } from "./rate-limiter-unavailable-error.js";
 export { ServerError } from "./server-error.js";
 export { ConnectionError } from "./connection-error.js";
 export { BodyReadError } from "./body-read-error.js";

@@ -1,101 +1,202 @@
 /**
- * `npm run bench`: pacing efficiency of the rate limiter and overhead of the transport stack,
- * measured in one run on loopback and printed as ratios (no assertions: the machine is shared).
+ * `npm run bench`: the rate limiter, measured in one run on loopback and printed (no
+ * assertions: the machine is shared).
  *
- * Pacing: N calls at 20/s against a strict sliding-window server, in one process and across 3
- * processes sharing the budget through a throw-away redis-server. Efficiency is ideal time ÷
- * actual, against N/20 s and against the physical limit, a burst of 20 then 20 per sliding
- * second: (N − 20)/20 s.
+ * Pacing: N calls at 20/s against a strict sliding-window server, from 1 process (in-process
+ * limiter) and from 3 and 6 processes sharing the budget through a throw-away redis-server, each
+ * on a flat loopback, with answers taking 0–300 ms (arrivals prompt), and with 0–150 ms on each
+ * way. Efficiency is against the physical limit, a burst of 20 then 20 per sliding second:
+ * (N − 20)/20 s from the start line to the last answer.
+ *
+ * Cost: per-call limiter cost far from the limit (`perSecond: 1e6`), alone and through the
+ * client; pace reached at a configured 500/s; bytes per queued call; delay of the next call
+ * after 10,000 queued calls aborted.
  *
  * Overhead: sequential GETs with the limiter off, raw fetch vs bare openapi-fetch vs our client.
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import createClient from "openapi-fetch";
 import type { paths } from "../../generated/schema.js";
 import { createSeqeraClient } from "../../src/index.js";
-import { maxInWindow, startStrictServer } from "../helpers/strict-server.js";
-import { hasRedisServer, startCaller, startRedis } from "../limits/processes.js";
+import { createRateLimiter } from "../../src/rate-limit.js";
+import {
+  maxInWindow,
+  startStrictServer,
+  type StrictServerOptions,
+} from "../helpers/strict-server.js";
+import { hasRedisServer, startCaller, startRedis, type RedisServer } from "../limits/processes.js";
 
 const N = Number(process.env.BENCH_CALLS ?? 400);
-const PROCESSES = 3;
 const OVERHEAD_CALLS = Number(process.env.BENCH_OVERHEAD_CALLS ?? 4000);
+// To run a part: BENCH_ONLY=cost|pacing, BENCH_PROFILE=<part of a profile's name>,
+// BENCH_PROCESSES=1,3 (which process counts).
+const only = process.env.BENCH_ONLY;
+const profileFilter = process.env.BENCH_PROFILE ?? "";
+const processCounts = (process.env.BENCH_PROCESSES ?? "1,3,6").split(",").map(Number);
 
 const fmt = (x: number, digits = 3) => x.toFixed(digits);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const call = { method: "GET", path: "/bench", operationId: "bench" };
 
-function efficiencyLine(label: string, n: number, seconds: number, max: number, rejected: number) {
-  const ideal = n / 20;
-  const physical = (n - 20) / 20;
-  console.log(
-    `${label}: ${n} calls in ${fmt(seconds, 2)} s; efficiency ${fmt(ideal / seconds)} of N/20 s ` +
-      `(${fmt(ideal, 1)} s), ${fmt(physical / seconds)} of the physical limit (${fmt(physical, 1)} s); ` +
-      `max ${max} in any 1-s window, ${rejected} × 429`,
-  );
-}
+const profiles: Record<string, StrictServerOptions> = {
+  "flat loopback": {},
+  "answers 0–300 ms": { backwardDelayMs: () => Math.random() * 300 },
+  "0–150 ms each way": {
+    forwardDelayMs: () => Math.random() * 150,
+    backwardDelayMs: () => Math.random() * 150,
+  },
+};
 
-async function pacingOneProcess(): Promise<void> {
-  const server = await startStrictServer();
+/** N calls split over `processes` callers started together; prints one line. */
+async function pacing(
+  label: string,
+  processes: number,
+  server: StrictServerOptions,
+  redis: RedisServer | undefined,
+  perSecond = 20,
+  n = N,
+): Promise<void> {
+  const strict = await startStrictServer({ ...server, perSecond });
   try {
     const token = `bench-${Math.random()}`;
-    // The client as shipped: default limits (20/s, 72,000/h) and retries.
-    const client = createSeqeraClient({ token, baseUrl: server.url, env: {} });
-    const started = performance.now();
-    await Promise.all(
-      Array.from({ length: N }, (_, i) =>
-        client.request("GET", `/bench/${i}`, { parseAs: "text" }),
-      ),
-    );
-    const seconds = (performance.now() - started) / 1000;
-    const rejected = server.count((a) => a.status === 429);
-    efficiencyLine("pacing, 1 process", N, seconds, maxInWindow(server.arrivals, 1000), rejected);
-  } finally {
-    await server.close();
-  }
-}
-
-async function pacingCluster(): Promise<void> {
-  if (!hasRedisServer()) {
-    console.log("pacing, 3 processes via Redis: skipped (no redis-server)");
-    return;
-  }
-  const [server, redis] = await Promise.all([startStrictServer(), startRedis()]);
-  try {
-    const token = `bench-cluster-${Math.random()}`;
     const shares = Array.from(
-      { length: PROCESSES },
-      (_, i) => Math.floor(N / PROCESSES) + (i < N % PROCESSES ? 1 : 0),
+      { length: processes },
+      (_, i) => Math.floor(n / processes) + (i < n % processes ? 1 : 0),
     );
     const callers = shares.map((calls) =>
       startCaller({
-        SERVER_URL: server.url,
+        SERVER_URL: strict.url,
         TOKEN: token,
         CALLS: String(calls),
-        REDIS_URL: redis.url,
+        REDIS_URL: redis?.url ?? "",
+        PER_SECOND: String(perSecond),
         WAIT_GO: "1",
       }),
     );
     await Promise.all(callers.map((c) => c.ready));
-    // The callers' warm-up calls hold slots for about a second: let them expire first.
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    // Redis mode: the warm-up calls' grants (and a new budget's first window) must pass first.
+    if (redis) await sleep(2500);
+    const mark = strict.arrivals.length;
     const started = performance.timeOrigin + performance.now();
     for (const c of callers) c.go();
-    const results = await Promise.all(callers.map((c) => c.exited(120_000)));
+    const results = await Promise.all(callers.map((c) => c.exited(180_000)));
     const finished = Math.max(...results.map((r) => r.result?.finished ?? NaN));
     const seconds = (finished - started) / 1000;
-    const calls = server.arrivals.filter((a) => a.url.startsWith("/call/"));
-    const rejected = server.count((a) => a.status === 429);
-    efficiencyLine(
-      `pacing, ${PROCESSES} processes via Redis`,
-      N,
-      seconds,
-      maxInWindow(calls, 1000),
-      rejected,
+    const arrivals = strict.arrivals.slice(mark);
+    const rejected = arrivals.filter((a) => a.status === 429).length;
+    const failed = results.reduce(
+      (sum, r) => sum + (r.result ? r.result.outcomes.filter((o) => o !== "200").length : NaN),
+      0,
     );
-    const failed = results.filter((r) => r.code !== 0 || r.result === undefined);
-    if (failed.length > 0) console.log("  callers failed:", failed.map((r) => r.stderr).join("\n"));
+    const physical = (n - perSecond) / perSecond;
+    console.log(
+      `  ${label}: ${n} calls in ${fmt(seconds, 2)} s = ${fmt(physical / seconds)} of the ` +
+        `physical limit (${fmt(physical, 1)} s); max ${maxInWindow(arrivals, 1000)} in a 1-s ` +
+        `window; ${rejected} × 429; ${failed} failed`,
+    );
+    const broken = results.filter((r) => r.code !== 0 || r.result === undefined);
+    if (broken.length > 0) console.log("  callers failed:", broken.map((r) => r.stderr).join("\n"));
   } finally {
-    await Promise.all([server.close(), redis.stop()]);
+    await strict.close();
   }
+}
+
+async function pacingAll(): Promise<void> {
+  const redis = hasRedisServer() ? await startRedis() : undefined;
+  try {
+    for (const [name, profile] of Object.entries(profiles)) {
+      if (!name.includes(profileFilter)) continue;
+      console.log(`pacing at 20/s, ${name}:`);
+      for (const processes of processCounts) {
+        if (processes === 1) await pacing("1 process (in process)", 1, profile, undefined);
+        else if (redis) await pacing(`${processes} processes (Redis)`, processes, profile, redis);
+        else console.log(`  ${processes} processes: skipped (no redis-server)`);
+      }
+    }
+    if (profileFilter === "" && processCounts.includes(1)) {
+      console.log("pacing at a configured 500/s, flat loopback:");
+      await pacing("1 process (in process)", 1, {}, undefined, 500, 3000);
+    }
+  } finally {
+    await redis?.stop();
+  }
+}
+
+/** Acquire + done, one after the other, far from the limit. */
+async function limiterCost(): Promise<void> {
+  const limiter = createRateLimiter(`cost-${Math.random()}`, { perSecond: 1e6, perHour: null });
+  const run = async (calls: number) => {
+    const started = performance.now();
+    for (let i = 0; i < calls; i++) (await limiter.acquire(call)).done(200);
+    return ((performance.now() - started) / calls) * 1000;
+  };
+  await run(20_000); // warm up
+  const samples = [await run(50_000), await run(50_000), await run(50_000)].sort((a, b) => a - b);
+  console.log(`limiter cost far from the limit: ${fmt(samples[1]!, 2)} µs per acquire + done`);
+}
+
+function gc(): () => void {
+  setFlagsFromString("--expose_gc");
+  return runInNewContext("gc") as () => void;
+}
+
+/** Heap held per queued acquire (its CallInfo and AbortSignal included, as a call makes them). */
+async function bytesPerQueued(): Promise<void> {
+  const collect = gc();
+  const limiter = createRateLimiter(`bytes-${Math.random()}`, { perSecond: 1, perHour: null });
+  (await limiter.acquire(call)).done(200); // the window is now full for a second
+  const count = 20_000;
+  for (const withSignal of [false, true]) {
+    collect();
+    const before = process.memoryUsage().heapUsed;
+    const controllers: AbortController[] = [];
+    const queued: Promise<unknown>[] = [];
+    for (let i = 0; i < count; i++) {
+      const controller = withSignal ? new AbortController() : undefined;
+      if (controller) controllers.push(controller);
+      const info = { method: "GET", path: "/workflow/{workflowId}", operationId: "Describe" };
+      queued.push(limiter.acquire(info, controller?.signal).catch(() => {}));
+    }
+    collect();
+    const bytes = (process.memoryUsage().heapUsed - before) / count;
+    console.log(
+      `bytes per queued call (${count} queued, ${withSignal ? "each with its own AbortSignal" : "no signal"}): ${fmt(bytes, 0)}`,
+    );
+    await limiter.close(); // settles them all
+    await Promise.all(queued);
+  }
+}
+
+/** After 10,000 queued calls abort, how late is the next call beyond its own wait? */
+async function afterAborts(): Promise<void> {
+  const limiter = createRateLimiter(`aborts-${Math.random()}`, { perSecond: 20, perHour: 40 });
+  for (let i = 0; i < 20; i++) (await limiter.acquire(call)).done(200);
+  const first = performance.now();
+  await sleep(0); // grants count from when the loop was free to send them
+  const controllers = Array.from({ length: 10_000 }, () => new AbortController());
+  const aborted = controllers.map((c) => limiter.acquire(call, c.signal).catch(() => {}));
+  await sleep(100);
+  const abortedAt = performance.now();
+  for (const c of controllers) c.abort();
+  await Promise.all(aborted);
+  const settledMs = performance.now() - abortedAt;
+  // The window frees 1005 ms after the first 20 grants; the next 20 use the rest of the hour's 40.
+  const free = first + 1005;
+  const next = await limiter.acquire(call);
+  const lateMs = performance.now() - Math.max(free, abortedAt);
+  next.done(200);
+  const more = await Promise.race([
+    Promise.all(Array.from({ length: 19 }, () => limiter.acquire(call))).then(() => 19),
+    sleep(3000).then(() => 0),
+  ]);
+  console.log(
+    `10,000 queued calls aborted: all settled in ${fmt(settledMs, 1)} ms; the next call came ` +
+      `${fmt(lateMs, 1)} ms after its slot freed; hourly units left for 19 more: ${more === 19 ? "yes" : "no"}`,
+  );
+  await limiter.close();
 }
 
 async function overhead(): Promise<void> {
@@ -116,8 +217,14 @@ async function overhead(): Promise<void> {
   const baseUrl = `http://127.0.0.1:${port.trim()}`;
   const headers = { authorization: "Bearer bench-token" };
   const bare = createClient<paths>({ baseUrl, headers });
-  // The client as shipped, retries on, with the limiter off (no Bottleneck in the path).
+  // The client as shipped, retries on, with the limiter off, and on far from its limit.
   const client = createSeqeraClient({ token: "bench-token", baseUrl, rateLimit: false, env: {} });
+  const limited = createSeqeraClient({
+    token: `bench-${Math.random()}`,
+    baseUrl,
+    rateLimit: { perSecond: 1e6, perHour: null },
+    env: {},
+  });
   const params = { path: { workflowId: "abc" }, query: { workspaceId: 1 } };
 
   const cases: Record<string, () => Promise<unknown>> = {
@@ -125,6 +232,7 @@ async function overhead(): Promise<void> {
       (await fetch(`${baseUrl}/workflow/abc?workspaceId=1`, { headers })).json(),
     "bare openapi-fetch": () => bare.GET("/workflow/{workflowId}", { params }),
     ours: () => client.GET("/workflow/{workflowId}", { params }),
+    "ours + limiter": () => limited.GET("/workflow/{workflowId}", { params }),
   };
   try {
     const rounds = 20;
@@ -150,7 +258,7 @@ async function overhead(): Promise<void> {
       return (sorted[(rounds - 1) >> 1]! + sorted[rounds >> 1]!) / 2;
     };
     console.log(
-      `overhead, ${OVERHEAD_CALLS} sequential loopback GETs, limiter off, median of ${rounds} ` +
+      `overhead, ${OVERHEAD_CALLS} sequential loopback GETs, median of ${rounds} ` +
         `interleaved rounds: ` +
         Object.keys(cases)
           .map((name) => `${name} ${fmt(per(name), 0)} µs/call`)
@@ -159,13 +267,20 @@ async function overhead(): Promise<void> {
     console.log(
       `  ours ÷ bare openapi-fetch = ${fmt(per("ours") / per("bare openapi-fetch"))}×, ` +
         `ours ÷ raw fetch = ${fmt(per("ours") / per("raw fetch"))}×, ` +
-        `bare openapi-fetch ÷ raw fetch = ${fmt(per("bare openapi-fetch") / per("raw fetch"))}×`,
+        `bare openapi-fetch ÷ raw fetch = ${fmt(per("bare openapi-fetch") / per("raw fetch"))}×; ` +
+        `the limiter (1e6/s) adds ${fmt(per("ours + limiter") - per("ours"), 1)} µs/call`,
     );
   } finally {
     server.kill();
   }
 }
 
-await overhead();
-await pacingOneProcess();
-await pacingCluster();
+const started = performance.now();
+if (!only || only === "cost") {
+  await overhead();
+  await limiterCost();
+  await bytesPerQueued();
+  await afterAborts();
+}
+if (!only || only === "pacing") await pacingAll();
+console.log(`limits bench: ${fmt((performance.now() - started) / 1000, 0)} s`);

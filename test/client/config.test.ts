@@ -304,13 +304,17 @@ describe("bad option values are a ConfigurationError naming the option and the v
       "rateLimit.windowMarginMs must be a non-negative number of milliseconds, got Infinity.",
     ],
     [
+      { rateLimit: { redisTimeoutMs: NaN } },
+      "rateLimit.redisTimeoutMs must be a non-negative number of milliseconds, got NaN.",
+    ],
+    [
       { rateLimit: { redis: "" } },
       'rateLimit.redis must be a redis:// URL or ioredis options, got "".',
     ],
     [{ rateLimit: true }, "rateLimit (an object, or false) must be an object, got true."],
     [
       { rateLimit: { perSeconds: 5 } },
-      'Unknown option "perSeconds" in rateLimit (an object, or false); known: perSecond, perHour, windowMarginMs, redis.',
+      'Unknown option "perSeconds" in rateLimit (an object, or false); known: perSecond, perHour, windowMarginMs, redis, redisTimeoutMs.',
     ],
     [
       { retry: { maxAttempts: Number.NaN } },

@@ -2,7 +2,9 @@
  * A loopback HTTP server that enforces the service's rate limit strictly: more than `perSecond`
  * arrivals for one token in any sliding window of `windowMs` get the service's 429. It records
  * every arrival (time, method, path, status) so tests can check what the server saw, and can
- * inject faults: error statuses, connection resets, slow answers.
+ * inject faults: error statuses, connection resets, slow answers. Delays model a network: a
+ * forward delay holds a request before it arrives (is counted), a backward delay holds the
+ * answer after it was counted.
  */
 import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -37,6 +39,10 @@ export interface StrictServerOptions {
   fault?: (arrival: Arrival) => Fault | undefined;
   /** The answer when the request passes; default echoes method, path and n. */
   reply?: (arrival: Arrival, request: IncomingMessage, body: string) => Reply;
+  /** Ms each request takes to arrive after it reached us, before it is counted; default 0. */
+  forwardDelayMs?: () => number;
+  /** Ms each answer (429 included) takes to leave after its request was counted; default 0. */
+  backwardDelayMs?: () => number;
 }
 
 export interface StrictServer {
@@ -58,12 +64,17 @@ export async function startStrictServer(options: StrictServerOptions = {}): Prom
   const perRoute = new Map<string, number>();
   const recent = new Map<string, number[]>();
 
+  const forward = options.forwardDelayMs;
+  const backward = options.backwardDelayMs;
   const server = createServer((request, response) => {
+    const delay = forward?.() ?? 0;
+    if (delay > 0) setTimeout(() => arrive(request, response), delay);
+    else arrive(request, response);
+  });
+
+  const arrive = (request: IncomingMessage, response: ServerResponse) => {
     const at = performance.timeOrigin + performance.now();
-    const key = createHash("sha256")
-      .update(request.headers.authorization ?? "")
-      .digest("hex")
-      .slice(0, 16);
+    const key = authorizationKey(request.headers.authorization ?? "");
     const route = `${request.method} ${(request.url ?? "").split("?")[0]}`;
     const n = (perRoute.get(route) ?? 0) + 1;
     perRoute.set(route, n);
@@ -73,9 +84,15 @@ export async function startStrictServer(options: StrictServerOptions = {}): Prom
     const times = (recent.get(key) ?? []).filter((t) => t > at - windowMs);
     times.push(at);
     recent.set(key, times);
+    const send = (status: number, body: string, headers: Record<string, string>) => {
+      arrival.status = status;
+      const delay = backward?.() ?? 0;
+      if (delay > 0) setTimeout(() => answer(response, status, body, headers), delay);
+      else answer(response, status, body, headers);
+    };
     if (times.length > perSecond) {
       const seconds = Math.max(0, Math.ceil((times[0]! + windowMs - at) / 1000));
-      return send(response, arrival, 429, JSON.stringify({ message: RATE_MESSAGE(seconds) }), {
+      return send(429, JSON.stringify({ message: RATE_MESSAGE(seconds) }), {
         "retry-after": String(seconds),
       });
     }
@@ -90,21 +107,21 @@ export async function startStrictServer(options: StrictServerOptions = {}): Prom
     request.setEncoding("utf8");
     request.on("data", (chunk: string) => (body += chunk));
     request.on("end", () => {
-      const answer = () => {
+      const reply = () => {
         if (fault && "status" in fault) {
           const headers: Record<string, string> =
             fault.retryAfter === undefined ? {} : { "retry-after": fault.retryAfter };
-          return send(response, arrival, fault.status, fault.body ?? "", headers);
+          return send(fault.status, fault.body ?? "", headers);
         }
-        const reply = options.reply?.(arrival, request, body) ?? {
+        const { status, json } = options.reply?.(arrival, request, body) ?? {
           json: { method: arrival.method, url: arrival.url, n, body },
         };
-        send(response, arrival, reply.status ?? 200, JSON.stringify(reply.json ?? {}), {});
+        send(status ?? 200, JSON.stringify(json ?? {}), {});
       };
-      if (fault && "delayMs" in fault) setTimeout(answer, fault.delayMs);
-      else answer();
+      if (fault && "delayMs" in fault) setTimeout(reply, fault.delayMs);
+      else reply();
     });
-  });
+  };
 
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
@@ -122,17 +139,21 @@ export async function startStrictServer(options: StrictServerOptions = {}): Prom
   };
 }
 
-function send(
+function answer(
   response: ServerResponse,
-  arrival: Arrival,
   status: number,
   body: string,
   headers: Record<string, string>,
 ): void {
-  arrival.status = status;
   response.writeHead(status, { "content-type": "application/json", ...headers });
   response.end(body);
 }
+
+const authorizationKey = (authorization: string) =>
+  createHash("sha256").update(authorization).digest("hex").slice(0, 16);
+
+/** The `key` of a bearer token's arrivals. */
+export const tokenKey = (token: string) => authorizationKey(`Bearer ${token}`);
 
 /** Largest number of one key's arrivals within any window [t, t + windowMs). */
 export function maxInWindow(arrivals: readonly Arrival[], windowMs: number): number {

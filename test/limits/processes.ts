@@ -9,11 +9,18 @@ const tsx = `${root}node_modules/.bin/tsx`;
 const fixture = `${root}test/fixtures/limits-caller.ts`;
 
 export interface CallerResult {
+  /** The fixture's process (tsx runs it in a child of the one started). */
+  pid: number;
   ok: number;
-  statuses: number[];
+  /** The distinct outcomes: statuses ("200") or error names ("RateLimiterUnavailableError"). */
+  statuses: string[];
+  /** Call i's outcome; its path was `/call/<pid>/<i>`, where `pid` is the fixture's. */
+  outcomes: string[];
   started: number;
   finished: number;
-  bottleneckLoaded: boolean;
+  /** From the start until the last call settled. */
+  settledMs: number;
+  ioredisLoaded: boolean;
 }
 
 export interface Caller {
@@ -74,9 +81,54 @@ export function hasRedisServer(): boolean {
   return spawnSync("redis-server", ["--version"]).status === 0;
 }
 
-/** A throw-away redis-server on loopback, no persistence. */
-export async function startRedis(): Promise<{ url: string; stop(): Promise<void> }> {
+/**
+ * Whether the Redis tests can run here. In CI (CI=true) a missing redis-server is an error, so
+ * those tests fail rather than skip (.ci/run installs it).
+ */
+export function redisAvailable(): boolean {
+  const available = hasRedisServer();
+  if (!available && process.env.CI === "true") {
+    throw new Error("redis-server is missing: the cluster-mode tests need it (see .ci/run)");
+  }
+  return available;
+}
+
+export interface RedisServer {
+  url: string;
+  /** Sends a signal (SIGKILL, SIGSTOP, SIGCONT, …) to the server process. */
+  signal(signal: NodeJS.Signals): void;
+  /** Resolves when the server process has exited (at once if it is not running). */
+  exited(): Promise<void>;
+  /** Starts a fresh, empty server on the same port (after it exited). */
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** A throw-away redis-server on loopback on a free port, no persistence. */
+export async function startRedis(): Promise<RedisServer> {
   const port = await freePort();
+  let child = await spawnRedis(port);
+  const exited = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    await once(child, "exit");
+  };
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    signal: (signal) => void child.kill(signal),
+    exited,
+    restart: async () => {
+      await exited();
+      child = await spawnRedis(port);
+    },
+    stop: async () => {
+      child.kill("SIGCONT");
+      child.kill("SIGTERM");
+      await exited();
+    },
+  };
+}
+
+async function spawnRedis(port: number): Promise<ChildProcess> {
   const child = spawn(
     "redis-server",
     ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
@@ -91,13 +143,5 @@ export async function startRedis(): Promise<{ url: string; stop(): Promise<void>
     child.once("exit", (code) => reject(new Error(`redis-server exited (${code}): ${output}`)));
   });
   child.stdout!.resume();
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      const exit = once(child, "exit");
-      child.kill("SIGTERM");
-      await exit;
-    },
-  };
+  return child;
 }

@@ -1,8 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rateLimitLayer } from "../../src/rate-limit.js";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+
+// The allowance scales with the machine's load (margin.ts): these tests set the load.
+const machine = vi.hoisted(() => ({ load: 0 }));
+vi.mock("node:os", async (original) => ({
+  ...(await original<typeof import("node:os")>()),
+  loadavg: () => [machine.load, machine.load, machine.load],
+  availableParallelism: () => 2,
+}));
+import { RateLimiterUnavailableError } from "../../src/errors/index.js";
+import { createRateLimiter, type Permit } from "../../src/rate-limit.js";
 import { maxInWindow, startStrictServer, type StrictServer } from "../helpers/strict-server.js";
 import { startCaller } from "./processes.js";
-import { call, stack } from "./stack.js";
+import { call, limitedClient } from "./stack.js";
 
 let server: StrictServer;
 beforeAll(async () => {
@@ -17,9 +26,9 @@ const arrivalsOf = (prefix: string) => server.count((a) => a.url.startsWith(pref
 describe("rate limiter (in process)", () => {
   it("the strict server rejects a burst above 20 per second sent without a limiter", async () => {
     const t = token("raw");
-    const transport = stack([]);
+    const transport = limitedClient(server.url, t, false);
     const responses = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => call(transport, `${server.url}/raw/${i}`, { token: t })),
+      Array.from({ length: 30 }, (_, i) => call(transport, `/raw/${i}`)),
     );
     const statuses = responses.map((r) => r.status);
     expect(statuses.filter((s) => s === 429).length, String(statuses)).toBe(10);
@@ -27,11 +36,9 @@ describe("rate limiter (in process)", () => {
 
   it("sends 60 concurrent calls with at most 20 in any sliding second and no 429", async () => {
     const t = token("pace");
-    const transport = stack([rateLimitLayer(t)]);
+    const transport = limitedClient(server.url, t);
     const statuses = await Promise.all(
-      Array.from({ length: 60 }, (_, i) =>
-        call(transport, `${server.url}/pace/${i}`, { token: t }).then((r) => r.status),
-      ),
+      Array.from({ length: 60 }, (_, i) => call(transport, `/pace/${i}`).then((r) => r.status)),
     );
     expect(statuses.filter((s) => s === 200)).toHaveLength(60);
     const mine = server.arrivals.filter((a) => a.url.startsWith("/pace/"));
@@ -43,14 +50,10 @@ describe("rate limiter (in process)", () => {
 
   it("two layers on one token share one budget", async () => {
     const t = token("shared");
-    const a = stack([rateLimitLayer(t, { perSecond: 5 })]);
-    const b = stack([rateLimitLayer(t, { perSecond: 5 })]);
+    const a = limitedClient(server.url, t, { perSecond: 5 });
+    const b = limitedClient(server.url, t, { perSecond: 5 });
     const before = server.arrivals.length;
-    await Promise.all(
-      Array.from({ length: 12 }, (_, i) =>
-        call(i % 2 ? a : b, `${server.url}/shared/${i}`, { token: t }),
-      ),
-    );
+    await Promise.all(Array.from({ length: 12 }, (_, i) => call(i % 2 ? a : b, `/shared/${i}`)));
     const mine = server.arrivals.slice(before).filter((x) => x.url.startsWith("/shared/"));
     expect(mine).toHaveLength(12);
     expect(maxInWindow(mine, 1000)).toBe(5);
@@ -58,19 +61,14 @@ describe("rate limiter (in process)", () => {
 
   it("holds the call past the hourly budget in the queue until it is aborted", async () => {
     const t = token("hourly");
-    const transport = stack([rateLimitLayer(t, { perSecond: 20, perHour: 25 })]);
+    const transport = limitedClient(server.url, t, { perSecond: 20, perHour: 25 });
     const first = await Promise.all(
-      Array.from({ length: 25 }, (_, i) =>
-        call(transport, `${server.url}/hourly/${i}`, { token: t }).then((r) => r.status),
-      ),
+      Array.from({ length: 25 }, (_, i) => call(transport, `/hourly/${i}`).then((r) => r.status)),
     );
     expect(first.filter((s) => s === 200)).toHaveLength(25);
 
     const controller = new AbortController();
-    const over = call(transport, `${server.url}/hourly/over`, {
-      token: t,
-      signal: controller.signal,
-    });
+    const over = call(transport, `/hourly/over`, { signal: controller.signal });
     // Well past the 1-s window: only the hourly budget can still be holding it.
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(arrivalsOf("/hourly/over")).toBe(0);
@@ -81,9 +79,9 @@ describe("rate limiter (in process)", () => {
 
   it("an aborted queued call is never sent and gives its slot back at once", async () => {
     const t = token("abort");
-    const transport = stack([rateLimitLayer(t, { perSecond: 2 })]);
+    const transport = limitedClient(server.url, t, { perSecond: 2 });
     const send = (name: string, signal?: AbortSignal) =>
-      call(transport, `${server.url}/abort/${name}`, { token: t, signal });
+      call(transport, `/abort/${name}`, { signal });
     const held = [send("1"), send("2")];
     const controller = new AbortController();
     const aborted = send("3", controller.signal);
@@ -103,17 +101,116 @@ describe("rate limiter (in process)", () => {
 
   it("an already aborted signal rejects without queueing", async () => {
     const t = token("pre-aborted");
-    const transport = stack([rateLimitLayer(t)]);
+    const transport = limitedClient(server.url, t);
     await expect(
-      call(transport, `${server.url}/pre-aborted`, { token: t, signal: AbortSignal.abort() }),
+      call(transport, `/pre-aborted`, { signal: AbortSignal.abort() }),
     ).rejects.toMatchObject({ name: "AbortError" });
     expect(arrivalsOf("/pre-aborted")).toBe(0);
   });
 
-  it("rejects impossible limits", () => {
-    expect(() => rateLimitLayer("t", { perSecond: 0 })).toThrow(RangeError);
-    expect(() => rateLimitLayer("t", { perHour: 1.5 })).toThrow(RangeError);
-    expect(() => rateLimitLayer("t", { windowMarginMs: -1 })).toThrow(RangeError);
+  it("close() settles the client's queued calls with a typed error, not another client's", async () => {
+    const t = token("close");
+    const mine = createRateLimiter(t, { perSecond: 1 });
+    const theirs = createRateLimiter(t, { perSecond: 1 });
+    (await mine.acquire(info)).done(200); // the shared window is now full for a second
+    const queued = Array.from({ length: 5 }, () => mine.acquire(info));
+    const other = theirs.acquire(info);
+    await mine.close();
+    for (const call of queued) {
+      await expect(call).rejects.toBeInstanceOf(RateLimiterUnavailableError);
+      await expect(call).rejects.toMatchObject({ reason: "closed", path: "/x" });
+    }
+    await expect(mine.acquire(info)).rejects.toMatchObject({ reason: "closed" });
+    (await other).done(200); // the other client's call still gets its slot
+  });
+});
+
+const info = { method: "GET", path: "/x", operationId: "x" };
+
+describe("rate limiter, on a fake clock", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    machine.load = 0;
+  });
+  const fake = () =>
+    vi.useFakeTimers({
+      toFake: ["setTimeout", "clearTimeout", "setImmediate", "clearImmediate", "performance"],
+    });
+
+  /** Acquires and records, on the fake clock, when the permit came. */
+  const timed = (limiter: ReturnType<typeof createRateLimiter>, signal?: AbortSignal) => {
+    const at = { ms: NaN, permit: undefined as Permit | undefined };
+    const promise = limiter.acquire(info, signal).then((permit) => {
+      at.ms = performance.now();
+      at.permit = permit;
+      return permit;
+    });
+    return Object.assign(at, { promise });
+  };
+
+  it("keeps every sliding 60 minutes within perHour, and aborted calls spend none of it", async () => {
+    fake();
+    const limiter = createRateLimiter(token("sliding-hour"), { perSecond: 20, perHour: 50 });
+    const start = performance.now();
+    // 20 now, then one call aborted while queued, then 130 more over the next three hours.
+    const first = Array.from({ length: 20 }, () => timed(limiter));
+    const controller = new AbortController();
+    const aborted = limiter.acquire(info, controller.signal);
+    controller.abort();
+    await expect(aborted).rejects.toMatchObject({ name: "AbortError" });
+    const rest = Array.from({ length: 130 }, () => timed(limiter));
+    await vi.advanceTimersByTimeAsync(3 * 3_600_000);
+    const times = [...first, ...rest].map((t) => t.ms - start);
+    expect(times.filter(Number.isNaN)).toHaveLength(0);
+    for (const t of times) {
+      expect(times.filter((u) => u >= t && u < t + 3_600_000).length).toBeLessThanOrEqual(50);
+    }
+    // Sliding, not fixed: the 51st goes as soon as the 1st is an hour old, one second-window
+    // of grants at a time, and the aborted call took no unit (50 went in the first hour).
+    expect(times.filter((t) => t < 3_600_000)).toHaveLength(50);
+    expect(times[50]).toBeGreaterThanOrEqual(3_600_000);
+    expect(times[50]).toBeLessThan(3_600_000 + 50);
+  });
+
+  it("holds a slot longer by a slow answer, up to an allowance that a 429 widens", async () => {
+    fake();
+    const limiter = createRateLimiter(token("allowance"), { perSecond: 1, perHour: null });
+    const start = performance.now();
+    const when = (call: { ms: number }) => call.ms - start;
+    // The first call opens the connection; the second reuses it and answers at once.
+    (await limiter.acquire(info)).done(200);
+    const prompt = timed(limiter);
+    await vi.advanceTimersByTimeAsync(1005);
+    prompt.permit!.done(200);
+    const slow = timed(limiter);
+    const next = timed(limiter);
+    await vi.advanceTimersByTimeAsync(1005 + 300);
+    expect(when(slow)).toBe(2010);
+    slow.permit!.done(200); // 300 ms: its slot counts the allowance, 15 ms, later
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(when(next)).toBe(2010 + 1005 + 15);
+
+    next.permit!.done(429); // the service saw too many: the allowance widens by 50 ms
+    const slowAgain = timed(limiter);
+    const last = timed(limiter);
+    await vi.advanceTimersByTimeAsync(1005 + 300);
+    slowAgain.permit!.done(200);
+    await vi.advanceTimersByTimeAsync(1100);
+    // 15 + 50 ms, less the little the learned part decayed since (it halves each minute)
+    expect(when(last) - when(slowAgain)).toBe(1005 + 65);
+  });
+
+  it("on a machine with more runnable processes than CPUs, the allowance grows with the load", async () => {
+    machine.load = 12; // 6 per CPU: the allowance is 15 ms + 5 × 25 ms
+    fake();
+    const limiter = createRateLimiter(token("load"), { perSecond: 1, perHour: null });
+    (await limiter.acquire(info)).done(200);
+    const slow = timed(limiter);
+    const next = timed(limiter);
+    await vi.advanceTimersByTimeAsync(1005 + 400);
+    slow.permit!.done(200); // answered in 400 ms: 140 of them count
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(next.ms - slow.ms).toBe(1005 + 140);
   });
 });
 
@@ -123,18 +220,7 @@ describe("process lifetime", () => {
     const { code, result, stderr } = await caller.exited(20_000);
     expect(stderr).toBe("");
     expect(code).toBe(0);
-    expect(result).toMatchObject({ ok: 45, statuses: [200], bottleneckLoaded: true });
-  });
-
-  it("with the limiter off, Bottleneck is not loaded at all", async () => {
-    const caller = startCaller({
-      SERVER_URL: server.url,
-      TOKEN: token("off"),
-      CALLS: "5",
-      LIMITER: "off",
-    });
-    const { code, result } = await caller.exited(20_000);
-    expect(code).toBe(0);
-    expect(result).toMatchObject({ ok: 5, bottleneckLoaded: false });
+    // In process, the Redis client is never loaded.
+    expect(result).toMatchObject({ ok: 45, statuses: ["200"], ioredisLoaded: false });
   });
 });

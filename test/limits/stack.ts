@@ -1,57 +1,32 @@
 /**
- * The transport stack as the client composes it, over a plain fetch, for the limits tests,
- * their child-process fixtures and the benchmark.
+ * The limits tests' calls, through the real client (its call path acquires a rate-limiter
+ * permit per attempt), with retries off so that each call is one attempt the server counts.
  */
-import {
-  composeTransport,
-  type CallContext,
-  type Logger,
-  type Transport,
-  type TransportLayer,
-} from "../../src/transport.js";
+import { createSeqeraClient, SeqeraApiError, type SeqeraClient } from "../../src/index.js";
+import type { RateLimitOptions } from "../../src/rate-limit.js";
 
-/** The base transport: one real fetch per attempt; an optional per-attempt timeout. */
-export function fetchTransport(attemptTimeoutMs?: number): Transport {
-  return (request, context) => {
-    const signals = [context.signal, attemptTimeoutMs && AbortSignal.timeout(attemptTimeoutMs)];
-    const active = signals.filter((s): s is AbortSignal => s instanceof AbortSignal);
-    return fetch(request, { signal: active.length > 0 ? AbortSignal.any(active) : undefined });
-  };
+/** A client of `baseUrl` for `token`: `rateLimit` false for none. */
+export function limitedClient(
+  baseUrl: string,
+  token: string,
+  rateLimit: RateLimitOptions | false = {},
+): SeqeraClient {
+  return createSeqeraClient({ baseUrl, token, rateLimit, retry: false, env: {} });
 }
 
-export function stack(layers: TransportLayer[], attemptTimeoutMs?: number): Transport {
-  return composeTransport(layers, fetchTransport(attemptTimeoutMs));
-}
-
-export interface CallInit {
-  method?: string;
-  body?: string;
-  signal?: AbortSignal;
-  retryUnsafe?: boolean;
-  logger?: Logger;
-  token?: string;
-}
-
-/** One logical call through `transport`, as the client would make it. */
-export function call(transport: Transport, url: string, init: CallInit = {}): Promise<Response> {
-  const method = init.method ?? "GET";
-  const request = new Request(url, {
-    method,
-    body: init.body,
-    headers: {
-      authorization: `Bearer ${init.token ?? "test-token"}`,
-      "content-type": "application/json",
-    },
-  });
-  const context: CallContext = {
-    method,
-    path: new URL(url).pathname,
-    operationId: "test",
-    signal: init.signal,
-    retryUnsafe: init.retryUnsafe ?? false,
-    attempt: 1,
-    limiterWaitMs: 0,
-    logger: init.logger,
-  };
-  return transport(request, context);
+/** One call; resolves with the status the server answered (an error status included). */
+export async function call(
+  client: SeqeraClient,
+  path: string,
+  init: { signal?: AbortSignal } = {},
+): Promise<{ status: number }> {
+  try {
+    const { response } = await client.raw.request("GET", path, { signal: init.signal });
+    return { status: response.status };
+  } catch (error) {
+    if (error instanceof SeqeraApiError && error.status !== undefined) {
+      return { status: error.status };
+    }
+    throw error;
+  }
 }

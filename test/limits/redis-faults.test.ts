@@ -1,0 +1,126 @@
+/**
+ * Cluster mode when Redis fails: a real redis-server, started by the test, is killed and
+ * restarted empty, stopped and resumed, absent, or drops its clients, while a caller process
+ * waits on it. Every call must settle (a 200 or RateLimiterUnavailableError) within a bound,
+ * none may be sent twice, and the caller must exit by itself. In CI a missing redis-server
+ * fails this file (.ci/run installs it).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  maxInWindow,
+  startStrictServer,
+  tokenKey,
+  type StrictServer,
+} from "../helpers/strict-server.js";
+import { expectEachCallSettledOnce } from "./outcomes.js";
+import { freePort, redisAvailable, startCaller, startRedis } from "./processes.js";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe.skipIf(!redisAvailable())("rate limiter when Redis fails", () => {
+  let server: StrictServer;
+  beforeAll(async () => {
+    server = await startStrictServer();
+  });
+  afterAll(() => server.close());
+
+  /** A caller of `calls` GETs through Redis at `url`, each with a token (budget) of its own. */
+  const caller = (url: string, calls: number, env: Record<string, string> = {}) => {
+    const token = `faults-${Math.random()}`;
+    const started = startCaller({
+      SERVER_URL: server.url,
+      TOKEN: token,
+      CALLS: String(calls),
+      REDIS_URL: url,
+      ...env,
+    });
+    const sent = () => server.count((a) => a.key === tokenKey(token));
+    return Object.assign(started, { sent });
+  };
+  /** The fault came mid-run: some of the caller's calls were sent, not all. */
+  const expectMidRun = (sent: number, calls: number) => {
+    expect(sent).toBeGreaterThan(0);
+    expect(sent).toBeLessThan(calls);
+  };
+  const arrivalsOf = (pid: number) =>
+    server.arrivals.filter((a) => a.url.startsWith(`/call/${pid}/`));
+
+  it("killed and restarted empty mid-run: queued calls go on, never 21 in a second", async () => {
+    const redis = await startRedis();
+    try {
+      // 100 calls at 20/s take about 5 s; Redis dies after about 2.
+      const c = caller(redis.url, 100);
+      await sleep(3000);
+      expectMidRun(c.sent(), 100);
+      redis.signal("SIGKILL");
+      await redis.restart();
+      const [result] = await expectEachCallSettledOnce([c], server, 30_000);
+      expect(result!.ok).toBe(100);
+      // The restarted Redis knows nothing of the grants just before: it waits one window.
+      expect(maxInWindow(arrivalsOf(result!.pid), 1000)).toBeLessThanOrEqual(20);
+    } finally {
+      await redis.stop();
+    }
+  });
+
+  it("stopped for 5 s then resumed: calls wait and go on", async () => {
+    const redis = await startRedis();
+    try {
+      const c = caller(redis.url, 100);
+      await sleep(2500);
+      expectMidRun(c.sent(), 100);
+      redis.signal("SIGSTOP");
+      await sleep(5000);
+      redis.signal("SIGCONT");
+      const [result] = await expectEachCallSettledOnce([c], server, 30_000);
+      // Within the default redisTimeoutMs (10 s), so none failed.
+      expect(result!.ok).toBe(100);
+      expect(maxInWindow(arrivalsOf(result!.pid), 1000)).toBeLessThanOrEqual(20);
+    } finally {
+      await redis.stop();
+    }
+  });
+
+  it("down from the start: every call fails typed after redisTimeoutMs, none sent", async () => {
+    const url = `redis://127.0.0.1:${await freePort()}`;
+    const c = caller(url, 100, { REDIS_TIMEOUT_MS: "1500" });
+    const [result] = await expectEachCallSettledOnce([c], server, 20_000);
+    expect(result!.statuses).toEqual(["RateLimiterUnavailableError"]);
+    // Bounded: 1.5 s, plus the time to notice (connection refused is immediate here).
+    expect(result!.settledMs).toBeLessThan(10_000);
+    expect(arrivalsOf(result!.pid)).toEqual([]);
+  });
+
+  it("CLIENT KILL mid-run: the connection comes back and calls go on", async () => {
+    const redis = await startRedis();
+    const { Redis } = await import("ioredis");
+    const admin = new Redis(redis.url);
+    try {
+      const c = caller(redis.url, 100);
+      await sleep(2500);
+      expectMidRun(c.sent(), 100);
+      const killed = await admin.client("KILL", "TYPE", "normal", "SKIPME", "yes");
+      expect(killed).toBeGreaterThan(0);
+      const [result] = await expectEachCallSettledOnce([c], server, 30_000);
+      expect(result!.ok).toBe(100);
+      expect(maxInWindow(arrivalsOf(result!.pid), 1000)).toBeLessThanOrEqual(20);
+    } finally {
+      admin.disconnect();
+      await redis.stop();
+    }
+  });
+
+  it("close() with 100 queued: each fails typed at once, none sent, the process exits", async () => {
+    const redis = await startRedis();
+    try {
+      // Twenty go out at once; the other 80 are still queued when the client closes.
+      const c = caller(redis.url, 100, { CLOSE_AFTER_MS: "1500" });
+      const [result] = await expectEachCallSettledOnce([c], server, 20_000);
+      const unavailable = result!.outcomes.filter((o) => o === "RateLimiterUnavailableError");
+      expect(unavailable.length).toBeGreaterThanOrEqual(60);
+      expect(result!.ok + unavailable.length).toBe(100);
+    } finally {
+      await redis.stop();
+    }
+  });
+});
