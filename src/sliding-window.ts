@@ -1,9 +1,10 @@
 /**
  * The in-process limiter: a strict sliding window over grant times, with no library under it.
  *
- * A call may start when fewer than `perSecond` grants fall in the last 1000 ms + margin and, when the hourly budget binds, fewer than `perHour` in the last 60 minutes. So
- * any sliding second holds at most `perSecond` grants, bursts of `perSecond` go out at once, and
- * any sliding hour holds at most `perHour`. (When perHour ≥ 3600 × perSecond, as at the
+ * A call may start when fewer than `perSecond` grants fall in the last 1000 ms + margin and,
+ * when the hourly budget binds, fewer than `perHour` in the last 60 minutes. So any sliding
+ * second holds at most `perSecond` grants, bursts of `perSecond` go out at once, and any sliding
+ * hour holds at most `perHour`. (When perHour ≥ 3600 × perSecond, as at the
  * defaults, the per-second window already implies the hourly budget and no hourly log is kept.)
  *
  * Calls that must wait queue in FIFO order behind one timer, set for when the oldest grant in
@@ -21,11 +22,11 @@ import { WaiterQueue } from "./rate-limit/waiters.js";
 import type { Permit } from "./rate-limit.js";
 
 const HOUR_MS = 3_600_000;
-/** In process a restamp is free, so any visible delay is worth one. */
+/** In process an extension is free, so any visible delay is worth one. */
 const LATE_SEND_MS = 1;
 
 /** Event times, oldest first; only the last `limit` within `keepMs` are kept. */
-export class SlidingLog {
+class SlidingLog {
   private times: number[] = [];
   private head = 0;
 

@@ -38,7 +38,7 @@ export interface RedisLimiterSettings {
   timeoutMs: number;
 }
 
-/** State of a budget outlives idle periods: the hourly log, and the margin learned. */
+/** State of a budget outlives idle periods: the hourly log, and the allowance learned. */
 const STATE_TTL_MS = 24 * 3_600_000;
 const HOUR_MS = 3_600_000;
 /** A command unanswered this long counts as Redis not answering (a stopped server, a dead link). */
@@ -81,6 +81,8 @@ class RedisLimiter implements RateLimiter {
   private broken: unknown;
   /** Extensions not sent yet: grant number, ms, … */
   private extensions: number[] = [];
+  /** The learned part of the allowance, shared through Redis, as of the last grant. */
+  learnedMs = 0;
 
   constructor(private readonly settings: RedisLimiterSettings) {
     this.stamps = `${settings.prefix}:stamps`;
@@ -168,7 +170,8 @@ class RedisLimiter implements RateLimiter {
           this.failures = 0;
           this.down = undefined;
           this.stopDeadline();
-          this.hand(granted, first, { epoch, learnedMs, sentAt });
+          this.learnedMs = learnedMs;
+          this.hand(granted, first, epoch, sentAt);
           if (granted < want) this.askIn(waitMs);
           else this.ask();
         },
@@ -182,6 +185,7 @@ class RedisLimiter implements RateLimiter {
   }
 
   private askIn(ms: number): void {
+    if (this.closing) return;
     this.nextAsk = setTimeout(() => {
       this.nextAsk = undefined;
       this.ask();
@@ -189,7 +193,7 @@ class RedisLimiter implements RateLimiter {
   }
 
   /** Hands granted slots to the calls at the head of the queue; gives back the ones left over. */
-  private hand(granted: number, first: number, terms: GrantTerms): void {
+  private hand(granted: number, first: number, epoch: number, sentAt: number): void {
     const now = performance.now();
     const unused: number[] = [];
     for (let member = first; member < first + granted; member++) {
@@ -198,7 +202,7 @@ class RedisLimiter implements RateLimiter {
         unused.push(member);
         continue;
       }
-      const grant = new RedisGrant(this, this.tracker, member, terms);
+      const grant = new RedisGrant(this, this.tracker, member, epoch, sentAt);
       this.tracker.granted(grant, now);
       waiter.resolve(grant);
     }
@@ -265,22 +269,16 @@ class RedisLimiter implements RateLimiter {
   }
 }
 
-interface GrantTerms {
-  epoch: number;
-  /** The learned part of the allowance, shared through Redis. */
-  learnedMs: number;
-  /** When the grant was asked for: it was made at or after this. */
-  sentAt: number;
-}
-
 class RedisGrant extends Grant {
   constructor(
     private readonly limiter: RedisLimiter,
     tracker: SendTracker,
     private readonly member: number,
-    private readonly terms: GrantTerms,
+    private readonly epoch: number,
+    /** When the grant was asked for: it was made at or after this. */
+    sentAt: number,
   ) {
-    super(tracker, terms.sentAt);
+    super(tracker, sentAt);
   }
 
   protected move(ms: number): void {
@@ -288,11 +286,11 @@ class RedisGrant extends Grant {
   }
 
   allowanceMs(): number {
-    return baseAllowanceMs(performance.now()) + this.terms.learnedMs;
+    return baseAllowanceMs(performance.now()) + this.limiter.learnedMs;
   }
 
   protected rejected(): void {
-    this.limiter.widen(this.terms.epoch);
+    this.limiter.widen(this.epoch);
   }
 }
 

@@ -31,7 +31,9 @@ export const KEEP_ALIVE_MS = 4_000;
 export const BATCH = 10;
 const MIN_SAMPLES = 16;
 /** The longest recent late send is forgotten by half in this long. */
-const STALL_HALF_LIFE_MS = 5_000;
+const STALL_HALF_LIFE_MS = 1_000;
+/** A late send counts as a stall from this long: a batch of requests takes a few ms to send. */
+const STALL_MS = 10;
 
 /** A granted slot, as the limiter that made it sees it. */
 export abstract class Grant implements Permit {
@@ -124,7 +126,7 @@ export class SendTracker {
       grant.extendTo(late);
       latest = Math.max(latest, late);
     }
-    if (latest > this.stallMs(now)) {
+    if (latest > STALL_MS && latest > this.stallMs(now)) {
       this.stall = latest;
       this.stallAt = now;
     }
