@@ -83,15 +83,6 @@ export async function serve(routes: Map<string, Route>): Promise<Served> {
   };
 }
 
-/** A loopback port nothing listens on (bound, then released). */
-export async function closedPort(): Promise<number> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 export interface CliResult {
   code: number | null;
   stdout: string;

@@ -1,9 +1,9 @@
+import { freePort } from "./helpers/ports.js";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { runGenerate } from "../scripts/schema/run-generate.js";
 import {
-  closedPort,
   readRelease,
   removeTempDirs,
   runScript,
@@ -98,7 +98,7 @@ describe("bad input leaves generated/ as it was and says what is wrong in one li
   });
 
   test("an unreachable URL", async () => {
-    const url = `http://127.0.0.1:${await closedPort()}/seqera-api-latest.yml`;
+    const url = `http://127.0.0.1:${await freePort()}/seqera-api-latest.yml`;
     expect(await failsWith(["--source", url])).toBe(
       `generate: could not obtain the schema: ${url} is unreachable: ECONNREFUSED`,
     );
@@ -135,7 +135,7 @@ describe("bad input leaves generated/ as it was and says what is wrong in one li
 });
 
 test("the pin's sources are tried in order: a missing mirror falls through to the URL", async () => {
-  const url = `http://127.0.0.1:${await closedPort()}/seqera-api-latest.yml`;
+  const url = `http://127.0.0.1:${await freePort()}/seqera-api-latest.yml`;
   const root = await tempProject("1.181.0", ["mirror/seqera-api-{version}.yml", url]);
   await expect(runGenerate({ root, argv: ["--out", out], env: {} })).rejects.toThrow(
     `could not obtain the schema: ${path.join(root, "mirror/seqera-api-1.181.0.yml")} does not exist; ` +

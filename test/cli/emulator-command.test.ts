@@ -1,12 +1,11 @@
 import { once } from "node:events";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { EXIT } from "../../src/cli/exit-codes.js";
+import { freePort } from "../helpers/ports.js";
 import { buildCli, runCli, startCli, type BuiltCli } from "./cli.js";
 
 let cli: BuiltCli;
@@ -79,15 +78,6 @@ test.each(["SIGTERM", "SIGINT"] as const)(
     }
   },
 );
-
-/** A port that was free a moment ago. */
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 test("--port serves on that port; a workspace by name reaches operation calls", async () => {
   const port = await freePort();

@@ -5,7 +5,8 @@
 import { startEmulator, type Emulator } from "seqera-api-client/testing";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { EXIT } from "../../src/cli/exit-codes.js";
-import { freePort, hasRedisServer, startRedis } from "../limits/processes.js";
+import { freePort } from "../helpers/ports.js";
+import { hasRedisServer, startRedis } from "../limits/processes.js";
 import { buildCli, runCli, type BuiltCli } from "./cli.js";
 
 const available = hasRedisServer();

@@ -12,13 +12,8 @@ import {
   type StrictServer,
 } from "../helpers/strict-server.js";
 import { expectEachCallSettledOnce } from "./outcomes.js";
-import {
-  freePort,
-  redisAvailable,
-  startCaller,
-  startRedis,
-  type RedisServer,
-} from "./processes.js";
+import { freePort } from "../helpers/ports.js";
+import { redisAvailable, startCaller, startRedis, type RedisServer } from "./processes.js";
 
 const call = { method: "GET", path: "/x", operationId: "x" };
 

@@ -1,8 +1,8 @@
 /** Child processes for the limits tests and benchmark: fixture callers and a redis-server. */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
+import { freePort } from "../helpers/ports.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const tsx = `${root}node_modules/.bin/tsx`;
@@ -67,14 +67,6 @@ export function startCaller(env: Record<string, string>): Caller {
       return { code, result: line ? (JSON.parse(line) as CallerResult) : undefined, stderr };
     },
   };
-}
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 export function hasRedisServer(): boolean {

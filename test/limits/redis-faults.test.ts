@@ -13,7 +13,8 @@ import {
   type StrictServer,
 } from "../helpers/strict-server.js";
 import { expectEachCallSettledOnce } from "./outcomes.js";
-import { freePort, redisAvailable, startCaller, startRedis } from "./processes.js";
+import { freePort } from "../helpers/ports.js";
+import { redisAvailable, startCaller, startRedis } from "./processes.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
