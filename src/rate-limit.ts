@@ -54,9 +54,9 @@ export interface RateLimitOptions {
    */
   redis?: string | RedisOptions;
   /**
-   * Cluster mode: how long a call waits, in ms (≥ 0), while Redis is unreachable before it fails
-   * with RateLimiterUnavailableError, unsent. Default 10,000. A Redis that stops answering is
-   * noticed within 2 s.
+   * Cluster mode: how long a call waits, in ms (0 to 2^31 − 1, or Infinity: no limit), while
+   * Redis is unreachable before it fails with RateLimiterUnavailableError, unsent. Default
+   * 10,000. A Redis that stops answering is noticed within 2 s.
    */
   redisTimeoutMs?: number;
 }

@@ -218,7 +218,7 @@ class RedisLimiter implements RateLimiter {
   /** One timer, for the call at the head of the queue: calls queued later fail later. */
   private armDeadline(): void {
     const head = this.queue.head;
-    if (this.deadline || !this.down || !head) return;
+    if (this.deadline || !this.down || !head || this.settings.timeoutMs === Infinity) return;
     const at = Math.max(this.down.since, head.since) + this.settings.timeoutMs;
     this.deadline = setTimeout(
       () => {
