@@ -81,6 +81,8 @@ export interface SeqeraConfig {
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
+/** The longest delay a timer holds. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 const RATE_LIMIT_OPTIONS = ["perSecond", "perHour", "windowMarginMs", "redis", "redisTimeoutMs"];
 const RETRY_OPTIONS = Object.keys(DEFAULT_RETRY);
 const PARAMS = ["path", "query", "header"];
@@ -347,10 +349,15 @@ function checkRateLimit(value: unknown): Readonly<RateLimitOptions> | false {
   ) {
     throw invalid("rateLimit.redis", "a redis:// URL or ioredis options", redis);
   }
-  if (redisTimeoutMs !== undefined && !isNonNegativeFinite(redisTimeoutMs)) {
+  // A timer holds at most 2^31 - 1 ms; Infinity waits for Redis without limit.
+  if (
+    redisTimeoutMs !== undefined &&
+    redisTimeoutMs !== Infinity &&
+    !(isNonNegativeFinite(redisTimeoutMs) && redisTimeoutMs <= MAX_TIMER_MS)
+  ) {
     throw invalid(
       "rateLimit.redisTimeoutMs",
-      "a non-negative number of milliseconds",
+      "a number of milliseconds from 0 to 2147483647, or Infinity",
       redisTimeoutMs,
     );
   }

@@ -246,6 +246,13 @@ describe("bad option values are a ConfigurationError naming the option and the v
   const client = (options: Record<string, unknown>) =>
     createSeqeraClient({ token: TOKEN, env: {}, ...options } as SeqeraClientOptions);
 
+  it("rateLimit.redisTimeoutMs takes 0 and Infinity (wait for Redis without limit)", () => {
+    for (const redisTimeoutMs of [0, Infinity]) {
+      const client = createSeqeraClient({ ...quiet, token: TOKEN, rateLimit: { redisTimeoutMs } });
+      expect(client.config.rateLimit).toMatchObject({ redisTimeoutMs });
+    }
+  });
+
   it.each([
     [
       { timeoutMs: -1 },
@@ -305,7 +312,11 @@ describe("bad option values are a ConfigurationError naming the option and the v
     ],
     [
       { rateLimit: { redisTimeoutMs: NaN } },
-      "rateLimit.redisTimeoutMs must be a non-negative number of milliseconds, got NaN.",
+      "rateLimit.redisTimeoutMs must be a number of milliseconds from 0 to 2147483647, or Infinity, got NaN.",
+    ],
+    [
+      { rateLimit: { redisTimeoutMs: 2 ** 31 } },
+      "rateLimit.redisTimeoutMs must be a number of milliseconds from 0 to 2147483647, or Infinity, got 2147483648.",
     ],
     [
       { rateLimit: { redis: "" } },
