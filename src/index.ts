@@ -1,4 +1,4 @@
-export { createSeqeraClient, type SeqeraClient } from "./client.js";
+export { createSeqeraClient, type SeqeraClient } from "./client/client.js";
 export {
   DEFAULT_ACCEPT_VERSION,
   DEFAULT_BASE_URL,
@@ -8,14 +8,16 @@ export {
   type SeqeraClientOptions,
   type SeqeraConfig,
   type ValidateResponses,
-} from "./config.js";
-export { checkCompatibility, compareVersions, type CompatibilityReport } from "./compat.js";
+} from "./config/config.js";
+export { checkCompatibility, compareVersions, type CompatibilityReport } from "./client/compat.js";
 export {
   BadRequestError,
   BodyReadError,
   ConfigurationError,
   ConflictError,
   ConnectionError,
+  AmbiguousNameError,
+  NameNotFoundError,
   ForbiddenError,
   NotFoundError,
   RateLimitError,
@@ -28,12 +30,12 @@ export {
   TimeoutError,
   type CallInfo,
 } from "./errors/index.js";
-export type { Page, Paginated, PaginateOptions } from "./paginate.js";
-export type { ParseAs } from "./parse.js";
-export type { RateLimitOptions } from "./rate-limit.js";
-export type { RetryOptions } from "./retry.js";
-export type { LogEntry, Logger } from "./log.js";
-export type { ResponseIssue } from "./response-validation.js";
+export type { Page, Paginated, PaginateOptions } from "./client/paginate.js";
+export type { ParseAs } from "./http/parse.js";
+export type { RateLimitOptions } from "./limits/limiter.js";
+export type { RetryOptions } from "./http/retry.js";
+export type { LogEntry, Logger } from "./http/log.js";
+export type { ResponseIssue } from "./http/response-validation.js";
 export type {
   CallOptions,
   ItemOf,
@@ -45,17 +47,9 @@ export type {
   ResponseData,
   TypedMethods,
   UntypedInit,
-} from "./types.js";
+} from "./client/types.js";
 export { SCHEMA_SHA256, SCHEMA_VERSION } from "../generated/version.js";
 export type { components, operations, paths } from "../generated/schema.js";
 
 // Automation helpers: runs, names, launch, logs and datasets, over the typed calls.
 export * from "./automation/index.js";
-export {
-  AmbiguousNameError,
-  ComputeEnvFailedError,
-  NameNotFoundError,
-  ResumeUnavailableError,
-  RunFailedError,
-  WaitTimeoutError,
-} from "./errors/index.js";

@@ -6,7 +6,7 @@ import {
   requestBody,
   successResponse,
   type SchemaObject,
-} from "../src/testing/document.js";
+} from "../src/openapi/operations-document.js";
 import { sampleSchema } from "../src/testing/sample.js";
 import { schemaValidator } from "../src/testing/validator.js";
 import { startEmulator, type Emulator } from "../src/testing/index.js";

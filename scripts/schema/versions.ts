@@ -1,4 +1,4 @@
-import { compareVersions } from "../../src/versions.js";
+import { compareVersions } from "../../src/core/versions.js";
 
 export { compareVersions };
 

@@ -1,7 +1,7 @@
 /** Datasets in one call: create (or find) by name, upload a version, get the URL to launch with. */
 import { openAsBlob } from "node:fs";
 import path from "node:path";
-import type { SeqeraClient } from "../client.js";
+import type { SeqeraClient } from "../client/client.js";
 import { ConflictError } from "../errors/conflict-error.js";
 import { findDataset, workspaceIdOf, type WorkspaceRef } from "./names.js";
 

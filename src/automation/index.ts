@@ -53,3 +53,7 @@ export {
   type UploadedDataset,
 } from "./datasets.js";
 export type * from "./schema.js";
+export { RunFailedError } from "./errors/run-failed-error.js";
+export { WaitTimeoutError } from "./errors/wait-timeout-error.js";
+export { ComputeEnvFailedError } from "./errors/compute-env-failed-error.js";
+export { ResumeUnavailableError } from "./errors/resume-unavailable-error.js";

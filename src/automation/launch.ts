@@ -2,9 +2,9 @@
  * Launching: a Launchpad pipeline by name (its saved launch configuration, with params merged)
  * or a repository URL, and relaunching or resuming an earlier run.
  */
-import type { SeqeraClient } from "../client.js";
+import type { SeqeraClient } from "../client/client.js";
 import { NameNotFoundError } from "../errors/name-not-found-error.js";
-import { ResumeUnavailableError } from "../errors/resume-unavailable-error.js";
+import { ResumeUnavailableError } from "./errors/resume-unavailable-error.js";
 import {
   findComputeEnv,
   findLabel,

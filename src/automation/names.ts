@@ -4,11 +4,8 @@
  * per client and kept (a name not found in a kept list fetches it again once, so resources
  * created since are found); a missing or ambiguous name is a typed error naming the near ones.
  */
-import leven from "leven";
-import type { SeqeraClient } from "../client.js";
-import { ConfigurationError } from "../errors/configuration-error.js";
-import { AmbiguousNameError } from "../errors/ambiguous-name-error.js";
-import { NameNotFoundError } from "../errors/name-not-found-error.js";
+import type { SeqeraClient } from "../client/client.js";
+import { collect, listWorkspaces, lookup, resolveWorkspaceId, type Kind } from "../client/names.js";
 import type {
   ComputeEnvSummary,
   Credentials,
@@ -16,7 +13,6 @@ import type {
   Label,
   Pipeline,
   PipelineSecret,
-  WorkspaceMembership,
 } from "./schema.js";
 
 /** A workspace: its numeric id, or "org/workspace" (the organization's and workspace's names). */
@@ -28,61 +24,6 @@ export interface NameOptions {
   signal?: AbortSignal;
 }
 
-/** Per client: the lists fetched so far (pending ones too), by kind and workspace. */
-const caches = new WeakMap<SeqeraClient, Map<string, Promise<unknown[]>>>();
-
-/**
- * The kept list of a kind in a workspace, fetched when there is none or when `fresh`. The
- * promise is kept at once, so concurrent lookups share one fetch; a failed fetch is forgotten.
- */
-function listOf<T>(
-  client: SeqeraClient,
-  kind: Kind<T>,
-  workspaceId: number | undefined,
-  signal: AbortSignal | undefined,
-  fresh = false,
-): { items: Promise<T[]>; wasKept: boolean } {
-  let lists = caches.get(client);
-  if (!lists) caches.set(client, (lists = new Map()));
-  const key = `${kind.kind}\n${workspaceId ?? ""}`;
-  const keptList = lists.get(key) as Promise<T[]> | undefined;
-  if (keptList && !fresh) return { items: keptList, wasKept: true };
-  const items = kind.list(client, workspaceId, signal);
-  lists.set(key, items);
-  items.catch(() => {
-    if (lists.get(key) === items) lists.delete(key);
-  });
-  return { items, wasKept: false };
-}
-
-/**
- * The workspaces of the user's organizations (`GET /user-info`, then
- * `GET /user/{userId}/workspaces`), without the organization-only entries. Kept per client.
- */
-export function listWorkspaces(
-  client: SeqeraClient,
-  options: { signal?: AbortSignal } = {},
-): Promise<WorkspaceMembership[]> {
-  return listOf(client, WORKSPACES, undefined, options.signal).items;
-}
-
-/** The numeric id of the workspace "org/workspace" (ids as strings pass through). */
-export async function resolveWorkspaceId(
-  client: SeqeraClient,
-  ref: string,
-  options: { signal?: AbortSignal } = {},
-): Promise<number> {
-  const text = ref.trim();
-  if (/^[1-9]\d*$/.test(text)) return Number(text);
-  if (!/^[^/\s]+\/[^/\s]+$/.test(text)) {
-    throw new ConfigurationError(
-      `A workspace is an id or "organization/workspace", got ${JSON.stringify(ref)}`,
-    );
-  }
-  const match = await lookup(client, WORKSPACES, text, undefined, options.signal);
-  return match.workspaceId!;
-}
-
 /** The workspace id a helper sends: the option's, else the client's, else undefined (personal). */
 export async function workspaceIdOf(
   client: SeqeraClient,
@@ -92,35 +33,6 @@ export async function workspaceIdOf(
   const value = ref ?? client.config.workspaceRef ?? client.config.workspaceId;
   if (value === undefined) return undefined;
   return typeof value === "number" ? value : resolveWorkspaceId(client, value, { signal });
-}
-
-/** How to list one kind of resource and read its names and id. */
-interface Kind<T> {
-  kind: string;
-  list(client: SeqeraClient, workspaceId: number | undefined, signal?: AbortSignal): Promise<T[]>;
-  /** The names a lookup matches: a label "env" with value "prod" answers "env" and "env=prod". */
-  names(item: T): string[];
-  id(item: T): string;
-}
-
-const WORKSPACES: Kind<WorkspaceMembership> = {
-  kind: "workspace",
-  list: async (client, _workspaceId, signal) => {
-    const { user } = await client.GET("/user-info", { signal });
-    const { orgsAndWorkspaces } = await client.GET("/user/{userId}/workspaces", {
-      params: { path: { userId: user!.id! } },
-      signal,
-    });
-    return (orgsAndWorkspaces ?? []).filter((w) => w.workspaceId != null && w.workspaceName);
-  },
-  names: (w) => [`${w.orgName}/${w.workspaceName}`],
-  id: (w) => String(w.workspaceId),
-};
-
-async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
-  const all: T[] = [];
-  for await (const item of items) all.push(item);
-  return all;
 }
 
 const PIPELINES: Kind<Pipeline> = {
@@ -195,49 +107,5 @@ export const findLabel = finder(LABELS);
 /** The pipeline secret with that name. */
 export const findSecret = finder(SECRETS);
 
-async function lookup<T>(
-  client: SeqeraClient,
-  kind: Kind<T>,
-  name: string,
-  workspaceId: number | undefined,
-  signal?: AbortSignal,
-): Promise<T> {
-  const matching = (items: T[]) => items.filter((item) => kind.names(item).includes(name));
-  const first = listOf(client, kind, workspaceId, signal);
-  let items = await first.items;
-  let matches = matching(items);
-  // A kept list may predate the resource: look once more before saying it does not exist.
-  if (matches.length === 0 && first.wasKept) {
-    items = await listOf(client, kind, workspaceId, signal, true).items;
-    matches = matching(items);
-  }
-  if (matches.length === 1) return matches[0]!;
-  if (matches.length === 0) {
-    const candidates = nearNames(name, items.flatMap(kind.names));
-    throw new NameNotFoundError(kind.kind, name, workspaceId, candidates);
-  }
-  throw new AmbiguousNameError(
-    kind.kind,
-    name,
-    workspaceId,
-    matches.map((m) => ({ id: kind.id(m), name: kind.names(m).at(-1)! })),
-  );
-}
-
-/** Names within a few edits of `name`, or one containing the other, closest first; at most 5. */
-export function nearNames(name: string, names: readonly string[]): string[] {
-  const target = name.toLowerCase();
-  const maxDistance = Math.max(2, Math.floor(target.length / 3));
-  const near: { name: string; distance: number }[] = [];
-  for (const candidate of new Set(names)) {
-    if (candidate === "" || candidate === name) continue;
-    const lower = candidate.toLowerCase();
-    const distance = leven(target, lower);
-    const contains =
-      Math.min(lower.length, target.length) >= 3 &&
-      (lower.includes(target) || target.includes(lower));
-    if (distance <= maxDistance || contains) near.push({ name: candidate, distance });
-  }
-  near.sort((a, b) => a.distance - b.distance || a.name.localeCompare(b.name));
-  return near.slice(0, 5).map((n) => n.name);
-}
+export { listWorkspaces, resolveWorkspaceId };
+export { nearNames } from "../core/near-names.js";

@@ -1,6 +1,6 @@
 /** The polling shared by the waits and the log follower: a growing interval, a deadline, a signal. */
-import { sleep } from "../backoff.js";
-import { WaitTimeoutError } from "../errors/wait-timeout-error.js";
+import { sleep } from "../core/backoff.js";
+import { WaitTimeoutError } from "./errors/wait-timeout-error.js";
 
 export interface PollOptions {
   /** Wait between two polls at first, in ms; default 5000. */

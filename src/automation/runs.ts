@@ -1,7 +1,7 @@
 /** Waiting for runs to end and for compute environments to become available. */
-import type { SeqeraClient } from "../client.js";
-import { ComputeEnvFailedError } from "../errors/compute-env-failed-error.js";
-import { RunFailedError } from "../errors/run-failed-error.js";
+import type { SeqeraClient } from "../client/client.js";
+import { ComputeEnvFailedError } from "./errors/compute-env-failed-error.js";
+import { RunFailedError } from "./errors/run-failed-error.js";
 import { workspaceIdOf, type WorkspaceRef } from "./names.js";
 import { waitFor, type WaitOptions } from "./poll.js";
 import type { ComputeEnv, Run, RunStatus, RunSummary, Task } from "./schema.js";

@@ -1,6 +1,11 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { deref, isRecord, type OpenApiDocument, type SchemaObject } from "../testing/document.js";
+import {
+  deref,
+  isRecord,
+  type OpenApiDocument,
+  type SchemaObject,
+} from "../openapi/operations-document.js";
 import { didYouMean } from "./closest.js";
 import { UsageError } from "./cli-errors.js";
 

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import type { OperationInfo } from "../../generated/operations.js";
-import { isRecord, loadDocument, requestBody } from "../testing/document.js";
+import { isRecord, loadDocument, requestBody } from "../openapi/operations-document.js";
 import type { UntypedInit } from "../index.js";
 import { applyFields, type FieldArg, type InputSource } from "./body-fields.js";
 import { didYouMean } from "./closest.js";

@@ -1,4 +1,4 @@
-import { nearNames } from "../automation/names.js";
+import { nearNames } from "../core/near-names.js";
 
 /** The nearest candidates (the automation helpers' measure), at most three. */
 export function closest(name: string, candidates: Iterable<string>): string[] {

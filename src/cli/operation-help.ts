@@ -8,7 +8,7 @@ import {
   successResponse,
   type OpenApiDocument,
   type SchemaObject,
-} from "../testing/document.js";
+} from "../openapi/operations-document.js";
 
 /** `seqera-api <operation> --help`: what the schema says of it, in the CLI's terms. */
 export function operationHelp(info: OperationInfo): string {

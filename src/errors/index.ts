@@ -14,10 +14,5 @@ export { ResponseTooLargeError } from "./response-too-large-error.js";
 export { ResponseValidationError } from "./response-validation-error.js";
 export { ConfigurationError } from "./configuration-error.js";
 
-// Automation helpers (runs, names, launch): failures that are not an HTTP answer.
-export { RunFailedError } from "./run-failed-error.js";
-export { WaitTimeoutError } from "./wait-timeout-error.js";
-export { ComputeEnvFailedError } from "./compute-env-failed-error.js";
 export { NameNotFoundError } from "./name-not-found-error.js";
 export { AmbiguousNameError } from "./ambiguous-name-error.js";
-export { ResumeUnavailableError } from "./resume-unavailable-error.js";

@@ -1,5 +1,5 @@
 import type { Ajv, Options } from "ajv";
-import { importOptional } from "../optional-dependency.js";
+import { importOptional } from "../core/optional-dependency.js";
 import type { OpenApiDocument } from "./document.js";
 import { toJsonSchemaDefs, type Direction } from "./json-schema.js";
 

@@ -1,6 +1,11 @@
 import type { ServerResponse } from "node:http";
 import type { OperationInfo } from "../../generated/operations.js";
-import { deref, successResponse, type OpenApiDocument, type SchemaObject } from "./document.js";
+import {
+  deref,
+  successResponse,
+  type OpenApiDocument,
+  type SchemaObject,
+} from "../openapi/operations-document.js";
 import { sampleSchema } from "./sample.js";
 import type { EmulatorResponse } from "./types.js";
 

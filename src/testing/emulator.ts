@@ -9,7 +9,7 @@ import {
   sampledComponent,
   writeAnswer,
 } from "./answers.js";
-import { loadDocument, requiresToken } from "./document.js";
+import { loadDocument, requiresToken } from "../openapi/operations-document.js";
 import { Faults, type FaultOptions } from "./faults.js";
 import { randomId, withErrorId } from "./ids.js";
 import {

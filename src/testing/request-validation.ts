@@ -5,7 +5,7 @@ import {
   type OpenApiDocument,
   type ParameterObject,
   type SchemaObject,
-} from "./document.js";
+} from "../openapi/operations-document.js";
 import type { RouteMatch } from "./router.js";
 import { schemaValidator } from "./validator.js";
 

@@ -1,4 +1,9 @@
-import { deref, isRecord, type OpenApiDocument, type SchemaObject } from "./document.js";
+import {
+  deref,
+  isRecord,
+  type OpenApiDocument,
+  type SchemaObject,
+} from "../openapi/operations-document.js";
 import { discriminatorOf, type Direction } from "../openapi/json-schema.js";
 
 export interface SampleOptions {

@@ -1,5 +1,5 @@
 import type { ValidateFunction } from "ajv";
-import { loadDocument, type SchemaObject } from "./document.js";
+import { loadDocument, type SchemaObject } from "../openapi/operations-document.js";
 import { addComponentSchemas } from "../openapi/ajv.js";
 import { toJsonSchema, type Direction } from "../openapi/json-schema.js";
 import { newAjv } from "./peer-dependencies.js";

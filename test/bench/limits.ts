@@ -22,7 +22,7 @@ import { runInNewContext } from "node:vm";
 import createClient from "openapi-fetch";
 import type { paths } from "../../generated/schema.js";
 import { createSeqeraClient } from "../../src/index.js";
-import { createRateLimiter } from "../../src/rate-limit.js";
+import { createRateLimiter } from "../../src/limits/limiter.js";
 import {
   maxInWindow,
   startStrictServer,

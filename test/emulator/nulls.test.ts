@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { operations } from "../../generated/operations.js";
 import { isNullable, sampledAnswer, sampledComponent } from "../../src/testing/answers.js";
-import { loadDocument } from "../../src/testing/document.js";
+import { loadDocument } from "../../src/openapi/operations-document.js";
 import { startEmulator, type Emulator } from "../../src/testing/index.js";
 import { expectAnswer } from "./http.js";
 import { expectValid } from "./valid.js";

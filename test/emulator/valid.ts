@@ -1,6 +1,6 @@
 import { expect } from "vitest";
 import { operations } from "../../generated/operations.js";
-import { loadDocument, successResponse } from "../../src/testing/document.js";
+import { loadDocument, successResponse } from "../../src/openapi/operations-document.js";
 import { schemaValidator } from "../../src/testing/validator.js";
 
 /** An answer must stay valid for its operation's schema once filled from state. */

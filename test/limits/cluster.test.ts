@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RateLimiterUnavailableError } from "../../src/errors/index.js";
-import { createRateLimiter } from "../../src/rate-limit.js";
+import { createRateLimiter } from "../../src/limits/limiter.js";
 import {
   maxInWindow,
   startStrictServer,

@@ -8,7 +8,7 @@ vi.mock("node:os", async (original) => ({
   availableParallelism: () => 2,
 }));
 import { RateLimiterUnavailableError } from "../../src/errors/index.js";
-import { createRateLimiter, type Permit } from "../../src/rate-limit.js";
+import { createRateLimiter, type Permit } from "../../src/limits/limiter.js";
 import { maxInWindow, startStrictServer, type StrictServer } from "../helpers/strict-server.js";
 import { startCaller } from "./processes.js";
 import { call, limitedClient } from "./stack.js";

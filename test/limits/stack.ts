@@ -3,7 +3,7 @@
  * permit per attempt), with retries off so that each call is one attempt the server counts.
  */
 import { createSeqeraClient, SeqeraApiError, type SeqeraClient } from "../../src/index.js";
-import type { RateLimitOptions } from "../../src/rate-limit.js";
+import type { RateLimitOptions } from "../../src/limits/limiter.js";
 
 /** A client of `baseUrl` for `token`: `rateLimit` false for none. */
 export function limitedClient(

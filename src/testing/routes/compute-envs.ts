@@ -1,4 +1,4 @@
-import { isRecord, loadDocument } from "../document.js";
+import { isRecord, loadDocument } from "../../openapi/operations-document.js";
 import type { ComputeEnv } from "../state/compute-envs.js";
 import {
   badRequest,

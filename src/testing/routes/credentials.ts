@@ -1,4 +1,4 @@
-import { isRecord } from "../document.js";
+import { isRecord } from "../../openapi/operations-document.js";
 import type { Credentials } from "../state/credentials.js";
 import {
   badRequest,

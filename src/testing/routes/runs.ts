@@ -1,4 +1,4 @@
-import { isRecord } from "../document.js";
+import { isRecord } from "../../openapi/operations-document.js";
 import { isActive, type WorkflowRun } from "../state/runs.js";
 import type { EmulatorRequest } from "../types.js";
 import {

@@ -1,0 +1,140 @@
+import type { ParamsOption, RequestBodyOption } from "openapi-fetch";
+import type {
+  FilterKeys,
+  HttpMethod,
+  PathsWithMethod,
+  Readable,
+  RequiredKeysOf,
+  ResponseObjectMap,
+  SuccessResponse,
+} from "openapi-typescript-helpers";
+import type { CallOptions, UntypedInit } from "../http/request.js";
+import type { SeqeraConfig } from "../config/config.js";
+import type { paths } from "../../generated/schema.js";
+import type { Paginated, PaginateOptions } from "./paginate.js";
+import type { ParseAs } from "../http/parse.js";
+
+export type { CallOptions, UntypedInit };
+
+type Media = `${string}/${string}`;
+
+/** The operation object of a path and lower-case method. */
+export type Operation<P extends keyof paths, M extends HttpMethod> = FilterKeys<paths[P], M>;
+
+/** The typed second argument: params, body and call options; required when the operation needs any. */
+export type OperationInit<O> = ParamsOption<O> & RequestBodyOption<O> & CallOptions;
+
+type InitArgs<O, I> = RequiredKeysOf<OperationInit<O>> extends never ? [init?: I] : [init: I];
+
+type SuccessBody<O> =
+  ResponseObjectMap<O> extends infer R extends Record<string | number, any>
+    ? SuccessResponse<R, Media>
+    : never;
+/** Readable<> strips readOnly/writeOnly markers, but would also flatten a Blob into a plain object. */
+type ReadableBody<T> = T extends Blob ? T : Readable<T>;
+
+type BodyAs<T> = {
+  json: T;
+  text: string;
+  blob: Blob;
+  arrayBuffer: ArrayBuffer;
+  stream: ReadableStream<Uint8Array> | null;
+};
+
+/** What a call resolves to: the operation's success body, or what `parseAs` asked for. */
+export type ResponseData<O, I> = I extends { parseAs: infer P extends ParseAs }
+  ? BodyAs<ReadableBody<SuccessBody<O>>>[P]
+  : ReadableBody<SuccessBody<O>>;
+
+/** openapi-fetch style: `client.GET("/workflow/{workflowId}", { params: { path: { workflowId } } })`. */
+export type TypedMethod<M extends HttpMethod> = <
+  P extends PathsWithMethod<paths, M>,
+  I extends OperationInit<Operation<P, M>>,
+>(
+  path: P,
+  ...init: InitArgs<Operation<P, M>, I>
+) => Promise<ResponseData<Operation<P, M>, I>>;
+
+/** Same as TypedMethod, resolving to the parsed body and the Response it came from. */
+export type RawMethod<M extends HttpMethod> = <
+  P extends PathsWithMethod<paths, M>,
+  I extends OperationInit<Operation<P, M>>,
+>(
+  path: P,
+  ...init: InitArgs<Operation<P, M>, I>
+) => Promise<{ data: ResponseData<Operation<P, M>, I>; response: Response }>;
+
+/** GET paths whose operation pages with max/offset or nextPageToken. */
+export type PaginatedPath = {
+  [P in PathsWithMethod<paths, "get">]: PagingQuery<
+    NonNullable<FilterKeys<Operation<P, "get">, "parameters">>
+  > extends true
+    ? P
+    : never;
+}[PathsWithMethod<paths, "get">];
+
+/** Whether parameters have an offset or nextPageToken query parameter (`query?: never`: no). */
+type PagingQuery<Params> = Params extends { query?: infer Q }
+  ? [NonNullable<Q>] extends [never]
+    ? false
+    : "offset" extends keyof NonNullable<Q>
+      ? true
+      : "nextPageToken" extends keyof NonNullable<Q>
+        ? true
+        : false
+  : false;
+
+/** The item type of a list: the element type of the array in its success body. */
+export type ItemOf<P extends PaginatedPath> =
+  NonNullable<ResponseData<Operation<P, "get">, {}>> extends infer B
+    ? { [K in keyof B]-?: NonNullable<B[K]> extends readonly (infer E)[] ? E : never }[keyof B]
+    : never;
+
+/** A list call's parameters, without the paging ones, plus how to page. */
+export type PaginateInit<P extends PaginatedPath> = ParamsOption<Operation<P, "get">> &
+  Omit<CallOptions, "parseAs"> &
+  PaginateOptions;
+
+export interface TypedMethods {
+  GET: TypedMethod<"get">;
+  PUT: TypedMethod<"put">;
+  POST: TypedMethod<"post">;
+  DELETE: TypedMethod<"delete">;
+  PATCH: TypedMethod<"patch">;
+  HEAD: TypedMethod<"head">;
+  OPTIONS: TypedMethod<"options">;
+  /**
+   * Iterates a list operation item by item (`for await`), or page by page (`.pages()`),
+   * fetching pages of up to 100 as the iteration asks, through the rate limiter and retries.
+   */
+  paginate<P extends PaginatedPath>(
+    path: P,
+    ...init: InitArgs<Operation<P, "get">, PaginateInit<P>>
+  ): Paginated<ItemOf<P>>;
+  /** Any method and path template, untyped; paths missing from the schema are read by Content-Type. */
+  request(method: string, path: string, init?: UntypedInit): Promise<unknown>;
+}
+
+export interface RawMethods {
+  GET: RawMethod<"get">;
+  PUT: RawMethod<"put">;
+  POST: RawMethod<"post">;
+  DELETE: RawMethod<"delete">;
+  PATCH: RawMethod<"patch">;
+  HEAD: RawMethod<"head">;
+  OPTIONS: RawMethod<"options">;
+  request(
+    method: string,
+    path: string,
+    init?: UntypedInit,
+  ): Promise<{ data: unknown; response: Response }>;
+}
+
+export interface SeqeraClient extends TypedMethods {
+  /** The resolved settings (never the token). */
+  readonly config: SeqeraConfig;
+  /** The same calls, resolving to `{ data, response }` with the raw Response. */
+  readonly raw: RawMethods;
+  /** Releases what the rate limiter holds (timers, a Redis connection). */
+  close(): Promise<void>;
+}

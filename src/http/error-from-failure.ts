@@ -1,0 +1,69 @@
+import { BodyReadError } from "../errors/body-read-error.js";
+import { ConnectionError } from "../errors/connection-error.js";
+import type { CallInfo } from "../errors/seqera-api-error.js";
+import { TimeoutError } from "../errors/timeout-error.js";
+
+/** How far an attempt got before it failed. */
+export interface FailurePoint {
+  /** The status that arrived before the body broke off; undefined when no response arrived. */
+  status: number | undefined;
+  /** Whether the attempt's own timer ended it. */
+  timedOut: boolean;
+  timeoutMs: number;
+}
+
+/**
+ * The error for an attempt that failed on the wire (the caller's own abort is not one: the
+ * caller gets their reason): a TimeoutError when the attempt's timer fired, else a
+ * ConnectionError when no response arrived, or a BodyReadError when the body broke off after
+ * its status. The original is kept as `cause` (undici's errors carry no request headers).
+ */
+export function errorFromFailure(error: unknown, call: CallInfo, at: FailurePoint): unknown {
+  const where = `${call.method} ${call.path}`;
+  const { status, timeoutMs } = at;
+  if (at.timedOut) {
+    const message =
+      status === undefined
+        ? `${where} timed out after ${timeoutMs} ms`
+        : `${where} answered ${status}, then its body did not arrive in full within the ${timeoutMs} ms timeout`;
+    return new TimeoutError(message, { ...call, status, timeoutMs, cause: error });
+  }
+  const code = codeOf(error);
+  const why = code ?? messageOf(error);
+  if (status === undefined) {
+    return new ConnectionError(`${where} failed: no response from ${originOf(call.url)} (${why})`, {
+      ...call,
+      code,
+      cause: error,
+    });
+  }
+  return new BodyReadError(
+    `${where} answered ${status}, then the body broke off before it was complete (${why})`,
+    { ...call, status, code, cause: error },
+  );
+}
+
+/** undici hides the useful part ("ECONNREFUSED") in `cause`. */
+function codeOf(error: unknown): string | undefined {
+  for (let e = error, depth = 0; depth < 3 && typeof e === "object" && e !== null; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string") return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function messageOf(error: unknown): string {
+  const cause = error instanceof Error ? error.cause : undefined;
+  if (cause instanceof Error) return cause.message;
+  return error instanceof Error ? error.message : String(error);
+}
+
+function originOf(url: string | undefined): string {
+  if (url === undefined) return "the server";
+  try {
+    return new URL(url).origin;
+  } catch {
+    return "the server";
+  }
+}

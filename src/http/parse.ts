@@ -1,0 +1,103 @@
+import type { ParseAs as TableParseAs } from "../../generated/operations.js";
+import { decode, readAtMost, type Bytes } from "./body.js";
+import type { HandOver } from "./body.js";
+import { ResponseTooLargeError } from "../errors/response-too-large-error.js";
+import { SeqeraApiError, type CallInfo } from "../errors/seqera-api-error.js";
+import { sanitizedResponse } from "./error-from-response.js";
+import type { Redact } from "../core/redact.js";
+
+/** How a caller may ask for a success body, overriding the operation table (openapi-fetch's names). */
+export type ParseAs = "json" | "text" | "blob" | "arrayBuffer" | "stream";
+/** The table's modes, plus "auto" (by Content-Type) for paths the table does not know. */
+export type ParseMode = TableParseAs | ParseAs | "auto";
+
+/** Statuses that legitimately carry no body even on operations that otherwise return JSON. */
+const NO_CONTENT = new Set([202, 204, 205]);
+
+export interface SuccessRead {
+  call: CallInfo;
+  mode: ParseMode;
+  maxBytes: number;
+  redact: Redact;
+}
+
+/**
+ * Reads a successful response as the operation declares (text/plain and text/csv as string,
+ * octet-stream as Blob, JSON parsed, no-content as undefined), or as a stream when asked, never
+ * holding more than `maxBytes`. A body that is not what the operation promises is an error,
+ * never a silent `undefined`.
+ */
+export async function readBody(
+  response: Response,
+  read: SuccessRead,
+  handOver: HandOver,
+): Promise<unknown> {
+  const { call, mode } = read;
+  const fail = (what: string) =>
+    new SeqeraApiError(`${call.method} ${call.path} answered ${response.status} with ${what}`, {
+      ...call,
+      status: response.status,
+      response: sanitizedResponse(response, read.redact),
+    });
+  if (call.method === "HEAD") {
+    await response.body?.cancel();
+    return undefined;
+  }
+  const type = response.headers.get("content-type") ?? "";
+  if (/^text\/html\b/i.test(type)) {
+    // The API never answers HTML: this is a login, proxy or error page in front of it.
+    await response.body?.cancel();
+    throw fail("an HTML page, not the API (a login or proxy page in front of it?)");
+  }
+  if (mode === "stream") return response.body && handOver(response.body);
+  const bytes = await readAtMost(response.body, read.maxBytes);
+  if (bytes === undefined) {
+    if (mode === "empty") return undefined; // nothing was wanted from it anyway
+    throw new ResponseTooLargeError(
+      `${call.method} ${call.path} answered ${response.status} with a body over the ${read.maxBytes}-byte cap (maxResponseBytes); reading stopped there. Raise maxResponseBytes for the client or this call, or read it with parseAs: "stream".`,
+      {
+        ...call,
+        status: response.status,
+        response: sanitizedResponse(response, read.redact),
+        maxResponseBytes: read.maxBytes,
+      },
+    );
+  }
+  switch (mode) {
+    case "empty":
+      return undefined;
+    case "text":
+      return decode(bytes);
+    case "blob":
+      return new Blob([bytes], { type });
+    case "arrayBuffer":
+      return exactBuffer(bytes);
+    case "json":
+      return parseJson(bytes);
+    case "auto":
+      if (/[/+]json\b/i.test(type)) return parseJson(bytes);
+      if (type.startsWith("text/")) return decode(bytes);
+      return bytes.byteLength === 0 ? undefined : new Blob([bytes], { type });
+  }
+
+  function parseJson(bytes: Bytes): unknown {
+    const text = decode(bytes);
+    if (text === "") {
+      if (NO_CONTENT.has(response.status)) return undefined;
+      throw fail("an empty body where JSON was expected");
+    }
+    try {
+      return JSON.parse(text);
+    } catch {
+      // V8's message quotes the body, which may echo the token: it is not kept as the cause.
+      throw fail(`a body that is not JSON (${type || "no content type"})`);
+    }
+  }
+}
+
+function exactBuffer(bytes: Bytes): ArrayBuffer {
+  const { buffer, byteOffset, byteLength } = bytes;
+  return byteOffset === 0 && byteLength === buffer.byteLength
+    ? buffer
+    : buffer.slice(byteOffset, byteOffset + byteLength);
+}

@@ -1,0 +1,86 @@
+/**
+ * Redirects, followed by hand (`redirect: "manual"`) so that the token and the body never leave
+ * the API's origin. fetch's own following re-sends a 307's body to any origin and turns a POST
+ * answered 302 into a GET there, which then resolves as a success.
+ *
+ * - GET and HEAD follow up to MAX_REDIRECTS hops anywhere http(s): once a hop leaves the API's
+ *   origin (a presigned storage URL), the rest of the chain is sent without credentials.
+ * - Other methods follow only 307/308 (method and body kept) within the same origin; a
+ *   redirect elsewhere, or one that would turn them into a GET (301/302/303), is a RedirectError.
+ */
+import type { FetchFunction } from "./request.js";
+import { RedirectError } from "../errors/redirect-error.js";
+import type { CallInfo } from "../errors/seqera-api-error.js";
+import type { Redact } from "../core/redact.js";
+import type { PreparedRequest } from "./request.js";
+
+const MAX_REDIRECTS = 10;
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const CREDENTIALS = ["authorization", "cookie", "proxy-authorization"];
+
+export interface Sender {
+  fetch: FetchFunction;
+  signal: AbortSignal;
+  call: CallInfo;
+  redact: Redact;
+  /** Called once, with the status of the first response (the one the API server sent). */
+  onFirstResponse(status: number): void;
+}
+
+export async function fetchFollowingRedirects(
+  request: PreparedRequest,
+  sender: Sender,
+): Promise<Response> {
+  const { method, body } = request;
+  const { signal } = sender;
+  let url = new URL(request.url);
+  let headers = request.headers;
+  // Bodiless reads may follow a redirect anywhere (without credentials); anything else stays.
+  const mayLeaveOrigin = method === "GET" || method === "HEAD";
+  for (let hop = 0; ; hop++) {
+    // The signal goes to fetch, not into the Request: building a Request with one costs a
+    // listener and a controller of its own, and fetch makes its own Request from both anyway.
+    const init: RequestInit = { method, headers, body, redirect: "manual" };
+    const response = await sender.fetch(new Request(url, init), { signal });
+    if (hop === 0) sender.onFirstResponse(response.status);
+    const location = REDIRECTS.has(response.status) ? response.headers.get("location") : null;
+    if (location === null) return response;
+    await response.body?.cancel().catch(() => {});
+    const target = resolve(location, url);
+    const refuse = (why: string) => {
+      const shown = target ? sender.redact(`${target.origin}${target.pathname}`) : "an invalid URL";
+      return new RedirectError(
+        `${method} ${sender.call.path} was redirected (${response.status}) to ${shown}: ${why}`,
+        { ...sender.call, status: response.status, location: shown },
+      );
+    };
+    if (target === undefined || (target.protocol !== "https:" && target.protocol !== "http:")) {
+      throw refuse("not an http(s) URL, not followed.");
+    }
+    if (hop + 1 > MAX_REDIRECTS)
+      throw refuse(`more than ${MAX_REDIRECTS} redirects, not followed.`);
+    if (!mayLeaveOrigin) {
+      if (target.origin !== url.origin) {
+        throw refuse(
+          `another origin, not followed: neither the token nor the request body leave ${url.origin}.`,
+        );
+      }
+      if (response.status !== 307 && response.status !== 308) {
+        throw refuse(`following it would turn the ${method} into a GET, so it was not followed.`);
+      }
+    }
+    if (target.origin !== url.origin && headers === request.headers) {
+      headers = new Headers(headers);
+      for (const name of CREDENTIALS) headers.delete(name);
+    }
+    url = target;
+  }
+}
+
+function resolve(location: string, base: URL): URL | undefined {
+  try {
+    return new URL(location, base);
+  } catch {
+    return undefined;
+  }
+}

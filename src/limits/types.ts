@@ -1,0 +1,66 @@
+/** The limiter's public shapes: its options, a permit, and the limiter itself. */
+import type { CallInfo } from "../errors/seqera-api-error.js";
+
+/**
+ * ioredis connection options (https://redis.github.io/ioredis/), declared here so that the
+ * package's types do not need ioredis installed by users who never use cluster mode.
+ */
+export interface RedisOptions {
+  host?: string;
+  port?: number;
+  username?: string;
+  password?: string;
+  db?: number;
+  tls?: object;
+  [option: string]: unknown;
+}
+
+export interface RateLimitOptions {
+  /** Calls allowed in any sliding 1-s window: a positive integer. Default 20. */
+  perSecond?: number;
+  /** Calls allowed in any sliding 60 minutes: a positive integer, or `null` for none. Default 72,000. */
+  perHour?: number | null;
+  /**
+   * Added to the 1-s window, in ms (≥ 0), for requests whose way to the server varies. Default
+   * 5: each millisecond costs 0.1% of throughput. The limiter widens it by itself after a 429,
+   * and narrows it back slowly.
+   */
+  windowMarginMs?: number;
+  /**
+   * Share the budget through Redis (cluster mode): a `redis://` URL or ioredis options. Needs
+   * the `ioredis` package (5.x). Call `close()` when done, or the connection keeps the process
+   * alive.
+   */
+  redis?: string | RedisOptions;
+  /**
+   * Cluster mode: how long a call waits, in ms (0 to 2^31 − 1, or Infinity: no limit), while
+   * Redis is unreachable before it fails with RateLimiterUnavailableError, unsent. Default
+   * 10,000. A Redis that stops answering is noticed within 2 s.
+   */
+  redisTimeoutMs?: number;
+}
+
+export interface Permit {
+  /**
+   * The attempt ended: `status` of the response whose headers arrived, or undefined when no
+   * response arrived (connection error, timeout, abort). Call exactly once. A 429 tells the
+   * limiter its margin was too small.
+   */
+  done(status?: number): void;
+}
+
+export interface RateLimiter {
+  /**
+   * Waits for a slot for one attempt. Rejects with the signal's reason when it aborts (the slot
+   * and hourly unit are freed at once), or with RateLimiterUnavailableError when the limiter
+   * cannot work (Redis unreachable past `redisTimeoutMs`, limiter closed). `call` is for that
+   * error's details.
+   */
+  acquire(call: CallInfo, signal?: AbortSignal): Promise<Permit>;
+  /**
+   * Settles every queued acquire with RateLimiterUnavailableError and releases what the limiter
+   * holds (cluster mode: the Redis connection). In process the budget stays, for other clients
+   * on the same token.
+   */
+  close(): Promise<void>;
+}
