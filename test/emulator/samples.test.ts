@@ -1,6 +1,10 @@
 import { describe, expect, test } from "vitest";
 import { operations } from "../../generated/operations.js";
-import { loadDocument, requestBody, successResponse } from "../../src/openapi/operations-document.js";
+import {
+  loadDocument,
+  requestBody,
+  successResponse,
+} from "../../src/openapi/operations-document.js";
 import { SAMPLE_DATE_TIME, sampleSchema } from "../../src/testing/sample.js";
 import { schemaValidator } from "../../src/testing/validator.js";
 
