@@ -1,6 +1,7 @@
 /** The polling shared by the waits and the log follower: a growing interval, a deadline, a signal. */
 import { sleep } from "../core/backoff.js";
 import { WaitTimeoutError } from "./errors/wait-timeout-error.js";
+import { MAX_TIMER_MS } from "../core/time.js";
 
 export interface PollOptions {
   /** Wait between two polls at first, in ms; default 5000. */
@@ -18,8 +19,6 @@ export interface WaitOptions extends PollOptions {
 
 export const DEFAULT_POLL_INTERVAL_MS = 5_000;
 export const DEFAULT_MAX_POLL_INTERVAL_MS = 60_000;
-/** Longer than setTimeout can count: such a timeout means none. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * The waits between polls: `next(changed)` gives the next one, back to the first interval when

@@ -1,13 +1,14 @@
 import { DeadlineError, UsageError } from "./cli-errors.js";
+import { HOUR_MS, MAX_TIMER_MS } from "../core/time.js";
 
-const UNITS_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
+const UNITS_MS = { ms: 1, s: 1000, m: 60_000, h: HOUR_MS } as const;
 const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/;
 
 /** "90s", "30m", "1.5h", "500ms"; a bare number is seconds. Returns milliseconds. */
 export function parseDuration(flag: string, text: string): number {
   const match = DURATION.exec(text.trim());
   const ms = match ? Number(match[1]) * UNITS_MS[(match[2] ?? "s") as keyof typeof UNITS_MS] : NaN;
-  if (!(ms > 0 && ms <= 2 ** 31 - 1)) {
+  if (!(ms > 0 && ms <= MAX_TIMER_MS)) {
     throw new UsageError(`${flag} ${text}: expected a duration such as 90s, 30m or 2h.`);
   }
   return ms;
@@ -35,7 +36,7 @@ export async function withDeadline<T>(
 /** As the user would have written it: 500ms, 90s, 30m, 2h. */
 function formatMs(ms: number): string {
   for (const [unit, size] of [
-    ["h", 3_600_000],
+    ["h", HOUR_MS],
     ["m", 60_000],
     ["s", 1000],
   ] as const) {

@@ -26,6 +26,7 @@ import { baseAllowanceMs, MAX_LEARNED_MS } from "./margin.js";
 import { EXTEND, GRANT, WIDEN } from "./redis-scripts.js";
 import { BATCH, Grant, SendTracker } from "./send-tracker.js";
 import { WaiterQueue } from "./waiters.js";
+import { HOUR_MS } from "../core/time.js";
 
 export interface RedisLimiterSettings {
   /** Key prefix naming the budget (never the token). */
@@ -39,8 +40,7 @@ export interface RedisLimiterSettings {
 }
 
 /** State of a budget outlives idle periods: the hourly log, and the allowance learned. */
-const STATE_TTL_MS = 24 * 3_600_000;
-const HOUR_MS = 3_600_000;
+const STATE_TTL_MS = 24 * HOUR_MS;
 /** A command unanswered this long counts as Redis not answering (a stopped server, a dead link). */
 const COMMAND_TIMEOUT_MS = 2_000;
 /** An extension costs a round trip here, so only a delay that could matter gets one. */

@@ -20,8 +20,8 @@ import { Allowance, MAX_LEARNED_MS } from "./margin.js";
 import { Grant, SendTracker } from "./send-tracker.js";
 import { WaiterQueue } from "./waiters.js";
 import type { Permit } from "./types.js";
+import { HOUR_MS } from "../core/time.js";
 
-const HOUR_MS = 3_600_000;
 /** In process an extension is free, so any visible delay is worth one. */
 const LATE_SEND_MS = 1;
 
