@@ -77,7 +77,7 @@ describe("npm run generate", () => {
     const result = await runScript("generate.ts", ["--chek"]);
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(
-      "generate: unknown argument '--chek' (known: --source, --out, --check)\n",
+      "generate: Unknown option '--chek' (known: --source, --out, --check)\n",
     );
   });
 });

@@ -24,12 +24,13 @@ export async function runGenerate(options: GenerateOptions): Promise<string> {
   const started = performance.now();
   const { root, env = process.env } = options;
   const flags = parseFlags(options.argv ?? [], {
-    options: ["--source", "--out"],
-    switches: ["--check"],
+    source: { type: "string" },
+    out: { type: "string" },
+    check: { type: "boolean" },
   });
-  const outDir = path.resolve(root, flags.options["--out"] ?? "generated");
+  const outDir = path.resolve(root, flags.out ?? "generated");
   const pin = await readPin(root);
-  const obtained = await obtainSchema(chooseLocations(pin, flags.options["--source"], env), {
+  const obtained = await obtainSchema(chooseLocations(pin, flags.source, env), {
     baseDir: root,
     timeoutMs: timeoutFromEnv(env),
   });
@@ -37,7 +38,7 @@ export async function runGenerate(options: GenerateOptions): Promise<string> {
     if (!(err instanceof PinMismatchError)) throw err;
     throw new PinMismatchError(`${err.message}; run 'npm run schema:update' to move the pin`);
   });
-  if (flags.switches.has("--check")) {
+  if (flags.check) {
     const { files } = await render(prepared);
     const stale = await staleFiles(outDir, files);
     if (stale.length > 0) {

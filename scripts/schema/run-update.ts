@@ -47,11 +47,13 @@ export interface UpdateResult {
 export async function runSchemaUpdate(options: UpdateOptions): Promise<UpdateResult> {
   const started = performance.now();
   const { root, env = process.env, log = console.log } = options;
-  const flags = parseFlags(options.argv ?? [], { options: ["--source", "--report"] });
+  const flags = parseFlags(options.argv ?? [], {
+    source: { type: "string" },
+    report: { type: "string" },
+  });
   const timeoutMs = timeoutFromEnv(env);
   const pin = await readPin(root);
-  const location =
-    flags.options["--source"] ?? (env.SEQERA_SCHEMA_SOURCE?.trim() || latestLocation(pin));
+  const location = flags.source ?? (env.SEQERA_SCHEMA_SOURCE?.trim() || latestLocation(pin));
   const candidate = await readLocation(location, { baseDir: root, timeoutMs });
   if (candidate.sha256 === pin.sha256) {
     log(`schema:update: ${location} is the pinned release ${pin.version}; nothing to do`);
@@ -70,8 +72,7 @@ export async function runSchemaUpdate(options: UpdateOptions): Promise<UpdateRes
   });
   const reportFile = path.resolve(
     root,
-    flags.options["--report"] ??
-      path.join("schema", "downloads", `update-${pin.version}-to-${to}.md`),
+    flags.report ?? path.join("schema", "downloads", `update-${pin.version}-to-${to}.md`),
   );
   await mkdir(path.dirname(reportFile), { recursive: true });
   await writeFile(reportFile, report);
