@@ -31,11 +31,11 @@ export {
   type CallInfo,
 } from "./errors/index.js";
 export type { Page, Paginated, PaginateOptions } from "./client/paginate.js";
-export type { ParseAs } from "./http/parse.js";
+export type { ParseAs } from "./http/read-response.js";
 export type { RateLimitOptions } from "./limits/limiter.js";
 export type { RetryOptions } from "./http/retry.js";
 export type { LogEntry, Logger } from "./http/log.js";
-export type { ResponseIssue } from "./http/response-validation.js";
+export type { ResponseIssue } from "./http/validate-response.js";
 export type {
   CallOptions,
   ItemOf,

@@ -9,7 +9,7 @@ import {
   responseValidatorFor,
   type ResponseIssue,
   type ResponseValidator,
-} from "../src/http/response-validation.js";
+} from "../src/http/validate-response.js";
 import { readRelease, ROOT } from "./schema-helpers.js";
 
 /**

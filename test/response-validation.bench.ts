@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { bench, describe } from "vitest";
-import { loadResponseValidator } from "../src/http/response-validation.js";
+import { loadResponseValidator } from "../src/http/validate-response.js";
 import { ROOT } from "./schema-helpers.js";
 
 /**

@@ -7,7 +7,7 @@ import {
   loadResponseValidator,
   MAX_ISSUES,
   type ResponseValidator,
-} from "../src/http/response-validation.js";
+} from "../src/http/validate-response.js";
 import { ROOT } from "./schema-helpers.js";
 
 const RECORDED = path.resolve(ROOT, "../shared/real-responses/tower-cli");

@@ -1,15 +1,16 @@
 /**
  * The client and its call path, which reads top-down, one concern per step and module:
  *
- *   operation plan (operation-plan.ts) → options checked (config.ts) → request built once
- *   (request.ts) → for each attempt: a rate-limiter slot (rate-limit.ts) → the attempt, with its
- *   timeout and redirects (attempt.ts, redirects.ts) → the response step: status to typed error,
- *   or the body read per the table and capped (response.ts, parse.ts) → retry or not (retry.ts)
- *   → one log entry (log.ts).
+ *   operation plan (http/operation-plan.ts) → options checked (config/) → request built once
+ *   (http/request.ts) → for each attempt: a rate-limiter slot (limits/) → the attempt's timeout
+ *   and signal (http/attempt.ts) → the request sent, the slot ended on the API server's answer,
+ *   redirects followed by hand (http/redirects.ts) → the response read: status to typed error,
+ *   or the body read per the table and capped (http/read-response.ts) → validateResponses
+ *   (http/validate-response.ts) → retry or not (http/retry.ts) → one log entry (http/log.ts).
  *
  * The retry loop is here, in the call, so nothing is thrown through a library to escape it.
  */
-import { attempt } from "../http/attempt.js";
+import { startAttempt, type Attempt } from "../http/attempt.js";
 import { sleep } from "../core/backoff.js";
 import {
   checkCallOptions,
@@ -25,10 +26,11 @@ import { paginate, type FetchPage, type PaginateOptions } from "./paginate.js";
 import { createRateLimiter, type Permit } from "../limits/limiter.js";
 import { resolveWorkspaceId } from "./names.js";
 import { createRedactor } from "../core/redact.js";
+import { followRedirects, sendRequest } from "../http/redirects.js";
 import { prepareRequest, type RequestDefaults } from "../http/request.js";
-import { checkResponse, describeIssues } from "../http/response-check.js";
-import type { ResponseIssue } from "../http/response-validation.js";
-import { readResponse, type ResponseStep } from "../http/response.js";
+import { checkResponse, describeIssues } from "../http/validate-response.js";
+import type { ResponseIssue } from "../http/validate-response.js";
+import { readResponse, type ResponseStep } from "../http/read-response.js";
 import { retryDecision } from "../http/retry.js";
 import type { SeqeraClient, UntypedInit } from "./types.js";
 
@@ -87,18 +89,22 @@ export function createSeqeraClient(options: SeqeraClientOptions = {}): SeqeraCli
       const end = permit && once(permit);
       let response: Response | undefined;
       let outcome: { data: unknown } | { error: unknown };
+      let attempt: Attempt | undefined;
       try {
-        const data = await attempt(
-          request,
-          { fetch: config.fetch, timeoutMs, signal, call, redact, onResponse: end ?? noop },
-          (received, handOver) => {
-            response = received;
-            return readResponse(received, step, handOver);
-          },
-        );
-        outcome = { data };
+        attempt = startAttempt(call, timeoutMs, signal);
+        const sender = { fetch: config.fetch, signal: attempt.signal, call, redact };
+        const first = await sendRequest(request, sender);
+        // The API server has answered: the rate limiter's slot ends here, not after redirects.
+        end?.(first.status);
+        response = await followRedirects(first, request, sender);
+        const data = await readResponse(response, step);
+        // A streamed body keeps the attempt (its timeout) until the caller has read it.
+        outcome = {
+          data: data instanceof ReadableStream ? attempt.guard(data, response.status) : data,
+        };
+        if (!(data instanceof ReadableStream)) attempt.release();
       } catch (error) {
-        outcome = { error };
+        outcome = { error: attempt ? attempt.failure(error, response?.status) : error };
       }
       let validation: ResponseIssue[] | undefined;
       if (validateResponses !== "off" && "data" in outcome && step.mode === "json") {
@@ -202,8 +208,6 @@ function byMethod<F>(make: (method: string) => F): Record<(typeof METHODS)[numbe
     F
   >;
 }
-
-const noop = () => {};
 
 const statusOf = (error: unknown) => (error instanceof SeqeraApiError ? error.status : undefined);
 

@@ -12,7 +12,7 @@ import type { CallOptions, UntypedInit } from "../http/request.js";
 import type { SeqeraConfig } from "../config/config.js";
 import type { paths } from "../../generated/schema.js";
 import type { Paginated, PaginateOptions } from "./paginate.js";
-import type { ParseAs } from "../http/parse.js";
+import type { ParseAs } from "../http/read-response.js";
 
 export type { CallOptions, UntypedInit };
 

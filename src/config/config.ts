@@ -8,8 +8,9 @@ import { ConfigurationError } from "../errors/configuration-error.js";
 import type { Logger } from "../http/log.js";
 import type { RateLimitOptions } from "../limits/limiter.js";
 import type { FetchFunction } from "../http/request.js";
-import type { ValidateResponses } from "../http/response-check.js";
+import type { ValidateResponses } from "../http/validate-response.js";
 import { DEFAULT_RETRY, type RetryOptions, type RetryPolicy } from "../http/retry.js";
+import { MAX_TIMER_MS } from "../core/time.js";
 
 export type { FetchFunction, ValidateResponses };
 
@@ -80,8 +81,6 @@ export interface SeqeraConfig {
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
-/** The longest delay a timer holds. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 const RATE_LIMIT_OPTIONS = ["perSecond", "perHour", "windowMarginMs", "redis", "redisTimeoutMs"];
 const RETRY_OPTIONS = Object.keys(DEFAULT_RETRY);
 const PARAMS = ["path", "query", "header"];

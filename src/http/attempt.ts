@@ -1,44 +1,34 @@
 /**
- * One attempt of a call: the request sent (redirects included), its response read, within the
- * attempt's timeout and the caller's signal. The attempt owns what it starts until the body has
- * been read: its timer and its listener on the caller's signal are released when it ends, and a
- * body left unread is cancelled (closing the connection). A body handed to the caller as a
- * stream stays bounded by the timer until the caller has read or cancelled it.
+ * One attempt's lifetime: its timeout and the caller's signal, joined into the signal its
+ * requests are sent with. The attempt owns what it starts until the body has been read: its
+ * timer and its listener on the caller's signal are released when it ends (`release`), and a
+ * body handed to the caller as a stream stays bounded by the timer until read or cancelled
+ * (`guard`). `failure` names where a failed attempt broke.
  */
-import type { FetchFunction } from "./request.js";
-import { errorFromFailure } from "./error-from-failure.js";
+import { MAX_TIMER_MS } from "../core/time.js";
 import { SeqeraApiError, type CallInfo } from "../errors/seqera-api-error.js";
-import type { Redact } from "../core/redact.js";
-import { fetchFollowingRedirects } from "./redirects.js";
-import type { HandOver } from "./body.js";
-import type { PreparedRequest } from "./request.js";
+import { errorFromFailure } from "./error-from-failure.js";
 
-export interface AttemptSetup {
-  fetch: FetchFunction;
-  /** 0 (or beyond what a timer can hold): none. */
-  timeoutMs: number;
-  signal: AbortSignal | undefined;
-  call: CallInfo;
-  redact: Redact;
-  /** The first response's status arrived (the rate limiter's permit ends here). */
-  onResponse(status: number): void;
+export interface Attempt {
+  /** Aborts on the caller's signal, on the timeout, and when the attempt fails. */
+  readonly signal: AbortSignal;
+  /** The error a failed attempt rejects with (the caller's abort reason when theirs fired); aborts what is still open. */
+  failure(error: unknown, status: number | undefined): unknown;
+  /** A streamed body (of a response with `status`) that ends the attempt when it is read to the end, fails or is cancelled. */
+  guard(body: ReadableStream<Uint8Array>, status: number): ReadableStream<Uint8Array>;
+  /** Ends the attempt: the timer and the listener go (idempotent). */
+  release(): void;
 }
 
-/**
- * Runs one attempt; `read` is the response step. Rejects with the caller's abort reason when
- * their signal fired, a SeqeraApiError from `read` or the redirects as it is, and otherwise
- * with the TimeoutError, ConnectionError or BodyReadError for where the attempt broke.
- */
-export async function attempt<T>(
-  request: PreparedRequest,
-  setup: AttemptSetup,
-  read: (response: Response, handOver: HandOver) => Promise<T>,
-): Promise<T> {
-  const { signal, timeoutMs } = setup;
-  signal?.throwIfAborted();
+/** Starts an attempt; `timeoutMs` 0 (or beyond what a timer can hold) means none. */
+export function startAttempt(
+  call: CallInfo,
+  timeoutMs: number,
+  callerSignal: AbortSignal | undefined,
+): Attempt {
+  callerSignal?.throwIfAborted();
   const controller = new AbortController();
   let timedOut = false;
-  let status: number | undefined;
   const timer =
     timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS
       ? setTimeout(() => {
@@ -49,44 +39,27 @@ export async function attempt<T>(
       : undefined;
   // Never keeps the process alive on its own.
   timer?.unref();
-  const onAbort = () => controller.abort(signal?.reason);
-  signal?.addEventListener("abort", onAbort, { once: true });
+  const onAbort = () => controller.abort(callerSignal?.reason);
+  callerSignal?.addEventListener("abort", onAbort, { once: true });
   function release() {
     clearTimeout(timer);
-    signal?.removeEventListener("abort", onAbort);
+    callerSignal?.removeEventListener("abort", onAbort);
   }
-  const failure = (error: unknown): unknown => {
-    if (signal?.aborted) return signal.reason;
-    if (error instanceof SeqeraApiError) return error;
-    return errorFromFailure(error, setup.call, { status, timedOut, timeoutMs });
-  };
-  let handedOver = false;
-  const handOver: HandOver = (body) => {
-    handedOver = true;
-    return guarded(body, release, failure);
-  };
-  try {
-    const response = await fetchFollowingRedirects(request, {
-      fetch: setup.fetch,
-      signal: controller.signal,
-      call: setup.call,
-      redact: setup.redact,
-      onFirstResponse: setup.onResponse,
-    });
-    status = response.status;
-    return await read(response, handOver);
-  } catch (error) {
+  const failure = (error: unknown, status: number | undefined): unknown => {
     // Whatever is still open (an unread body, the connection) goes now.
     release();
     controller.abort();
-    throw failure(error);
-  } finally {
-    if (!handedOver) release();
-  }
+    if (callerSignal?.aborted) return callerSignal.reason;
+    if (error instanceof SeqeraApiError) return error;
+    return errorFromFailure(error, call, { status, timedOut, timeoutMs });
+  };
+  return {
+    signal: controller.signal,
+    failure,
+    release,
+    guard: (body, status) => guarded(body, release, (error) => failure(error, status)),
+  };
 }
-
-/** setTimeout fires after 1 ms for longer delays (Infinity included): beyond this, no timeout. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** The body as the caller gets it: the attempt ends when it is read to the end, fails or is cancelled. */
 function guarded(
@@ -107,7 +80,6 @@ function guarded(
             controller.enqueue(value);
           }
         } catch (error) {
-          release();
           controller.error(failure(error));
         }
       },

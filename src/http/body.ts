@@ -4,9 +4,6 @@
  * bound; what is past it is never read (the stream is cancelled, which closes the connection).
  */
 
-/** Hands a body to the caller: it stays bounded by the attempt until read or cancelled. */
-export type HandOver = (body: ReadableStream<Uint8Array>) => ReadableStream<Uint8Array>;
-
 /** The whole body, or undefined when it exceeds `maxBytes` (reading stopped there). */
 export async function readAtMost(
   body: ReadableStream<Uint8Array> | null,

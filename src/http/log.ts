@@ -1,4 +1,4 @@
-import type { ResponseIssue } from "./response-validation.js";
+import type { ResponseIssue } from "./validate-response.js";
 
 /** One entry per attempt of a call; never carries the token or any header. */
 export interface LogEntry {

@@ -1,6 +1,6 @@
 import { operations, type Pagination } from "../../generated/operations.js";
 import { multipartSerializer, type BodySerializer } from "./multipart.js";
-import type { ParseMode } from "./parse.js";
+import type { ParseMode } from "./read-response.js";
 import { createQuerySerializer, type QuerySerializer } from "./query.js";
 
 /** What a call needs to know about its operation, worked out once per operation. */

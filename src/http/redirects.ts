@@ -23,49 +23,58 @@ export interface Sender {
   signal: AbortSignal;
   call: CallInfo;
   redact: Redact;
-  /** Called once, with the status of the first response (the one the API server sent). */
-  onFirstResponse(status: number): void;
 }
 
-export async function fetchFollowingRedirects(
+/** One hop: the request to `url`, not following a redirect it answers. */
+function sendTo(url: URL, headers: Headers, request: PreparedRequest, sender: Sender) {
+  // The signal goes to fetch, not into the Request: building a Request with one costs a
+  // listener and a controller of its own, and fetch makes its own Request from both anyway.
+  const { method, body } = request;
+  const init: RequestInit = { method, headers, body, redirect: "manual" };
+  return sender.fetch(new Request(url, init), { signal: sender.signal });
+}
+
+/** The request as prepared, to the API server: its response is the API's own answer. */
+export function sendRequest(request: PreparedRequest, sender: Sender): Promise<Response> {
+  return sendTo(new URL(request.url), request.headers, request, sender);
+}
+
+/** The final response, from the API server's first one: redirects followed as the rules above say. */
+export async function followRedirects(
+  first: Response,
   request: PreparedRequest,
   sender: Sender,
 ): Promise<Response> {
-  const { method, body } = request;
-  const { signal } = sender;
+  const { method } = request;
   let url = new URL(request.url);
   let headers = request.headers;
+  let response = first;
   // Bodiless reads may follow a redirect anywhere (without credentials); anything else stays.
   const mayLeaveOrigin = method === "GET" || method === "HEAD";
-  for (let hop = 0; ; hop++) {
-    // The signal goes to fetch, not into the Request: building a Request with one costs a
-    // listener and a controller of its own, and fetch makes its own Request from both anyway.
-    const init: RequestInit = { method, headers, body, redirect: "manual" };
-    const response = await sender.fetch(new Request(url, init), { signal });
-    if (hop === 0) sender.onFirstResponse(response.status);
+  for (let hop = 1; ; hop++) {
     const location = REDIRECTS.has(response.status) ? response.headers.get("location") : null;
     if (location === null) return response;
     await response.body?.cancel().catch(() => {});
     const target = resolve(location, url);
+    const status = response.status;
     const refuse = (why: string) => {
       const shown = target ? sender.redact(`${target.origin}${target.pathname}`) : "an invalid URL";
       return new RedirectError(
-        `${method} ${sender.call.path} was redirected (${response.status}) to ${shown}: ${why}`,
-        { ...sender.call, status: response.status, location: shown },
+        `${method} ${sender.call.path} was redirected (${status}) to ${shown}: ${why}`,
+        { ...sender.call, status, location: shown },
       );
     };
     if (target === undefined || (target.protocol !== "https:" && target.protocol !== "http:")) {
       throw refuse("not an http(s) URL, not followed.");
     }
-    if (hop + 1 > MAX_REDIRECTS)
-      throw refuse(`more than ${MAX_REDIRECTS} redirects, not followed.`);
+    if (hop > MAX_REDIRECTS) throw refuse(`more than ${MAX_REDIRECTS} redirects, not followed.`);
     if (!mayLeaveOrigin) {
       if (target.origin !== url.origin) {
         throw refuse(
           `another origin, not followed: neither the token nor the request body leave ${url.origin}.`,
         );
       }
-      if (response.status !== 307 && response.status !== 308) {
+      if (status !== 307 && status !== 308) {
         throw refuse(`following it would turn the ${method} into a GET, so it was not followed.`);
       }
     }
@@ -74,6 +83,7 @@ export async function fetchFollowingRedirects(
       for (const name of CREDENTIALS) headers.delete(name);
     }
     url = target;
+    response = await sendTo(url, headers, request, sender);
   }
 }
 

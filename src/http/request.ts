@@ -9,7 +9,7 @@
 import { mergeHeaders } from "openapi-fetch";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import type { OperationPlan } from "./operation-plan.js";
-import type { ParseAs } from "./parse.js";
+import type { ParseAs } from "./read-response.js";
 import type { HeadersOptions } from "openapi-fetch";
 
 /** The fetch the client sends through; it must honour `init.signal` for timeouts and aborts. */

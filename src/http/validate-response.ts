@@ -1,5 +1,16 @@
+/**
+ * `validateResponses`: a success JSON answer checked against its operation's response schema,
+ * so a user on another release learns where its answers leave our types. The validator (Ajv,
+ * a dynamic import, and the compiled schemas) is loaded on the first checked answer, once per
+ * process; each operation's response schema is compiled on its first use and kept.
+ */
 import type { ErrorObject, ValidateFunction } from "ajv";
-import type { ResponseIssue } from "../errors/response-validation-error.js";
+import type { Redact } from "../core/redact.js";
+import {
+  ResponseValidationError,
+  type ResponseIssue,
+} from "../errors/response-validation-error.js";
+import type { CallInfo } from "../errors/seqera-api-error.js";
 import { addComponentSchemas, loadAjv } from "../openapi/ajv.js";
 import { deref, isRecord, operationObject, type OpenApiDocument } from "../openapi/document.js";
 import { toJsonSchema } from "../openapi/json-schema.js";
@@ -134,3 +145,42 @@ const cut = (text: string): string =>
 
 const escape = (key: string): string => key.replace(/~/g, "~0").replace(/\//g, "~1");
 const unescape = (key: string): string => key.replace(/~1/g, "/").replace(/~0/g, "~");
+
+export type ValidateResponses = "off" | "warn" | "throw";
+
+let validator: Promise<ResponseValidator> | undefined;
+
+/**
+ * Issues of one answer, their values redacted (a server may echo the token); with "throw", a
+ * ResponseValidationError instead of any issue.
+ */
+export async function checkResponse(
+  mode: Exclude<ValidateResponses, "off">,
+  call: CallInfo,
+  status: number,
+  body: unknown,
+  redact: Redact,
+): Promise<ResponseIssue[]> {
+  const loading = (validator ??= loadResponseValidator());
+  // A failed load (ajv missing) is reported to this call and retried by the next one.
+  loading.catch(() => {
+    if (validator === loading) validator = undefined;
+  });
+  const issues = (await loading)(call.method, call.path, status, body).map((issue) =>
+    typeof issue.value === "string" ? { ...issue, value: redact(issue.value) } : issue,
+  );
+  if (issues.length > 0 && mode === "throw") {
+    throw new ResponseValidationError(describeIssues(call, issues), { ...call, status, issues });
+  }
+  return issues;
+}
+
+/** "GET /workflow/{workflowId} (DescribeWorkflow) answered outside its schema: /workflow/status must be …, got null; …" */
+export function describeIssues(call: CallInfo, issues: readonly ResponseIssue[]): string {
+  const where = issues.map((i) => `${i.path || "/"} ${i.message}, got ${shown(i.value)}`);
+  return `${call.method} ${call.path} (${call.operationId}) answered outside its schema: ${where.join("; ")}`;
+}
+
+function shown(value: unknown): string {
+  return value === undefined ? "nothing" : JSON.stringify(value);
+}
