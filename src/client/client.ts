@@ -12,12 +12,8 @@
  */
 import { startAttempt, type Attempt } from "../http/attempt.js";
 import { sleep } from "../core/backoff.js";
-import {
-  checkCallOptions,
-  checkPageOptions,
-  resolveConfig,
-  type SeqeraClientOptions,
-} from "../config/config.js";
+import { checkCallOptions, checkPageOptions } from "../config/checks.js";
+import { resolveConfig, type SeqeraClientOptions } from "../config/config.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import { SeqeraApiError, type CallInfo } from "../errors/seqera-api-error.js";
 import { logAttempt } from "../http/log.js";
