@@ -82,7 +82,7 @@ export function createSeqeraClient(options: SeqeraClientOptions = {}): SeqeraCli
       const queued = limiter && performance.now();
       const permit = limiter && (await limiter.acquire(call, signal));
       const sent = performance.now();
-      const end = permit && once(permit);
+      const done = permit && once(permit);
       let response: Response | undefined;
       let outcome: { data: unknown } | { error: unknown };
       let attempt: Attempt | undefined;
@@ -91,7 +91,7 @@ export function createSeqeraClient(options: SeqeraClientOptions = {}): SeqeraCli
         const sender = { fetch: config.fetch, signal: attempt.signal, call, redact };
         const first = await sendRequest(request, sender);
         // The API server has answered: the rate limiter's slot ends here, not after redirects.
-        end?.(first.status);
+        done?.(first.status);
         response = await followRedirects(first, request, sender);
         const data = await readResponse(response, step);
         // A streamed body keeps the attempt (its timeout) until the caller has read it.
@@ -117,7 +117,7 @@ export function createSeqeraClient(options: SeqeraClientOptions = {}): SeqeraCli
         }
       }
       // No status arrived: the permit ends here.
-      end?.(undefined);
+      done?.(undefined);
       const decision =
         "error" in outcome && retry !== false
           ? retryDecision(
