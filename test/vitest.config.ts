@@ -20,8 +20,15 @@ export default defineConfig({
     root: new URL("..", import.meta.url).pathname,
     include: ["test/**/*.test.ts"],
     reporters: ["default", "./test/summary-reporter.ts"],
+    globalSetup: ["./test/setup/cli-build.ts"],
+    setupFiles: ["./test/setup/no-warnings.ts"],
     benchmark: { include: ["test/**/*.bench.ts"] },
+    // Two test files at once on two cores: most files spend much of their time waiting (on
+    // child processes, servers, the rate limiter's window), which one worker left idle.
+    maxWorkers: 2,
     testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // The first file to need the build (test/cli/cli.ts) compiles it in its beforeAll, up to a
+    // minute of tsc on a loaded machine.
+    hookTimeout: 120_000,
   },
 });

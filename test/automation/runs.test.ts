@@ -96,11 +96,12 @@ describe("waitForRun", () => {
 
   test("gives up after timeoutMs with a WaitTimeoutError naming the last status", async () => {
     const id = emulator.state.runs.add({ workspaceId: 42, status: "RUNNING" }).id;
-    const error = await waitForRun(clientOf(emulator), id, { ...FAST, timeoutMs: 50 }).catch(
+    // Long enough for the first answer on a loaded machine (50 ms was not), so a status is known.
+    const error = await waitForRun(clientOf(emulator), id, { ...FAST, timeoutMs: 1000 }).catch(
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(WaitTimeoutError);
-    expect(error).toMatchObject({ resource: "run", id, timeoutMs: 50, lastStatus: "RUNNING" });
+    expect(error).toMatchObject({ resource: "run", id, timeoutMs: 1000, lastStatus: "RUNNING" });
     expect((error as Error).message).toMatch(/still RUNNING/);
   });
 

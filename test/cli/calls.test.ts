@@ -3,13 +3,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { startEmulator, type Emulator } from "seqera-api-client/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { buildCli, lines, runCli, type BuiltCli, type RunOptions } from "./cli.js";
+import { sharedBuild, lines, runCli, type BuiltCli, type RunOptions } from "./cli.js";
 
 let cli: BuiltCli;
 let emulator: Emulator;
 beforeAll(async () => {
   [cli, emulator] = await Promise.all([
-    buildCli(),
+    sharedBuild(),
     startEmulator({
       seed: {
         workspaces: [
@@ -22,7 +22,7 @@ beforeAll(async () => {
   ]);
 });
 afterAll(async () => {
-  await Promise.all([cli?.remove(), emulator?.close()]);
+  await emulator?.close();
 });
 beforeEach(() => {
   emulator.clearHandlers();

@@ -1,44 +1,90 @@
 /**
- * The real `seqera-api` executable for the CLI tests: compiled by the project's own build
- * config (as `npm run build` does, into a private folder, so that parallel test files and the
- * package test never write the same files), then run with node as a child process.
+ * The real `seqera-api` executable for the CLI tests: compiled once per test run by the
+ * project's own build config (as `npm run build` does, into a private folder), then run with
+ * node as a child process. The package test packs the same build.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { setTimeout as sleep } from "node:timers/promises";
 import { promisify } from "node:util";
+import { inject } from "vitest";
 
 export const root = fileURLToPath(new URL("../..", import.meta.url));
 const exec = promisify(execFile);
 
 export interface BuiltCli {
+  /** The build folder: what `npm run build` writes to dist/. */
+  outDir: string;
   /** The compiled entry, at the place the package's `bin` names relative to the build folder. */
   main: string;
-  remove(): Promise<void>;
 }
 
-/** Compiles src/ and generated/ with scripts/tsconfig.build.json into a fresh folder. */
-export async function buildCli(): Promise<BuiltCli> {
-  const cache = path.join(root, "node_modules", ".cache");
-  await mkdir(cache, { recursive: true });
-  // Inside the project, so that the CLI finds the package's package.json above it.
-  const outDir = await mkdtemp(path.join(cache, "seqera-cli-"));
+let shared: Promise<BuiltCli> | undefined;
+
+/**
+ * src/ and generated/ compiled once per test run (in the folder test/setup/cli-build.ts
+ * provides): the first test file to ask builds, the others, in any worker, wait for its marker.
+ */
+export function sharedBuild(): Promise<BuiltCli> {
+  shared ??= buildOnce(inject("cliBuildDir"));
+  return shared;
+}
+
+async function buildOnce(dir: string): Promise<BuiltCli> {
+  const outDir = path.join(dir, "build");
+  const marker = path.join(dir, "built");
+  const built = { outDir, main: await mainIn(outDir) };
+  try {
+    // mkdir is atomic: exactly one worker creates the folder and builds.
+    await mkdir(outDir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    await waitForMarker(marker);
+    return built;
+  }
+  let outcome = "ok";
+  try {
+    await compileCli(outDir);
+  } catch (error) {
+    outcome = `failed: ${(error as Error).message}`;
+    throw error;
+  } finally {
+    // Written whole, then renamed: a waiting worker never reads half of it.
+    await writeFile(`${marker}.tmp`, outcome);
+    await rename(`${marker}.tmp`, marker);
+  }
+  return built;
+}
+
+async function waitForMarker(marker: string): Promise<void> {
+  const deadline = Date.now() + 110_000;
+  while (Date.now() < deadline) {
+    const outcome = await readFile(marker, "utf8").catch(() => undefined);
+    if (outcome === "ok") return;
+    if (outcome !== undefined) throw new Error(`The shared CLI build ${outcome}`);
+    await sleep(100);
+  }
+  throw new Error(`The shared CLI build did not finish within 110 s (${marker}).`);
+}
+
+/** Compiles src/ and generated/ with scripts/tsconfig.build.json into `outDir`. */
+async function compileCli(outDir: string): Promise<void> {
   const tsc = path.join(root, "node_modules", ".bin", "tsc");
   await exec(tsc, ["-p", "scripts/tsconfig.build.json", "--outDir", outDir], { cwd: root });
   await cp(
     path.join(root, "generated", "openapi.json"),
     path.join(outDir, "generated", "openapi.json"),
   );
+}
+
+async function mainIn(outDir: string): Promise<string> {
   const pkg = JSON.parse(await readFile(path.join(root, "package.json"), "utf8"));
   const bin: string = pkg.bin["seqera-api"];
   // The bin names the file under the build's output folder (dist/).
-  const inBuild = bin.replace(/^(\.\/)?dist\//, "");
-  return {
-    main: path.join(outDir, inBuild),
-    remove: () => rm(outDir, { recursive: true, force: true }),
-  };
+  return path.join(outDir, bin.replace(/^(\.\/)?dist\//, ""));
 }
 
 export interface CliResult {

@@ -3,16 +3,15 @@ import { writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { ChildProcess } from "node:child_process";
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { beforeAll, expect, test } from "vitest";
 import { EXIT } from "../../src/cli/exit-codes.js";
 import { freePort } from "../helpers/ports.js";
-import { buildCli, runCli, startCli, type BuiltCli } from "./cli.js";
+import { sharedBuild, runCli, startCli, type BuiltCli } from "./cli.js";
 
 let cli: BuiltCli;
 beforeAll(async () => {
-  cli = await buildCli();
+  cli = await sharedBuild();
 });
-afterAll(() => cli?.remove());
 
 const seed = {
   workspaces: [{ org: "acme", name: "prod", id: 42 }],

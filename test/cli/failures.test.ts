@@ -1,15 +1,15 @@
 import { startEmulator, type Emulator } from "seqera-api-client/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { EXIT } from "../../src/cli/exit-codes.js";
-import { buildCli, lines, runCli, type BuiltCli, type RunOptions } from "./cli.js";
+import { sharedBuild, lines, runCli, type BuiltCli, type RunOptions } from "./cli.js";
 
 let cli: BuiltCli;
 let emulator: Emulator;
 beforeAll(async () => {
-  [cli, emulator] = await Promise.all([buildCli(), startEmulator()]);
+  [cli, emulator] = await Promise.all([sharedBuild(), startEmulator()]);
 });
 afterAll(async () => {
-  await Promise.all([cli?.remove(), emulator?.close()]);
+  await emulator?.close();
 });
 beforeEach(() => {
   emulator.clearHandlers();

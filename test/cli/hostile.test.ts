@@ -1,15 +1,14 @@
 /** The CLI against a loopback server that misbehaves: every failure one line, the right code, and an exit. */
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import { EXIT } from "../../src/cli/exit-codes.js";
 import { useTestServer } from "../helpers/server.js";
-import { buildCli, lines, runCli, type BuiltCli } from "./cli.js";
+import { sharedBuild, lines, runCli, type BuiltCli } from "./cli.js";
 
 const server = await useTestServer();
 let cli: BuiltCli;
 beforeAll(async () => {
-  cli = await buildCli();
+  cli = await sharedBuild();
 });
-afterAll(() => cli?.remove());
 
 const token = "hostile-test-token-7f3a9c";
 const seqera = (args: string[]) =>

@@ -4,7 +4,7 @@ import path from "node:path";
 import { startEmulator, type Emulator } from "seqera-api-client/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { EXIT } from "../../src/cli/exit-codes.js";
-import { buildCli, runCli, type BuiltCli, type RunOptions } from "./cli.js";
+import { sharedBuild, runCli, type BuiltCli, type RunOptions } from "./cli.js";
 
 let cli: BuiltCli;
 let emulator: Emulator;
@@ -16,7 +16,7 @@ const file = (name: string, content: string) => {
 
 beforeAll(async () => {
   [cli, emulator] = await Promise.all([
-    buildCli(),
+    sharedBuild(),
     startEmulator({
       seed: {
         workspaces: [{ org: "acme", name: "prod", id: 42 }],
@@ -39,7 +39,7 @@ beforeAll(async () => {
   ]);
 });
 afterAll(async () => {
-  await Promise.all([cli?.remove(), emulator?.close()]);
+  await emulator?.close();
 });
 beforeEach(() => emulator.clearHandlers());
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue #12's newcomer job with seqera-api (TOWER_ACCESS_TOKEN, TOWER_API_ENDPOINT set; jq).
+# A newcomer's first job with seqera-api (TOWER_ACCESS_TOKEN, TOWER_API_ENDPOINT set; jq).
 set -euo pipefail
 user=$(seqera-api UserInfo | jq .user.id)
 seqera-api ListWorkspacesUser -p userId="$user" | jq -r '.orgsAndWorkspaces[] | select(.workspaceName) | "\(.orgName)/\(.workspaceName)"'

@@ -1,30 +1,23 @@
 /**
  * SEQERA_RATE_LIMIT_REDIS puts the CLI's rate limiter in Redis, so parallel CI jobs on one token
- * share its budget. Needs redis-server: fails in CI without it, skips elsewhere.
+ * share its budget. Needs redis-server: these tests fail without it (.ci/run installs it).
  */
 import { startEmulator, type Emulator } from "seqera-api-client/testing";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { EXIT } from "../../src/cli/exit-codes.js";
 import { freePort } from "../helpers/ports.js";
-import { hasRedisServer, startRedis } from "../limits/processes.js";
-import { buildCli, runCli, type BuiltCli } from "./cli.js";
+import { startRedis } from "../limits/processes.js";
+import { sharedBuild, runCli, type BuiltCli } from "./cli.js";
 
-const available = hasRedisServer();
-if (!available && process.env.CI === "true") {
-  throw new Error(
-    "redis-server is missing: the CLI's shared rate-limit tests need it (see .ci/run)",
-  );
-}
-
-describe.skipIf(!available)("SEQERA_RATE_LIMIT_REDIS", () => {
+describe("SEQERA_RATE_LIMIT_REDIS", () => {
   let cli: BuiltCli;
   let emulator: Emulator;
   let redis: Awaited<ReturnType<typeof startRedis>>;
   beforeAll(async () => {
-    [cli, emulator, redis] = await Promise.all([buildCli(), startEmulator(), startRedis()]);
+    [cli, emulator, redis] = await Promise.all([sharedBuild(), startEmulator(), startRedis()]);
   });
   afterAll(async () => {
-    await Promise.all([cli?.remove(), emulator?.close(), redis?.stop()]);
+    await Promise.all([emulator?.close(), redis?.stop()]);
   });
 
   test("parallel processes keep the token's budget in Redis (under a hash, never the token) and exit", async () => {

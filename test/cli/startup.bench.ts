@@ -1,12 +1,11 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { afterAll, bench, describe } from "vitest";
-import { buildCli } from "./cli.js";
+import { bench, describe } from "vitest";
+import { sharedBuild } from "./cli.js";
 
 const exec = promisify(execFile);
 // The compiled binary, as `npx seqera-api` runs it; target ≤ 150 ms for --version.
-const cli = await buildCli();
-afterAll(() => cli.remove());
+const cli = await sharedBuild();
 const node = (...args: string[]) => exec(process.execPath, args);
 
 describe("seqera-api start-up (a whole process)", () => {

@@ -11,7 +11,7 @@ import { listRunsOrExplain } from "./handle-errors.js";
 import { launchPipeline } from "./launch-pipeline.js";
 import { failedRuns } from "./list-workflows.js";
 import { worker } from "./shared-rate-limit.js";
-import { hasRedisServer, startRedis } from "../limits/processes.js";
+import { startRedis } from "../limits/processes.js";
 
 // The README's examples, run as a user would: configured by the tw CLI's variables only.
 let emulator: Emulator;
@@ -138,27 +138,24 @@ test("point at an Enterprise install", async () => {
   }
 });
 
-test.skipIf(!hasRedisServer() && process.env.CI !== "true")(
-  "share a token's rate limit across workers",
-  async () => {
-    const redis = await startRedis();
-    try {
-      const ids = Array.from(
-        { length: 15 },
-        () => emulator.state.workflows.add({ status: "RUNNING", workspaceId: 42 }).id,
-      );
-      // A token of their own: calls of the other tests still count in the emulator's window.
-      const token = `shared-${Date.now()}`;
-      emulator.addToken(token);
-      vi.stubEnv("TOWER_ACCESS_TOKEN", token);
-      const before = emulator.requests.length;
-      // Three workers, 45 calls on one token: the emulator refuses a 21st call in any second.
-      const statuses = await Promise.all([1, 2, 3].map(() => worker(ids, redis.url)));
-      expect(statuses.flat()).toEqual(Array(45).fill("RUNNING"));
-      expect(emulator.requests.slice(before).map((r) => r.status)).toEqual(Array(45).fill(200));
-    } finally {
-      vi.stubEnv("TOWER_ACCESS_TOKEN", emulator.token);
-      await redis.stop();
-    }
-  },
-);
+test("share a token's rate limit across workers", async () => {
+  const redis = await startRedis();
+  try {
+    const ids = Array.from(
+      { length: 15 },
+      () => emulator.state.workflows.add({ status: "RUNNING", workspaceId: 42 }).id,
+    );
+    // A token of their own: calls of the other tests still count in the emulator's window.
+    const token = `shared-${Date.now()}`;
+    emulator.addToken(token);
+    vi.stubEnv("TOWER_ACCESS_TOKEN", token);
+    const before = emulator.requests.length;
+    // Three workers, 45 calls on one token: the emulator refuses a 21st call in any second.
+    const statuses = await Promise.all([1, 2, 3].map(() => worker(ids, redis.url)));
+    expect(statuses.flat()).toEqual(Array(45).fill("RUNNING"));
+    expect(emulator.requests.slice(before).map((r) => r.status)).toEqual(Array(45).fill(200));
+  } finally {
+    vi.stubEnv("TOWER_ACCESS_TOKEN", emulator.token);
+    await redis.stop();
+  }
+});

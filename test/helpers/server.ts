@@ -206,9 +206,16 @@ export const endlessBody = (
     while (written < totalBytes && !res.destroyed) {
       written += chunk.length;
       if (!res.write(chunk)) {
+        // Whichever comes first removes both listeners: one left per wait would pile up on
+        // `res` (a MaxListenersExceededWarning after ten waits).
         await new Promise<void>((resolve) => {
-          res.once("drain", resolve);
-          res.once("close", resolve);
+          const done = () => {
+            res.off("drain", done);
+            res.off("close", done);
+            resolve();
+          };
+          res.once("drain", done);
+          res.once("close", done);
         });
       }
     }

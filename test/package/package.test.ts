@@ -5,6 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, test } from "vitest";
+import { sharedBuild } from "../cli/cli.js";
 
 /**
  * The package as a downstream repo gets it: packed, installed into a fresh project, type-checked
@@ -24,8 +25,11 @@ let tarball: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "seqera-package-"));
-  // Compile now, so the tarball holds what src/ and generated/ say today.
-  await run("npm", ["run", "build"], { cwd: root });
+  // The run's one compilation (as `npm run build` makes it), so the tarball holds what src/ and
+  // generated/ say today.
+  const { outDir } = await sharedBuild();
+  await rm(path.join(root, "dist"), { recursive: true, force: true });
+  await cp(outDir, path.join(root, "dist"), { recursive: true });
   const { stdout } = await run(
     "npm",
     ["pack", "--ignore-scripts", "--json", "--pack-destination", dir],
