@@ -152,6 +152,7 @@ export function checkCallOptions(init: object, method: string, path: string): vo
           const inner = (value as Record<string, unknown>)[part];
           if (inner !== undefined) checkObject(inner, `params.${part} (${method} ${path})`);
         }
+        checkHeaders((value as { header?: object }).header, `params.header (${method} ${path})`);
         break;
       case "acceptVersion":
         checkAcceptVersion(value, name());
@@ -180,10 +181,38 @@ export function checkCallOptions(init: object, method: string, path: string): vo
         if (typeof value !== "object" || value === null) {
           throw invalid(name(), "Headers, an object or an array of pairs", value);
         }
+        checkHeaders(value, name());
         break;
     }
   }
 }
+/**
+ * Each header as fetch would take it, so that a bad one (a CR or LF in a value, a space in a
+ * name) is named here rather than surfacing as fetch's bare TypeError. The value is never
+ * shown: headers carry secrets.
+ */
+function checkHeaders(headers: object | undefined, where: string): void {
+  if (headers === undefined || headers instanceof Headers) return; // a Headers holds valid ones
+  const pairs: unknown[] = Array.isArray(headers) ? headers : Object.entries(headers);
+  for (const pair of pairs) {
+    if (!Array.isArray(pair) || pair.length !== 2) {
+      throw new ConfigurationError(`${where}: each header must be a [name, value] pair.`);
+    }
+    const [name, value] = pair as [unknown, unknown];
+    // openapi-fetch sends each item of an array value, and leaves out null and undefined.
+    for (const one of Array.isArray(value) ? value : [value]) {
+      if (one === undefined || one === null) continue;
+      try {
+        new Headers([[String(name), String(one)]]);
+      } catch {
+        throw new ConfigurationError(
+          `${where}: header ${JSON.stringify(String(name))} cannot be sent: a name must be letters, digits and !#$%&'*+-.^_\`|~, and a value must not contain CR, LF or NUL (value not shown).`,
+        );
+      }
+    }
+  }
+}
+
 const PARSE_AS = new Set(["json", "text", "blob", "arrayBuffer", "stream"]);
 
 /** paginate()'s options: the call's (parseAs excepted: pages are JSON) and the paging ones. */

@@ -5,6 +5,7 @@ import { ResponseTooLargeError } from "../errors/response-too-large-error.js";
 import { SeqeraApiError, type CallInfo } from "../errors/seqera-api-error.js";
 import { sanitizedResponse } from "./error-from-response.js";
 import type { Redact } from "../core/redact.js";
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "../core/json-depth.js";
 
 /** How a caller may ask for a success body, overriding the operation table (openapi-fetch's names). */
 export type ParseAs = "json" | "text" | "blob" | "arrayBuffer" | "stream";
@@ -85,6 +86,11 @@ export async function readBody(
     if (text === "") {
       if (NO_CONTENT.has(response.status)) return undefined;
       throw fail("an empty body where JSON was expected");
+    }
+    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+      throw fail(
+        `JSON nested deeper than ${MAX_JSON_DEPTH} levels, which no answer of the API does; refused before any code walks it (it would overflow the stack)`,
+      );
     }
     try {
       return JSON.parse(text);
