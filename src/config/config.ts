@@ -7,6 +7,7 @@
 import { ConfigurationError } from "../errors/configuration-error.js";
 import type { Logger } from "../http/log.js";
 import type { RateLimitOptions } from "../limits/limiter.js";
+import { proxyFetch } from "../http/proxy.js";
 import type { FetchFunction } from "../http/request.js";
 import type { ValidateResponses } from "../http/response-check.js";
 import { DEFAULT_RETRY, type RetryOptions, type RetryPolicy } from "../http/retry.js";
@@ -127,7 +128,7 @@ export function resolveConfig(options: SeqeraClientOptions): {
       options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
       "maxResponseBytes",
     ),
-    fetch: options.fetch ?? globalFetch,
+    fetch: options.fetch ?? proxyFetch(env) ?? globalFetch,
     allowInsecureHttp,
     logger: options.logger,
     rateLimit: checkRateLimit(options.rateLimit ?? {}),
