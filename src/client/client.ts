@@ -170,7 +170,7 @@ export function createSeqeraClient(options: SeqeraClientOptions = {}): SeqeraCli
       dataOf(method.toUpperCase(), path, init),
     paginate: (path: string, init: UntypedInit & PaginateOptions = {}) => {
       checkPageOptions(init, "GET", path);
-      const { pagination } = planFor("GET", path);
+      const { pagination, operationId } = planFor("GET", path);
       if (!pagination) {
         throw new ConfigurationError(`GET ${path} is not a paginated list operation.`);
       }
@@ -180,7 +180,12 @@ export function createSeqeraClient(options: SeqeraClientOptions = {}): SeqeraCli
           ...call,
           params: { ...call.params, query: { ...call.params?.query, ...page } },
         });
-      return paginate(fetchPage, pagination, { pageSize, limit, signal: call.signal });
+      return paginate(
+        fetchPage,
+        pagination,
+        { pageSize, limit, signal: call.signal },
+        { method: "GET", path, operationId },
+      );
     },
     raw: {
       ...byMethod((method) => (path: string, init?: UntypedInit) => send(method, path, init)),
