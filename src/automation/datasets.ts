@@ -3,6 +3,7 @@ import { openAsBlob } from "node:fs";
 import path from "node:path";
 import type { SeqeraClient } from "../client/client.js";
 import { ConflictError } from "../errors/conflict-error.js";
+import { UnexpectedAnswerError } from "./errors/unexpected-answer-error.js";
 import { findDataset, workspaceIdOf, type WorkspaceRef } from "./names.js";
 
 /** What to upload: text or a Blob, or a file read from disk. */
@@ -47,26 +48,43 @@ export async function uploadDataset(
   const file = await fileOf(options);
   let datasetId: string;
   try {
-    const { dataset } = await client.POST("/datasets", {
+    const created = await client.POST("/datasets", {
       params: { query },
       body: { name, description: options.description },
       signal,
     });
-    datasetId = dataset!.id!;
+    const id = created.dataset?.id;
+    if (!id)
+      throw new UnexpectedAnswerError(
+        "POST /datasets",
+        "dataset.id",
+        "the new dataset's id",
+        created,
+      );
+    datasetId = id;
   } catch (error) {
     if (!(error instanceof ConflictError)) throw error;
     datasetId = (await findDataset(client, name, { workspaceId, signal })).id!;
   }
-  const { version } = await client.POST("/datasets/{datasetId}/upload", {
+  const uploaded = await client.POST("/datasets/{datasetId}/upload", {
     params: { path: { datasetId }, query: { ...query, header: options.hasHeader ?? false } },
     body: { file },
     signal,
   });
-  const number = version?.version ?? 1;
+  const { version } = uploaded;
+  if (!version) {
+    throw new UnexpectedAnswerError(
+      "POST /datasets/{datasetId}/upload",
+      "version",
+      "the version the upload created",
+      uploaded,
+    );
+  }
+  const number = version.version ?? 1;
   return {
     datasetId,
     version: number,
-    url: version?.url ?? versionUrl(client, workspaceId, datasetId, number, file.name),
+    url: version.url ?? versionUrl(client, workspaceId, datasetId, number, file.name),
   };
 }
 

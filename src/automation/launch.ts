@@ -5,6 +5,7 @@
 import type { SeqeraClient } from "../client/client.js";
 import { NameNotFoundError } from "../errors/name-not-found-error.js";
 import { ResumeUnavailableError } from "./errors/resume-unavailable-error.js";
+import { UnexpectedAnswerError } from "./errors/unexpected-answer-error.js";
 import {
   findComputeEnv,
   findLabel,
@@ -200,15 +201,24 @@ async function submit(
   if (changes.revision) request.revision = changes.revision;
   if (changes.runName) request.runName = changes.runName;
   if (changes.configProfiles) request.configProfiles = changes.configProfiles;
-  const { workflowId } = await client.POST("/workflow/launch", {
+  const launched = await client.POST("/workflow/launch", {
     params: { query: { workspaceId } },
     body: { launch: request },
     signal,
   });
-  if (!changes.wait) return { workflowId: workflowId! };
+  const { workflowId } = launched;
+  if (!workflowId) {
+    throw new UnexpectedAnswerError(
+      "POST /workflow/launch",
+      "workflowId",
+      "the run's id",
+      launched,
+    );
+  }
+  if (!changes.wait) return { workflowId };
   const wait = changes.wait === true ? {} : changes.wait;
-  const run = await waitForRun(client, workflowId!, { ...wait, workspaceId, signal });
-  return { workflowId: workflowId!, run };
+  const run = await waitForRun(client, workflowId, { ...wait, workspaceId, signal });
+  return { workflowId, run };
 }
 
 /** The id of the workspace's primary compute environment. */
