@@ -44,12 +44,11 @@ export async function uploadDataset(
 ): Promise<UploadedDataset> {
   const { signal, name } = options;
   const workspaceId = await workspaceIdOf(client, options.workspaceId, signal);
-  const query = { workspaceId };
   const file = await fileOf(options);
   let datasetId: string;
   try {
     const created = await client.POST("/datasets", {
-      params: { query },
+      workspace: workspaceId,
       body: { name, description: options.description },
       signal,
     });
@@ -67,7 +66,8 @@ export async function uploadDataset(
     datasetId = (await findDataset(client, name, { workspaceId, signal })).id!;
   }
   const uploaded = await client.POST("/datasets/{datasetId}/upload", {
-    params: { path: { datasetId }, query: { ...query, header: options.hasHeader ?? false } },
+    params: { path: { datasetId }, query: { header: options.hasHeader ?? false } },
+    workspace: workspaceId,
     body: { file },
     signal,
   });
@@ -101,7 +101,7 @@ async function fileOf(options: UploadDatasetOptions): Promise<File> {
 /** The URL form the service gives versions: <api>/workspaces/<id>/datasets/<id>/v/<n>/n/<file>. */
 function versionUrl(
   client: SeqeraClient,
-  workspaceId: number | undefined,
+  workspaceId: string | undefined,
   datasetId: string,
   version: number,
   fileName: string,

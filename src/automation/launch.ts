@@ -120,7 +120,8 @@ export async function launchPipeline(
   } else {
     const pipeline = await findPipeline(client, options.pipeline, { workspaceId, signal });
     const { launch } = await client.GET("/pipelines/{pipelineId}/launch", {
-      params: { path: { pipelineId: pipeline.pipelineId! }, query: { workspaceId } },
+      params: { path: { pipelineId: pipeline.pipelineId! } },
+      workspace: workspaceId,
       signal,
     });
     request = toLaunchRequest(launch ?? {});
@@ -145,11 +146,15 @@ export async function relaunchRun(
 ): Promise<LaunchResult> {
   const { signal } = options;
   const workspaceId = await workspaceIdOf(client, options.workspaceId, signal);
-  const query = { workspaceId };
   const [{ workflow }, { launch }] = await Promise.all([
-    client.GET("/workflow/{workflowId}", { params: { path: { workflowId }, query }, signal }),
+    client.GET("/workflow/{workflowId}", {
+      params: { path: { workflowId } },
+      workspace: workspaceId,
+      signal,
+    }),
     client.GET("/workflow/{workflowId}/launch", {
-      params: { path: { workflowId }, query },
+      params: { path: { workflowId } },
+      workspace: workspaceId,
       signal,
     }),
   ]);
@@ -175,7 +180,7 @@ async function submit(
   client: SeqeraClient,
   request: LaunchRequest,
   changes: LaunchChanges,
-  workspaceId: number | undefined,
+  workspaceId: string | undefined,
 ): Promise<LaunchResult> {
   const { signal } = changes;
   const names = { workspaceId, signal };
@@ -187,7 +192,8 @@ async function submit(
   if (changes.workDir) request.workDir = changes.workDir;
   if (!request.workDir) {
     const { computeEnv } = await client.GET("/compute-envs/{computeEnvId}", {
-      params: { path: { computeEnvId: request.computeEnvId! }, query: { workspaceId } },
+      params: { path: { computeEnvId: request.computeEnvId! } },
+      workspace: workspaceId,
       signal,
     });
     request.workDir = computeEnv?.config?.workDir ?? undefined;
@@ -202,7 +208,7 @@ async function submit(
   if (changes.runName) request.runName = changes.runName;
   if (changes.configProfiles) request.configProfiles = changes.configProfiles;
   const launched = await client.POST("/workflow/launch", {
-    params: { query: { workspaceId } },
+    workspace: workspaceId,
     body: { launch: request },
     signal,
   });
@@ -224,11 +230,11 @@ async function submit(
 /** The id of the workspace's primary compute environment. */
 async function primaryComputeEnvId(
   client: SeqeraClient,
-  workspaceId: number | undefined,
+  workspaceId: string | undefined,
   signal?: AbortSignal,
 ): Promise<string> {
   const { computeEnvs: listed } = await client.GET("/compute-envs", {
-    params: { query: { workspaceId } },
+    workspace: workspaceId,
     signal,
   });
   const computeEnvs = listed ?? [];
@@ -238,7 +244,7 @@ async function primaryComputeEnvId(
   throw new NameNotFoundError(
     "compute environment",
     "(primary)",
-    workspaceId,
+    workspaceId === undefined ? undefined : Number(workspaceId),
     names,
     `Workspace ${workspaceId ?? "(personal)"} has no primary compute environment; ` +
       `name one with \`computeEnv\`${names.length ? ` (it has ${names.map((n) => JSON.stringify(n)).join(", ")})` : ""}`,

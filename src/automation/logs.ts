@@ -49,7 +49,8 @@ export async function* followRunLog(
   let lastPass = false;
   for (;;) {
     const { log } = await client.GET("/workflow/{workflowId}/log", {
-      params: { path: { workflowId }, query: { workspaceId, next: cursor, maxLength } },
+      params: { path: { workflowId }, query: { next: cursor, maxLength } },
+      workspace: workspaceId,
       signal,
     });
     const entries = log?.entries ?? [];
@@ -85,11 +86,12 @@ function startsWith(lines: readonly string[], prefix: readonly string[]): boolea
 async function hasEnded(
   client: SeqeraClient,
   workflowId: string,
-  workspaceId: number | undefined,
+  workspaceId: string | undefined,
   signal?: AbortSignal,
 ): Promise<boolean> {
   const { workflow } = await client.GET("/workflow/{workflowId}", {
-    params: { path: { workflowId }, query: { workspaceId } },
+    params: { path: { workflowId } },
+    workspace: workspaceId,
     signal,
   });
   return workflow?.status != null && TERMINAL_RUN_STATUSES.includes(workflow.status);
@@ -109,7 +111,8 @@ export async function taskLog(
   let next: string | undefined;
   for (;;) {
     const { log } = await client.GET("/workflow/{workflowId}/log/{taskId}", {
-      params: { path: { workflowId, taskId }, query: { workspaceId, next } },
+      params: { path: { workflowId, taskId }, query: { next } },
+      workspace: workspaceId,
       signal,
     });
     lines.push(...(log?.entries ?? []));
@@ -138,15 +141,17 @@ export async function downloadRunLog(
   if (taskId === undefined) {
     const fileName = options.fileName ?? `nf-${workflowId}.log`;
     return client.GET("/workflow/{workflowId}/download", {
-      params: { path: { workflowId }, query: { fileName, workspaceId } },
+      params: { path: { workflowId }, query: { fileName } },
+      workspace: workspaceId,
       signal,
     });
   }
   return client.GET("/workflow/{workflowId}/download/{taskId}", {
     params: {
       path: { workflowId, taskId },
-      query: { fileName: options.fileName ?? ".command.log", workspaceId },
+      query: { fileName: options.fileName ?? ".command.log" },
     },
+    workspace: workspaceId,
     signal,
   });
 }
@@ -164,7 +169,8 @@ export async function saveRunLogs(
   const { signal } = options;
   const workspaceId = await workspaceIdOf(client, options.workspaceId, signal);
   const { log } = await client.GET("/workflow/{workflowId}/log", {
-    params: { path: { workflowId }, query: { workspaceId, maxLength: 1 } },
+    params: { path: { workflowId }, query: { maxLength: 1 } },
+    workspace: workspaceId,
     signal,
   });
   const offered: LogDownload[] = log?.downloads?.length
@@ -175,7 +181,8 @@ export async function saveRunLogs(
   for (const download of offered) {
     if (!download.fileName) continue;
     const stream = await client.GET("/workflow/{workflowId}/download", {
-      params: { path: { workflowId }, query: { fileName: download.fileName, workspaceId } },
+      params: { path: { workflowId }, query: { fileName: download.fileName } },
+      workspace: workspaceId,
       parseAs: "stream",
       signal,
     });

@@ -59,7 +59,8 @@ export async function waitForRun(
       id: workflowId,
       describe: async (signal) => {
         const answer = await client.GET("/workflow/{workflowId}", {
-          params: { path: { workflowId }, query: { workspaceId } },
+          params: { path: { workflowId } },
+          workspace: workspaceId,
           signal,
         });
         const { workflow, progress } = answer;
@@ -117,14 +118,15 @@ export async function failedTasks(
 async function listFailedTasks(
   client: SeqeraClient,
   workflowId: string,
-  workspaceId: number | undefined,
+  workspaceId: string | undefined,
   expected: number | undefined,
   signal: AbortSignal | undefined,
 ): Promise<Task[]> {
   const failed: Task[] = [];
   if (expected === 0) return failed;
   for await (const item of client.paginate("/workflow/{workflowId}/tasks", {
-    params: { path: { workflowId }, query: { workspaceId } },
+    params: { path: { workflowId } },
+    workspace: workspaceId,
     signal,
   })) {
     if (item.task?.status === "FAILED") failed.push(item.task);
@@ -170,7 +172,8 @@ export async function waitForComputeEnv(
       id: computeEnvId,
       describe: async (signal) => {
         const answer = await client.GET("/compute-envs/{computeEnvId}", {
-          params: { path: { computeEnvId }, query: { workspaceId } },
+          params: { path: { computeEnvId } },
+          workspace: workspaceId,
           signal,
         });
         const { computeEnv } = answer;
@@ -233,7 +236,8 @@ export async function* listRuns(
   ];
   const search = words.length ? words.join(" ") : undefined;
   for await (const item of client.paginate("/workflow", {
-    params: { query: { workspaceId, search } },
+    params: { query: { search } },
+    workspace: workspaceId,
     limit,
     signal,
   })) {

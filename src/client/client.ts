@@ -23,7 +23,7 @@ import { logAttempt } from "../http/log.js";
 import { createPlanLookup } from "../http/operation-plan.js";
 import { paginate, type FetchPage, type PaginateOptions } from "./paginate.js";
 import { createRateLimiter, type Permit } from "../limits/limiter.js";
-import { resolveWorkspaceId } from "./names.js";
+import { workspaceIdText } from "./names.js";
 import { createRedactor } from "../core/redact.js";
 import { prepareRequest, type RequestDefaults } from "../http/request.js";
 import { checkResponse, describeIssues } from "../http/response-check.js";
@@ -157,7 +157,7 @@ export function createSeqeraClient(options: SeqeraClientOptions = {}): SeqeraCli
    * looked up once per client (names.ts keeps the list), ids pass through.
    */
   async function workspaceIdByName(ref: string | number, signal: AbortSignal | undefined) {
-    return String(await resolveWorkspaceId(client, String(ref), { signal }));
+    return workspaceIdText(client, String(ref), { signal });
   }
 
   const dataOf = async (method: string, path: string, init?: UntypedInit) =>
