@@ -3,6 +3,7 @@ import { openAsBlob } from "node:fs";
 import path from "node:path";
 import type { SeqeraClient } from "../client/client.js";
 import { ConflictError } from "../errors/conflict-error.js";
+import { UnexpectedAnswerError } from "./errors/unexpected-answer-error.js";
 import { findDataset, workspaceIdOf, type WorkspaceRef } from "./names.js";
 
 /** What to upload: text or a Blob, or a file read from disk. */
@@ -43,30 +44,47 @@ export async function uploadDataset(
 ): Promise<UploadedDataset> {
   const { signal, name } = options;
   const workspaceId = await workspaceIdOf(client, options.workspaceId, signal);
-  const query = { workspaceId };
   const file = await fileOf(options);
   let datasetId: string;
   try {
-    const { dataset } = await client.POST("/datasets", {
-      params: { query },
+    const created = await client.POST("/datasets", {
+      workspace: workspaceId,
       body: { name, description: options.description },
       signal,
     });
-    datasetId = dataset!.id!;
+    const id = created.dataset?.id;
+    if (!id)
+      throw new UnexpectedAnswerError(
+        "POST /datasets",
+        "dataset.id",
+        "the new dataset's id",
+        created,
+      );
+    datasetId = id;
   } catch (error) {
     if (!(error instanceof ConflictError)) throw error;
     datasetId = (await findDataset(client, name, { workspaceId, signal })).id!;
   }
-  const { version } = await client.POST("/datasets/{datasetId}/upload", {
-    params: { path: { datasetId }, query: { ...query, header: options.hasHeader ?? false } },
+  const uploaded = await client.POST("/datasets/{datasetId}/upload", {
+    params: { path: { datasetId }, query: { header: options.hasHeader ?? false } },
+    workspace: workspaceId,
     body: { file },
     signal,
   });
-  const number = version?.version ?? 1;
+  const { version } = uploaded;
+  if (!version) {
+    throw new UnexpectedAnswerError(
+      "POST /datasets/{datasetId}/upload",
+      "version",
+      "the version the upload created",
+      uploaded,
+    );
+  }
+  const number = version.version ?? 1;
   return {
     datasetId,
     version: number,
-    url: version?.url ?? versionUrl(client, workspaceId, datasetId, number, file.name),
+    url: version.url ?? versionUrl(client, workspaceId, datasetId, number, file.name),
   };
 }
 
@@ -83,7 +101,7 @@ async function fileOf(options: UploadDatasetOptions): Promise<File> {
 /** The URL form the service gives versions: <api>/workspaces/<id>/datasets/<id>/v/<n>/n/<file>. */
 function versionUrl(
   client: SeqeraClient,
-  workspaceId: number | undefined,
+  workspaceId: string | undefined,
   datasetId: string,
   version: number,
   fileName: string,

@@ -55,5 +55,6 @@ export {
 export type * from "./schema.js";
 export { RunFailedError } from "./errors/run-failed-error.js";
 export { WaitTimeoutError } from "./errors/wait-timeout-error.js";
+export { UnexpectedAnswerError } from "./errors/unexpected-answer-error.js";
 export { ComputeEnvFailedError } from "./errors/compute-env-failed-error.js";
 export { ResumeUnavailableError } from "./errors/resume-unavailable-error.js";

@@ -5,6 +5,7 @@
 import type { SeqeraClient } from "../client/client.js";
 import { NameNotFoundError } from "../errors/name-not-found-error.js";
 import { ResumeUnavailableError } from "./errors/resume-unavailable-error.js";
+import { UnexpectedAnswerError } from "./errors/unexpected-answer-error.js";
 import {
   findComputeEnv,
   findLabel,
@@ -119,7 +120,8 @@ export async function launchPipeline(
   } else {
     const pipeline = await findPipeline(client, options.pipeline, { workspaceId, signal });
     const { launch } = await client.GET("/pipelines/{pipelineId}/launch", {
-      params: { path: { pipelineId: pipeline.pipelineId! }, query: { workspaceId } },
+      params: { path: { pipelineId: pipeline.pipelineId! } },
+      workspace: workspaceId,
       signal,
     });
     request = toLaunchRequest(launch ?? {});
@@ -144,11 +146,15 @@ export async function relaunchRun(
 ): Promise<LaunchResult> {
   const { signal } = options;
   const workspaceId = await workspaceIdOf(client, options.workspaceId, signal);
-  const query = { workspaceId };
   const [{ workflow }, { launch }] = await Promise.all([
-    client.GET("/workflow/{workflowId}", { params: { path: { workflowId }, query }, signal }),
+    client.GET("/workflow/{workflowId}", {
+      params: { path: { workflowId } },
+      workspace: workspaceId,
+      signal,
+    }),
     client.GET("/workflow/{workflowId}/launch", {
-      params: { path: { workflowId }, query },
+      params: { path: { workflowId } },
+      workspace: workspaceId,
       signal,
     }),
   ]);
@@ -174,7 +180,7 @@ async function submit(
   client: SeqeraClient,
   request: LaunchRequest,
   changes: LaunchChanges,
-  workspaceId: number | undefined,
+  workspaceId: string | undefined,
 ): Promise<LaunchResult> {
   const { signal } = changes;
   const names = { workspaceId, signal };
@@ -186,7 +192,8 @@ async function submit(
   if (changes.workDir) request.workDir = changes.workDir;
   if (!request.workDir) {
     const { computeEnv } = await client.GET("/compute-envs/{computeEnvId}", {
-      params: { path: { computeEnvId: request.computeEnvId! }, query: { workspaceId } },
+      params: { path: { computeEnvId: request.computeEnvId! } },
+      workspace: workspaceId,
       signal,
     });
     request.workDir = computeEnv?.config?.workDir ?? undefined;
@@ -200,25 +207,34 @@ async function submit(
   if (changes.revision) request.revision = changes.revision;
   if (changes.runName) request.runName = changes.runName;
   if (changes.configProfiles) request.configProfiles = changes.configProfiles;
-  const { workflowId } = await client.POST("/workflow/launch", {
-    params: { query: { workspaceId } },
+  const launched = await client.POST("/workflow/launch", {
+    workspace: workspaceId,
     body: { launch: request },
     signal,
   });
-  if (!changes.wait) return { workflowId: workflowId! };
+  const { workflowId } = launched;
+  if (!workflowId) {
+    throw new UnexpectedAnswerError(
+      "POST /workflow/launch",
+      "workflowId",
+      "the run's id",
+      launched,
+    );
+  }
+  if (!changes.wait) return { workflowId };
   const wait = changes.wait === true ? {} : changes.wait;
-  const run = await waitForRun(client, workflowId!, { ...wait, workspaceId, signal });
-  return { workflowId: workflowId!, run };
+  const run = await waitForRun(client, workflowId, { ...wait, workspaceId, signal });
+  return { workflowId, run };
 }
 
 /** The id of the workspace's primary compute environment. */
 async function primaryComputeEnvId(
   client: SeqeraClient,
-  workspaceId: number | undefined,
+  workspaceId: string | undefined,
   signal?: AbortSignal,
 ): Promise<string> {
   const { computeEnvs: listed } = await client.GET("/compute-envs", {
-    params: { query: { workspaceId } },
+    workspace: workspaceId,
     signal,
   });
   const computeEnvs = listed ?? [];
@@ -228,7 +244,7 @@ async function primaryComputeEnvId(
   throw new NameNotFoundError(
     "compute environment",
     "(primary)",
-    workspaceId,
+    workspaceId === undefined ? undefined : Number(workspaceId),
     names,
     `Workspace ${workspaceId ?? "(personal)"} has no primary compute environment; ` +
       `name one with \`computeEnv\`${names.length ? ` (it has ${names.map((n) => JSON.stringify(n)).join(", ")})` : ""}`,

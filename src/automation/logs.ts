@@ -26,10 +26,12 @@ export interface FollowRunLogOptions extends PollOptions, LogOptions {
 /**
  * The run's console log, line by line, as it grows, until the run has ended and its last lines
  * are read (`GET /workflow/{workflowId}/log`). Each page's `forwardToken` is passed back as
- * `next`, so no line comes twice and none is skipped; a `truncated` page is followed at once.
- * Against a server that gives no token it re-reads the log and skips the lines already given.
- * Between polls it waits `pollIntervalMs`, longer while nothing new comes; leaving the loop
- * stops it.
+ * `next`, so no line comes twice and none is skipped; a `truncated` page is followed at once
+ * when its token moved on. A token that does not move means the same lines come again, maybe
+ * with more: only those past what was given are yielded, after the usual wait. A page without
+ * a token is the log from its start (a server that gives none, or a log that restarted): the
+ * lines already given are skipped. Between polls it waits `pollIntervalMs`, longer while
+ * nothing new comes; leaving the loop stops it.
  */
 export async function* followRunLog(
   client: SeqeraClient,
@@ -40,20 +42,31 @@ export async function* followRunLog(
   const workspaceId = await workspaceIdOf(client, options.workspaceId, signal);
   const delays = pollDelays(options);
   let cursor: string | undefined;
+  // Lines given in all; those of the answers to the current cursor; the page that gave it.
   let given = 0;
+  let atCursor = 0;
+  let pageBefore: string[] = [];
   let lastPass = false;
   for (;;) {
     const { log } = await client.GET("/workflow/{workflowId}/log", {
-      params: { path: { workflowId }, query: { workspaceId, next: cursor, maxLength } },
+      params: { path: { workflowId }, query: { next: cursor, maxLength } },
+      workspace: workspaceId,
       signal,
     });
     const entries = log?.entries ?? [];
-    // With a cursor the page holds only what follows it; without one, the log from its start.
-    const fresh = cursor === undefined ? entries.slice(given) : entries;
+    const token = log?.forwardToken || undefined;
+    const moved = token !== undefined && token !== cursor;
+    let skip = atCursor;
+    if (cursor === undefined || token === undefined) skip = given;
+    // A token that did not move, answering the page that gave it: `next` was ignored.
+    else if (!moved && atCursor === 0 && startsWith(entries, pageBefore)) skip = pageBefore.length;
+    const fresh = entries.slice(skip);
     given += fresh.length;
-    if (log?.forwardToken) cursor = log.forwardToken;
+    atCursor = moved ? 0 : skip + fresh.length;
+    if (moved) pageBefore = entries;
+    cursor = token;
     yield* fresh;
-    if (log?.truncated) continue;
+    if (log?.truncated && moved) continue;
     if (lastPass) return;
     // Nothing new, or the service says nothing more is pending: has the run ended?
     const quiet = fresh.length === 0 || log?.pending === false;
@@ -66,14 +79,19 @@ export async function* followRunLog(
   }
 }
 
+function startsWith(lines: readonly string[], prefix: readonly string[]): boolean {
+  return prefix.length <= lines.length && prefix.every((line, i) => lines[i] === line);
+}
+
 async function hasEnded(
   client: SeqeraClient,
   workflowId: string,
-  workspaceId: number | undefined,
+  workspaceId: string | undefined,
   signal?: AbortSignal,
 ): Promise<boolean> {
   const { workflow } = await client.GET("/workflow/{workflowId}", {
-    params: { path: { workflowId }, query: { workspaceId } },
+    params: { path: { workflowId } },
+    workspace: workspaceId,
     signal,
   });
   return workflow?.status != null && TERMINAL_RUN_STATUSES.includes(workflow.status);
@@ -93,7 +111,8 @@ export async function taskLog(
   let next: string | undefined;
   for (;;) {
     const { log } = await client.GET("/workflow/{workflowId}/log/{taskId}", {
-      params: { path: { workflowId, taskId }, query: { workspaceId, next } },
+      params: { path: { workflowId, taskId }, query: { next } },
+      workspace: workspaceId,
       signal,
     });
     lines.push(...(log?.entries ?? []));
@@ -122,15 +141,17 @@ export async function downloadRunLog(
   if (taskId === undefined) {
     const fileName = options.fileName ?? `nf-${workflowId}.log`;
     return client.GET("/workflow/{workflowId}/download", {
-      params: { path: { workflowId }, query: { fileName, workspaceId } },
+      params: { path: { workflowId }, query: { fileName } },
+      workspace: workspaceId,
       signal,
     });
   }
   return client.GET("/workflow/{workflowId}/download/{taskId}", {
     params: {
       path: { workflowId, taskId },
-      query: { fileName: options.fileName ?? ".command.log", workspaceId },
+      query: { fileName: options.fileName ?? ".command.log" },
     },
+    workspace: workspaceId,
     signal,
   });
 }
@@ -148,7 +169,8 @@ export async function saveRunLogs(
   const { signal } = options;
   const workspaceId = await workspaceIdOf(client, options.workspaceId, signal);
   const { log } = await client.GET("/workflow/{workflowId}/log", {
-    params: { path: { workflowId }, query: { workspaceId, maxLength: 1 } },
+    params: { path: { workflowId }, query: { maxLength: 1 } },
+    workspace: workspaceId,
     signal,
   });
   const offered: LogDownload[] = log?.downloads?.length
@@ -159,7 +181,8 @@ export async function saveRunLogs(
   for (const download of offered) {
     if (!download.fileName) continue;
     const stream = await client.GET("/workflow/{workflowId}/download", {
-      params: { path: { workflowId }, query: { fileName: download.fileName, workspaceId } },
+      params: { path: { workflowId }, query: { fileName: download.fileName } },
+      workspace: workspaceId,
       parseAs: "stream",
       signal,
     });

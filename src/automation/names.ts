@@ -5,7 +5,14 @@
  * created since are found); a missing or ambiguous name is a typed error naming the near ones.
  */
 import type { SeqeraClient } from "../client/client.js";
-import { collect, listWorkspaces, lookup, resolveWorkspaceId, type Kind } from "../client/names.js";
+import {
+  collect,
+  listWorkspaces,
+  lookup,
+  resolveWorkspaceId,
+  workspaceIdText,
+  type Kind,
+} from "../client/names.js";
 import type {
   ComputeEnvSummary,
   Credentials,
@@ -24,21 +31,25 @@ export interface NameOptions {
   signal?: AbortSignal;
 }
 
-/** The workspace id a helper sends: the option's, else the client's, else undefined (personal). */
+/**
+ * The workspace id a helper sends: the option's, else the client's, else undefined (personal).
+ * As digits, sent with each call's `workspace` option: ids past 2^53 (9007199254740993) would
+ * lose digits as numbers.
+ */
 export async function workspaceIdOf(
   client: SeqeraClient,
   ref: WorkspaceRef | undefined,
   signal?: AbortSignal,
-): Promise<number | undefined> {
+): Promise<string | undefined> {
   const value = ref ?? client.config.workspaceRef ?? client.config.workspaceId;
   if (value === undefined) return undefined;
-  return typeof value === "number" ? value : resolveWorkspaceId(client, value, { signal });
+  return workspaceIdText(client, String(value), { signal });
 }
 
 const PIPELINES: Kind<Pipeline> = {
   kind: "pipeline",
   list: (client, workspaceId, signal) =>
-    collect(client.paginate("/pipelines", { params: { query: { workspaceId } }, signal })),
+    collect(client.paginate("/pipelines", { workspace: workspaceId, signal })),
   names: (p) => [p.name ?? ""],
   id: (p) => String(p.pipelineId),
 };
@@ -46,8 +57,7 @@ const PIPELINES: Kind<Pipeline> = {
 const COMPUTE_ENVS: Kind<ComputeEnvSummary> = {
   kind: "compute environment",
   list: async (client, workspaceId, signal) =>
-    (await client.GET("/compute-envs", { params: { query: { workspaceId } }, signal }))
-      .computeEnvs ?? [],
+    (await client.GET("/compute-envs", { workspace: workspaceId, signal })).computeEnvs ?? [],
   names: (c) => [c.name ?? ""],
   id: (c) => c.id ?? "",
 };
@@ -55,8 +65,7 @@ const COMPUTE_ENVS: Kind<ComputeEnvSummary> = {
 const CREDENTIALS: Kind<Credentials> = {
   kind: "credentials",
   list: async (client, workspaceId, signal) =>
-    (await client.GET("/credentials", { params: { query: { workspaceId } }, signal }))
-      .credentials ?? [],
+    (await client.GET("/credentials", { workspace: workspaceId, signal })).credentials ?? [],
   names: (c) => [c.name],
   id: (c) => c.id ?? "",
 };
@@ -64,7 +73,7 @@ const CREDENTIALS: Kind<Credentials> = {
 const DATASETS: Kind<Dataset> = {
   kind: "dataset",
   list: (client, workspaceId, signal) =>
-    collect(client.paginate("/datasets", { params: { query: { workspaceId } }, signal })),
+    collect(client.paginate("/datasets", { workspace: workspaceId, signal })),
   names: (d) => [d.name ?? ""],
   id: (d) => d.id ?? "",
 };
@@ -72,7 +81,7 @@ const DATASETS: Kind<Dataset> = {
 const LABELS: Kind<Label> = {
   kind: "label",
   list: (client, workspaceId, signal) =>
-    collect(client.paginate("/labels", { params: { query: { workspaceId } }, signal })),
+    collect(client.paginate("/labels", { workspace: workspaceId, signal })),
   names: (l) => (l.value == null ? [l.name ?? ""] : [l.name ?? "", `${l.name}=${l.value}`]),
   id: (l) => String(l.id),
 };
@@ -80,8 +89,8 @@ const LABELS: Kind<Label> = {
 const SECRETS: Kind<PipelineSecret> = {
   kind: "secret",
   list: async (client, workspaceId, signal) =>
-    (await client.GET("/pipeline-secrets", { params: { query: { workspaceId } }, signal }))
-      .pipelineSecrets ?? [],
+    (await client.GET("/pipeline-secrets", { workspace: workspaceId, signal })).pipelineSecrets ??
+    [],
   names: (s) => [s.name],
   id: (s) => String(s.id),
 };

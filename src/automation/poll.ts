@@ -1,5 +1,10 @@
 /** The polling shared by the waits and the log follower: a growing interval, a deadline, a signal. */
 import { sleep } from "../core/backoff.js";
+import { BodyReadError } from "../errors/body-read-error.js";
+import { ConnectionError } from "../errors/connection-error.js";
+import { RateLimitError } from "../errors/rate-limit-error.js";
+import { ServerError } from "../errors/server-error.js";
+import { TimeoutError } from "../errors/timeout-error.js";
 import { WaitTimeoutError } from "./errors/wait-timeout-error.js";
 import { MAX_TIMER_MS } from "../core/time.js";
 
@@ -15,7 +20,16 @@ export interface PollOptions {
 export interface WaitOptions extends PollOptions {
   /** Give up after this many ms with a WaitTimeoutError naming the last status; default none. */
   timeoutMs?: number;
+  /**
+   * How long polls may keep failing in a row with a transient failure (a 5xx, a 429, no
+   * response, a timeout, a body broken off) before the wait rejects with the last one; such a
+   * poll is tried again after the usual interval. Default 600000 (10 minutes); 0 for none.
+   * Other failures (a 4xx: the token, the id, the workspace) reject at once.
+   */
+  toleranceMs?: number;
 }
+
+export const DEFAULT_TOLERANCE_MS = 600_000;
 
 export const DEFAULT_POLL_INTERVAL_MS = 5_000;
 export const DEFAULT_MAX_POLL_INTERVAL_MS = 60_000;
@@ -54,13 +68,25 @@ export interface WaitSpec<T> {
 /** Polls until `isDone`, within `timeoutMs` and until `signal` aborts; resolves with the last answer. */
 export async function waitFor<T>(spec: WaitSpec<T>, options: WaitOptions): Promise<T> {
   const delays = pollDelays(options);
+  const toleranceMs = positive("toleranceMs", options.toleranceMs ?? DEFAULT_TOLERANCE_MS, true);
   let lastStatus: string | undefined;
   let polled = false;
+  // When the current run of failed polls began.
+  let failingSince: number | undefined;
   return withDeadline(
     options,
     async (signal) => {
       for (;;) {
-        const value = await spec.describe(signal);
+        let value: T;
+        try {
+          value = await spec.describe(signal);
+          failingSince = undefined;
+        } catch (error) {
+          failingSince ??= Date.now();
+          if (!isTransient(error) || Date.now() - failingSince >= toleranceMs) throw error;
+          await sleep(delays(false), signal);
+          continue;
+        }
         const status = spec.statusOf(value);
         const changed = !polled || status !== lastStatus;
         polled = true;
@@ -71,6 +97,13 @@ export async function waitFor<T>(spec: WaitSpec<T>, options: WaitOptions): Promi
       }
     },
     (timeoutMs) => new WaitTimeoutError(spec.resource, spec.id, timeoutMs, lastStatus),
+  );
+}
+
+/** Failures that say nothing about the resource waited for: the next poll may well succeed. */
+function isTransient(error: unknown): boolean {
+  return [ServerError, RateLimitError, ConnectionError, TimeoutError, BodyReadError].some(
+    (type) => error instanceof type,
   );
 }
 

@@ -2,6 +2,7 @@
 import type { SeqeraClient } from "../client/client.js";
 import { ComputeEnvFailedError } from "./errors/compute-env-failed-error.js";
 import { RunFailedError } from "./errors/run-failed-error.js";
+import { UnexpectedAnswerError } from "./errors/unexpected-answer-error.js";
 import { workspaceIdOf, type WorkspaceRef } from "./names.js";
 import { waitFor, type WaitOptions } from "./poll.js";
 import type { ComputeEnv, Run, RunStatus, RunSummary, Task } from "./schema.js";
@@ -13,6 +14,16 @@ export const TERMINAL_RUN_STATUSES: readonly RunStatus[] = [
   "CANCELLED",
   "UNKNOWN",
 ];
+
+/** Every status the schema gives a run (from a Record, so that the type-check sees a new one). */
+const RUN_STATUSES = Object.keys({
+  SUBMITTED: 0,
+  RUNNING: 0,
+  SUCCEEDED: 0,
+  FAILED: 0,
+  CANCELLED: 0,
+  UNKNOWN: 0,
+} satisfies Record<RunStatus, 0>) as readonly RunStatus[];
 
 export interface WaitForRunOptions extends WaitOptions {
   /** Stop at the first of these statuses; default TERMINAL_RUN_STATUSES. A terminal status always stops the wait. */
@@ -47,12 +58,23 @@ export async function waitForRun(
       resource: "run",
       id: workflowId,
       describe: async (signal) => {
-        const { workflow, progress } = await client.GET("/workflow/{workflowId}", {
-          params: { path: { workflowId }, query: { workspaceId } },
+        const answer = await client.GET("/workflow/{workflowId}", {
+          params: { path: { workflowId } },
+          workspace: workspaceId,
           signal,
         });
+        const { workflow, progress } = answer;
+        // Without a status it knows, the wait would poll forever.
+        if (!workflow?.status || !RUN_STATUSES.includes(workflow.status)) {
+          throw new UnexpectedAnswerError(
+            "GET /workflow/{workflowId}",
+            workflow ? "workflow.status" : "workflow",
+            `a run with a status among ${RUN_STATUSES.join(", ")}`,
+            answer,
+          );
+        }
         failedCount = progress?.workflowProgress?.failed;
-        return workflow ?? {};
+        return workflow;
       },
       statusOf: (r) => r.status ?? undefined,
       isDone: (r) => r.status != null && (until.has(r.status) || isTerminal(r.status)),
@@ -96,14 +118,15 @@ export async function failedTasks(
 async function listFailedTasks(
   client: SeqeraClient,
   workflowId: string,
-  workspaceId: number | undefined,
+  workspaceId: string | undefined,
   expected: number | undefined,
   signal: AbortSignal | undefined,
 ): Promise<Task[]> {
   const failed: Task[] = [];
   if (expected === 0) return failed;
   for await (const item of client.paginate("/workflow/{workflowId}/tasks", {
-    params: { path: { workflowId }, query: { workspaceId } },
+    params: { path: { workflowId } },
+    workspace: workspaceId,
     signal,
   })) {
     if (item.task?.status === "FAILED") failed.push(item.task);
@@ -111,6 +134,19 @@ async function listFailedTasks(
   }
   return failed;
 }
+
+/** Every status the schema gives a compute environment (as RUN_STATUSES). */
+const COMPUTE_ENV_STATUSES = Object.keys({
+  CREATING: 0,
+  AVAILABLE: 0,
+  DISABLED: 0,
+  DELETING: 0,
+  ERRORED: 0,
+  INVALID: 0,
+  DELETED: 0,
+} satisfies Record<NonNullable<ComputeEnv["status"]>, 0>) as readonly NonNullable<
+  ComputeEnv["status"]
+>[];
 
 export interface WaitForComputeEnvOptions extends WaitOptions {
   /** Called with the compute environment as first seen and each time its status changes. */
@@ -135,11 +171,21 @@ export async function waitForComputeEnv(
       resource: "compute environment",
       id: computeEnvId,
       describe: async (signal) => {
-        const { computeEnv } = await client.GET("/compute-envs/{computeEnvId}", {
-          params: { path: { computeEnvId }, query: { workspaceId } },
+        const answer = await client.GET("/compute-envs/{computeEnvId}", {
+          params: { path: { computeEnvId } },
+          workspace: workspaceId,
           signal,
         });
-        return computeEnv ?? {};
+        const { computeEnv } = answer;
+        if (!computeEnv?.status || !COMPUTE_ENV_STATUSES.includes(computeEnv.status)) {
+          throw new UnexpectedAnswerError(
+            "GET /compute-envs/{computeEnvId}",
+            computeEnv ? "computeEnv.status" : "computeEnv",
+            `a compute environment with a status among ${COMPUTE_ENV_STATUSES.join(", ")}`,
+            answer,
+          );
+        }
+        return computeEnv;
       },
       statusOf: (c) => c.status ?? undefined,
       isDone: (c) => c.status != null && c.status !== "CREATING",
@@ -190,7 +236,8 @@ export async function* listRuns(
   ];
   const search = words.length ? words.join(" ") : undefined;
   for await (const item of client.paginate("/workflow", {
-    params: { query: { workspaceId, search } },
+    params: { query: { search } },
+    workspace: workspaceId,
     limit,
     signal,
   })) {

@@ -20,7 +20,7 @@ import { logAttempt } from "../http/log.js";
 import { createPlanLookup } from "../http/operation-plan.js";
 import { paginate, type FetchPage, type PaginateOptions } from "./paginate.js";
 import { createRateLimiter, type Permit } from "../limits/limiter.js";
-import { resolveWorkspaceId } from "./names.js";
+import { workspaceIdText } from "./names.js";
 import { createRedactor } from "../core/redact.js";
 import { followRedirects, sendRequest } from "../http/redirects.js";
 import { prepareRequest, type RequestDefaults } from "../http/request.js";
@@ -159,7 +159,7 @@ export function createSeqeraClient(options: SeqeraClientOptions = {}): SeqeraCli
    * looked up once per client (names.ts keeps the list), ids pass through.
    */
   async function workspaceIdByName(ref: string | number, signal: AbortSignal | undefined) {
-    return String(await resolveWorkspaceId(client, String(ref), { signal }));
+    return workspaceIdText(client, String(ref), { signal });
   }
 
   const dataOf = async (method: string, path: string, init?: UntypedInit) =>
@@ -172,7 +172,7 @@ export function createSeqeraClient(options: SeqeraClientOptions = {}): SeqeraCli
       dataOf(method.toUpperCase(), path, init),
     paginate: (path: string, init: UntypedInit & PaginateOptions = {}) => {
       checkPageOptions(init, "GET", path);
-      const { pagination } = planFor("GET", path);
+      const { pagination, operationId } = planFor("GET", path);
       if (!pagination) {
         throw new ConfigurationError(`GET ${path} is not a paginated list operation.`);
       }
@@ -182,7 +182,12 @@ export function createSeqeraClient(options: SeqeraClientOptions = {}): SeqeraCli
           ...call,
           params: { ...call.params, query: { ...call.params?.query, ...page } },
         });
-      return paginate(fetchPage, pagination, { pageSize, limit, signal: call.signal });
+      return paginate(
+        fetchPage,
+        pagination,
+        { pageSize, limit, signal: call.signal },
+        { method: "GET", path, operationId },
+      );
     },
     raw: {
       ...byMethod((method) => (path: string, init?: UntypedInit) => send(method, path, init)),

@@ -18,7 +18,7 @@ type WorkspaceMembership = Readable<components["schemas"]["OrgAndWorkspaceDto"]>
 /** How to list one kind of resource and read its names and id. */
 export interface Kind<T> {
   kind: string;
-  list(client: SeqeraClient, workspaceId: number | undefined, signal?: AbortSignal): Promise<T[]>;
+  list(client: SeqeraClient, workspaceId: string | undefined, signal?: AbortSignal): Promise<T[]>;
   /** The names a lookup matches: a label "env" with value "prod" answers "env" and "env=prod". */
   names(item: T): string[];
   id(item: T): string;
@@ -34,7 +34,7 @@ const caches = new WeakMap<SeqeraClient, Map<string, Promise<unknown[]>>>();
 export function listOf<T>(
   client: SeqeraClient,
   kind: Kind<T>,
-  workspaceId: number | undefined,
+  workspaceId: string | undefined,
   signal: AbortSignal | undefined,
   fresh = false,
 ): { items: Promise<T[]>; wasKept: boolean } {
@@ -55,7 +55,7 @@ export async function lookup<T>(
   client: SeqeraClient,
   kind: Kind<T>,
   name: string,
-  workspaceId: number | undefined,
+  workspaceId: string | undefined,
   signal?: AbortSignal,
 ): Promise<T> {
   const matching = (items: T[]) => items.filter((item) => kind.names(item).includes(name));
@@ -68,14 +68,16 @@ export async function lookup<T>(
     matches = matching(items);
   }
   if (matches.length === 1) return matches[0]!;
+  // The errors' field is the schema's number (exact below 2^53).
+  const inWorkspace = workspaceId === undefined ? undefined : Number(workspaceId);
   if (matches.length === 0) {
     const candidates = nearNames(name, items.flatMap(kind.names));
-    throw new NameNotFoundError(kind.kind, name, workspaceId, candidates);
+    throw new NameNotFoundError(kind.kind, name, inWorkspace, candidates);
   }
   throw new AmbiguousNameError(
     kind.kind,
     name,
-    workspaceId,
+    inWorkspace,
     matches.map((m) => ({ id: kind.id(m), name: kind.names(m).at(-1)! })),
   );
 }
@@ -111,19 +113,31 @@ export function listWorkspaces(
   return listOf(client, WORKSPACES, undefined, options.signal).items;
 }
 
-/** The numeric id of the workspace "org/workspace" (ids as strings pass through). */
+/**
+ * The numeric id of the workspace "org/workspace" (ids as strings pass through). An id past
+ * 2^53 loses digits as a number: the client itself sends workspaces by workspaceIdText.
+ */
 export async function resolveWorkspaceId(
   client: SeqeraClient,
   ref: string,
   options: { signal?: AbortSignal } = {},
 ): Promise<number> {
+  return Number(await workspaceIdText(client, ref, options));
+}
+
+/** The id of the workspace "org/workspace" as digits; ids given as digits kept exactly. */
+export async function workspaceIdText(
+  client: SeqeraClient,
+  ref: string,
+  options: { signal?: AbortSignal } = {},
+): Promise<string> {
   const text = ref.trim();
-  if (/^[1-9]\d*$/.test(text)) return Number(text);
+  if (/^[1-9]\d*$/.test(text)) return text;
   if (!/^[^/\s]+\/[^/\s]+$/.test(text)) {
     throw new ConfigurationError(
       `A workspace is an id or "organization/workspace", got ${JSON.stringify(ref)}`,
     );
   }
   const match = await lookup(client, WORKSPACES, text, undefined, options.signal);
-  return match.workspaceId!;
+  return String(match.workspaceId!);
 }

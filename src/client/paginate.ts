@@ -3,13 +3,17 @@
  *
  * Two styles, as described per operation in generated/operations.ts:
  * - offset: `max`/`offset` query parameters (the server caps a page at 100). Stops at the total
- *   when the operation reports one, else on a short page; always on an empty page.
+ *   when the operation reports one, else on a short page; always on an empty page. A full page
+ *   that repeats one already read (a server ignoring `offset`) is a SeqeraApiError, rather than
+ *   the same items forever or a list cut short silently.
  * - token: passes the response's `nextPageToken` back until it is absent, empty or repeated.
  * Pages are fetched one at a time, only when the iteration asks for more, so a `break` fetches
  * nothing further. Each page goes through `fetchPage`, i.e. through the client's transport
  * (rate limiter and retries included).
  */
+import { createHash } from "node:crypto";
 import type { Pagination } from "../../generated/operations.js";
+import { SeqeraApiError, type CallInfo } from "../errors/seqera-api-error.js";
 
 /** Fetches one page: `query` holds the paging parameters only; returns the parsed body. */
 export type FetchPage = (
@@ -45,14 +49,15 @@ export const MAX_PAGE_SIZE = 100;
 export function paginate<Item>(
   fetchPage: FetchPage,
   pagination: Pagination,
-  options: PaginateOptions = {},
+  options: PaginateOptions,
+  call: CallInfo,
 ): Paginated<Item> {
   // Options were checked by the client (config.ts).
   const pageSize = Math.min(options.pageSize ?? MAX_PAGE_SIZE, MAX_PAGE_SIZE);
   const limit = options.limit ?? Infinity;
   const pages = () =>
     pagination.style === "offset"
-      ? offsetPages<Item>(fetchPage, pagination, pageSize, limit, options.signal)
+      ? offsetPages<Item>(fetchPage, pagination, pageSize, limit, call, options.signal)
       : tokenPages<Item>(fetchPage, pagination, pageSize, limit, options.signal);
   async function* items(): AsyncGenerator<Item> {
     for await (const page of pages()) yield* page.items;
@@ -65,9 +70,12 @@ async function* offsetPages<Item>(
   pagination: Extract<Pagination, { style: "offset" }>,
   pageSize: number,
   limit: number,
+  call: CallInfo,
   signal?: AbortSignal,
 ): AsyncGenerator<Page<Item>> {
   let offset = 0;
+  // A digest of each full page read, by the offset it was read at.
+  const seen = new Map<string, number>();
   while (offset < limit) {
     const size = Math.min(pageSize, limit - offset);
     const body = await fetchPage({ [pagination.sizeParam]: size, offset }, signal);
@@ -75,6 +83,17 @@ async function* offsetPages<Item>(
     const total = pagination.total === undefined ? undefined : numberField(body, pagination.total);
     if (items.length === 0) return;
     const pageItems = items.slice(0, size);
+    if (pageItems.length === size) {
+      const digest = createHash("sha256").update(JSON.stringify(pageItems)).digest("base64");
+      const earlier = seen.get(digest);
+      if (earlier !== undefined) {
+        throw new SeqeraApiError(
+          `${call.method} ${call.path} answered the same ${size} items at offset ${offset} as at offset ${earlier}: the server ignores offset, so this list cannot be read past the ${offset} items already read. Narrow it with the operation's filters (a search, say) so that it fits in one page.`,
+          { ...call, status: 200, body },
+        );
+      }
+      seen.set(digest, offset);
+    }
     yield { items: pageItems, body, offset, total };
     // Advance by what was yielded: a server answering more than asked must not make us skip.
     offset += pageItems.length;

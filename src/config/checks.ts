@@ -141,6 +141,7 @@ const CALL_OPTIONS: Checks = {
       const inner = (value as Record<string, unknown>)[part];
       if (inner !== undefined) checkObject(inner, name.replace(/^params/, `params.${part}`));
     }
+    checkHeaders((value as { header?: object }).header, name.replace(/^params/, "params.header"));
     return value;
   },
   acceptVersion,
@@ -150,6 +151,7 @@ const CALL_OPTIONS: Checks = {
   },
   timeoutMs,
   maxResponseBytes,
+  workspaceId: workspace,
   workspace,
   retryUnsafe: boolean,
   parseAs: oneOf(["json", "text", "blob", "arrayBuffer", "stream"]),
@@ -157,9 +159,37 @@ const CALL_OPTIONS: Checks = {
     if (typeof value !== "object" || value === null) {
       throw invalid(name, "Headers, an object or an array of pairs", value);
     }
+    checkHeaders(value, name);
     return value;
   },
 };
+
+/**
+ * Each header as fetch would take it, so that a bad one (a CR or LF in a value, a space in a
+ * name) is named here rather than surfacing as fetch's bare TypeError. The value is never
+ * shown: headers carry secrets.
+ */
+function checkHeaders(headers: object | undefined, where: string): void {
+  if (headers === undefined || headers instanceof Headers) return; // a Headers holds valid ones
+  const pairs: unknown[] = Array.isArray(headers) ? headers : Object.entries(headers);
+  for (const pair of pairs) {
+    if (!Array.isArray(pair) || pair.length !== 2) {
+      throw new ConfigurationError(`${where}: each header must be a [name, value] pair.`);
+    }
+    const [name, value] = pair as [unknown, unknown];
+    // openapi-fetch sends each item of an array value, and leaves out null and undefined.
+    for (const one of Array.isArray(value) ? value : [value]) {
+      if (one === undefined || one === null) continue;
+      try {
+        new Headers([[String(name), String(one)]]);
+      } catch {
+        throw new ConfigurationError(
+          `${where}: header ${JSON.stringify(String(name))} cannot be sent: a name must be letters, digits and !#$%&'*+-.^_\`|~, and a value must not contain CR, LF or NUL (value not shown).`,
+        );
+      }
+    }
+  }
+}
 
 /**
  * Checks the options an object sets, by its table; returns them checked, undefined ones left

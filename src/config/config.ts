@@ -15,6 +15,7 @@ import {
 } from "./checks.js";
 import type { Logger } from "../http/log.js";
 import type { RateLimitOptions } from "../limits/limiter.js";
+import { proxyFetch } from "../http/proxy.js";
 import type { FetchFunction } from "../http/request.js";
 import type { ValidateResponses } from "../http/validate-response.js";
 import { DEFAULT_RETRY, type RetryOptions, type RetryPolicy } from "../http/retry.js";
@@ -115,7 +116,7 @@ export function resolveConfig(options: SeqeraClientOptions): {
     acceptVersion: checked.acceptVersion ?? DEFAULT_ACCEPT_VERSION,
     timeoutMs: checked.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     maxResponseBytes: checked.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
-    fetch: checked.fetch ?? globalFetch,
+    fetch: checked.fetch ?? proxyFetch(env) ?? globalFetch,
     allowInsecureHttp,
     logger: checked.logger,
     rateLimit: checkNested(options.rateLimit, "rateLimit", RATE_LIMIT_OPTIONS) as

@@ -1,4 +1,5 @@
 import type { Redact } from "../core/redact.js";
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "../core/json-depth.js";
 import { parseRetryAfter } from "../core/retry-after.js";
 import { BadRequestError } from "../errors/bad-request-error.js";
 import { ConflictError } from "../errors/conflict-error.js";
@@ -12,7 +13,7 @@ import {
 } from "../errors/seqera-api-error.js";
 import { ServerError } from "../errors/server-error.js";
 
-const ERROR_ID = /\s*-\s*Error ID:\s*(\S+)\s*$/;
+const ERROR_ID = "Error ID:";
 const WAIT_SECS = /Wait (\d+)\s*secs?/i;
 /** Enough of a non-JSON body (a proxy's HTML page, say) to recognise it, not to flood a log. */
 const SNIPPET_CHARS = 300;
@@ -38,12 +39,11 @@ export function errorFromResponse(
 ): SeqeraApiError {
   const body = parseBody(redact(text), redact);
   const said = serverMessage(body) ?? "";
-  const idMatch = ERROR_ID.exec(said);
-  const message = idMatch ? said.slice(0, idMatch.index) : said;
+  const { message, errorId } = splitErrorId(said);
   const details: SeqeraApiErrorDetails = {
     ...call,
     status: response.status,
-    errorId: idMatch?.[1],
+    errorId,
     body,
     response: sanitizedResponse(response, redact),
   };
@@ -96,7 +96,9 @@ export function sanitizedResponse(response: Response, redact: Redact): Response 
 function parseBody(text: string, redact: Redact): unknown {
   const trimmed = text.trim();
   if (trimmed === "") return undefined;
-  if (trimmed[0] === "{" || trimmed[0] === "[" || trimmed[0] === '"') {
+  const json = trimmed[0] === "{" || trimmed[0] === "[" || trimmed[0] === '"';
+  // Too deep to walk: kept as text, which is what a person reading the error needs anyway.
+  if (json && !nestsDeeperThan(trimmed, MAX_JSON_DEPTH)) {
     try {
       return redactStrings(JSON.parse(trimmed), redact);
     } catch {
@@ -115,6 +117,20 @@ function redactStrings(value: unknown, redact: Redact): unknown {
     );
   }
   return value;
+}
+
+/**
+ * "<message> - Error ID: <id>" split in two, in linear time: the regular expression this
+ * replaces (`\s*-\s*Error ID:\s*(\S+)\s*$`) tried its leading `\s*` from every position, so a
+ * message of 64,000 spaces took seconds. `trimEnd` strips what `\s` matches.
+ */
+function splitErrorId(said: string): { message: string; errorId?: string } {
+  const at = said.lastIndexOf(ERROR_ID);
+  if (at < 0) return { message: said };
+  const errorId = said.slice(at + ERROR_ID.length).trim();
+  const before = said.slice(0, at).trimEnd();
+  if (errorId === "" || /\s/.test(errorId) || !before.endsWith("-")) return { message: said };
+  return { message: before.slice(0, -1).trimEnd(), errorId };
 }
 
 /** `{message}` from a JSON body, else the start of a text body. */

@@ -11,6 +11,7 @@ import { ResponseTooLargeError } from "../errors/response-too-large-error.js";
 import { SeqeraApiError, type CallInfo } from "../errors/seqera-api-error.js";
 import { decode, readAtMost, readPrefix, type Bytes } from "./body.js";
 import { errorFromResponse, sanitizedResponse } from "./error-from-response.js";
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "../core/json-depth.js";
 
 /** How a caller may ask for a success body, overriding the operation table (openapi-fetch's names). */
 export type ParseAs = "json" | "text" | "blob" | "arrayBuffer" | "stream";
@@ -94,6 +95,11 @@ export async function readResponse(response: Response, step: ResponseStep): Prom
     if (text === "") {
       if (NO_CONTENT.has(response.status)) return undefined;
       throw fail("an empty body where JSON was expected");
+    }
+    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+      throw fail(
+        `JSON nested deeper than ${MAX_JSON_DEPTH} levels, which no answer of the API does; refused before any code walks it (it would overflow the stack)`,
+      );
     }
     try {
       return JSON.parse(text);

@@ -2,6 +2,7 @@ import type { Ajv, Options } from "ajv";
 import { importOptional } from "../core/optional-dependency.js";
 import type { OpenApiDocument } from "./document.js";
 import { toJsonSchemaDefs, type Direction } from "./json-schema.js";
+import { linearRegExp } from "./patterns.js";
 
 /** Every format the schema uses (date-time, email, int32, int64, float, double, binary). */
 export const FORMATS = ["date-time", "email", "int32", "int64", "float", "double", "binary"];
@@ -28,23 +29,25 @@ export function addComponentSchemas(
   ajv.addSchema({ $id: base, $defs: toJsonSchemaDefs(doc.components.schemas, direction, base) });
 }
 
-const INSTALL_AJV = "ajv@^8 ajv-formats@^3";
+const INSTALL_AJV = "ajv@^8 ajv-formats@^3 re2js@^2";
 
 type FormatsPlugin = (typeof import("ajv-formats"))["default"]["default"];
 
 /**
- * Loads Ajv and ajv-formats, optional peer dependencies (`feature` names what needs them in the
- * error when one is missing), and returns a factory of Ajv instances with our options and the
- * schema's formats.
+ * Loads Ajv, ajv-formats and re2js, optional peer dependencies (`feature` names what needs them
+ * in the error when one is missing), and returns a factory of Ajv instances with our options,
+ * the schema's formats, and patterns checked in linear time (see patterns.ts).
  */
 export async function loadAjv(feature: string): Promise<(options?: Options) => Ajv> {
-  const [ajvModule, formatsModule] = await Promise.all([
+  const [ajvModule, formatsModule, re2Module] = await Promise.all([
     importOptional<typeof import("ajv")>("ajv", feature, INSTALL_AJV),
     // ajv-formats is CommonJS: the plugin is its module object's default export.
     importOptional<{ default: FormatsPlugin }>("ajv-formats", feature, INSTALL_AJV),
+    importOptional<typeof import("re2js")>("re2js", feature, INSTALL_AJV),
   ]);
+  const regExp = linearRegExp(re2Module.RE2JS);
   return (options) => {
-    const ajv = new ajvModule.Ajv({ ...AJV_OPTIONS, ...options });
+    const ajv = new ajvModule.Ajv({ ...AJV_OPTIONS, code: { regExp }, ...options });
     formatsModule.default(ajv, FORMATS as never);
     return ajv;
   };

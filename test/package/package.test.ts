@@ -122,6 +122,7 @@ test("a strict consumer project installs it, type-checks and runs against the em
   await install(
     `ajv@${pkg.peerDependencies.ajv}`,
     `ajv-formats@${pkg.peerDependencies["ajv-formats"]}`,
+    `re2js@${pkg.peerDependencies.re2js}`,
   );
   await run(bin("tsc"), ["-p", "tsconfig.json"], { cwd: consumer });
   const { stdout } = await run("node", ["out/consumer.js"], { cwd: consumer });

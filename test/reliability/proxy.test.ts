@@ -1,0 +1,202 @@
+/**
+ * HTTPS_PROXY / HTTP_PROXY / NO_PROXY, as Node tools read them: calls go through a loopback
+ * CONNECT proxy that records what passed through it, the token stays inside the tunnel's TLS,
+ * NO_PROXY and a user's own fetch bypass it, a refusing proxy is a ConnectionError.
+ */
+import { execFile } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import { once } from "node:events";
+import { createServer as createHttpServer, type Server } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
+import { connect, type AddressInfo, type Socket } from "node:net";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { ConnectionError } from "../../src/index.js";
+import { clientFor, TOKEN } from "../helpers/client.js";
+import { useTestServer } from "../helpers/server.js";
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(HERE, "../..");
+
+interface Tunnel {
+  /** "host:port" as asked in the CONNECT line. */
+  target: string;
+  proxyAuthorization: string | undefined;
+  /** Every byte the client sent through the tunnel. */
+  bytes: Buffer[];
+}
+
+/**
+ * A CONNECT proxy on 127.0.0.1: each tunnel goes to `route(target)` (a loopback port), or is
+ * refused with `refuse` when set; it records the tunnels and what went through them.
+ */
+async function startProxy(route: (target: string) => number) {
+  const tunnels: Tunnel[] = [];
+  const sockets = new Set<Socket>();
+  let refuse: number | undefined;
+  const server: Server = createHttpServer((_req, res) => res.writeHead(405).end());
+  server.on("connect", (req, client: Socket, head: Buffer) => {
+    sockets.add(client);
+    client.on("error", () => {});
+    const tunnel: Tunnel = {
+      target: req.url ?? "",
+      proxyAuthorization: req.headers["proxy-authorization"],
+      bytes: [head],
+    };
+    tunnels.push(tunnel);
+    if (refuse !== undefined) {
+      client.end(`HTTP/1.1 ${refuse} Refused\r\nContent-Length: 0\r\n\r\n`);
+      return;
+    }
+    const upstream = connect(route(tunnel.target), "127.0.0.1", () => {
+      client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+      upstream.write(head);
+      client.on("data", (chunk: Buffer) => tunnel.bytes.push(chunk));
+      client.pipe(upstream).pipe(client);
+    });
+    sockets.add(upstream);
+    upstream.on("error", () => client.destroy());
+  });
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const { port } = server.address() as AddressInfo;
+  return {
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      server.close();
+    },
+    reset: () => {
+      tunnels.length = 0;
+      refuse = undefined;
+    },
+    url: `http://127.0.0.1:${port}`,
+    port,
+    tunnels,
+    refuseWith: (status: number) => (refuse = status),
+  };
+}
+
+const api = await useTestServer();
+const apiPort = Number(new URL(api.url).port);
+const proxy = await startProxy(() => apiPort);
+afterAll(proxy.close);
+beforeEach(proxy.reset);
+const serviceInfo = (env: Record<string, string>, options = {}) =>
+  clientFor(api, { env, ...options }).GET("/service-info");
+
+describe("an http:// API through HTTP_PROXY", () => {
+  it("goes through the proxy's tunnel to the API", async () => {
+    api.reply({ body: { serviceInfo: { version: "1" } } });
+    const data = await serviceInfo({ HTTP_PROXY: proxy.url });
+    expect(data.serviceInfo?.version).toBe("1");
+    expect(proxy.tunnels.map((t) => t.target)).toEqual([`127.0.0.1:${apiPort}`]);
+    expect(api.requests.map((r) => r.url)).toEqual(["/service-info"]);
+  });
+
+  it("lower-case http_proxy too, with credentials sent as Proxy-Authorization", async () => {
+    const withCredentials = proxy.url.replace("//", "//alice:s3cret@");
+    await serviceInfo({ http_proxy: withCredentials });
+    expect(proxy.tunnels.map((t) => t.proxyAuthorization)).toEqual([
+      `Basic ${Buffer.from("alice:s3cret").toString("base64")}`,
+    ]);
+  });
+
+  it.each(["127.0.0.1", `127.0.0.1:${apiPort}`, "example.com,127.0.0.1", "*"])(
+    "NO_PROXY=%s: straight to the API",
+    async (noProxy) => {
+      await serviceInfo({ HTTP_PROXY: proxy.url, NO_PROXY: noProxy });
+      expect(proxy.tunnels).toEqual([]);
+      expect(api.requests).toHaveLength(1);
+    },
+  );
+
+  it("a fetch option overrides the proxy", async () => {
+    const seen: string[] = [];
+    await serviceInfo(
+      { HTTP_PROXY: proxy.url },
+      { fetch: (request: Request) => (seen.push(request.url), fetch(request)) },
+    );
+    expect(seen).toEqual([`${api.url}/service-info`]);
+    expect(proxy.tunnels).toEqual([]);
+  });
+
+  it("no proxy variable in the client's env: the proxy is not used", async () => {
+    await serviceInfo({});
+    expect(proxy.tunnels).toEqual([]);
+  });
+
+  it("a proxy refusing the tunnel: ConnectionError, the proxy's credentials not shown", async () => {
+    proxy.refuseWith(407);
+    const error = await serviceInfo({
+      HTTPS_PROXY: proxy.url.replace("//", "//alice:s3cret@"),
+      HTTP_PROXY: proxy.url.replace("//", "//alice:s3cret@"),
+    }).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error?.message).toMatch(
+      /^GET \/service-info failed: no response from http:\/\/127\.0\.0\.1:\d+ \(.*\)$/,
+    );
+    expect(error?.message).not.toContain("s3cret");
+    expect(api.requests).toEqual([]);
+  });
+});
+
+describe("an https:// API through HTTPS_PROXY", () => {
+  it("tunnels TLS to the name the proxy resolves; the token never shows in the tunnel", async () => {
+    const tls = path.join(HERE, "tls");
+    const seen: { url?: string; authorization?: string }[] = [];
+    const secure = createHttpsServer(
+      {
+        key: await readFile(path.join(tls, "key.pem")),
+        cert: await readFile(path.join(tls, "cert.pem")),
+      },
+      (req, res) => {
+        seen.push({ url: req.url, authorization: req.headers.authorization });
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ serviceInfo: { version: "tls" } }));
+      },
+    );
+    secure.listen(0, "127.0.0.1");
+    await once(secure, "listening");
+    const securePort = (secure.address() as AddressInfo).port;
+    const tlsProxy = await startProxy(() => securePort);
+    try {
+      // The CA is the process's (NODE_EXTRA_CA_CERTS), so the client runs in a child process.
+      // seqera.test resolves nowhere: only the proxy can reach it.
+      const script = `
+        import { createSeqeraClient } from "./src/index.ts";
+        const client = createSeqeraClient({ rateLimit: false, retry: false });
+        const data = await client.GET("/service-info");
+        console.log(JSON.stringify(data));`;
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        ["--import", "tsx", "--input-type=module", "-e", script],
+        {
+          cwd: ROOT,
+          timeout: 30_000,
+          env: {
+            PATH: process.env.PATH,
+            NODE_EXTRA_CA_CERTS: path.join(tls, "cert.pem"),
+            TOWER_ACCESS_TOKEN: TOKEN,
+            TOWER_API_ENDPOINT: "https://seqera.test/api",
+            HTTPS_PROXY: tlsProxy.url,
+          },
+        },
+      );
+      expect(JSON.parse(stdout)).toEqual({ serviceInfo: { version: "tls" } });
+      expect(tlsProxy.tunnels.map((t) => t.target)).toEqual(["seqera.test:443"]);
+      expect(seen).toEqual([{ url: "/api/service-info", authorization: `Bearer ${TOKEN}` }]);
+      const passed = Buffer.concat(tlsProxy.tunnels.flatMap((t) => t.bytes));
+      expect(passed.length).toBeGreaterThan(100);
+      expect(passed.includes(TOKEN)).toBe(false);
+    } finally {
+      tlsProxy.close();
+      secure.closeAllConnections();
+      secure.close();
+    }
+  });
+});

@@ -1,0 +1,142 @@
+/**
+ * Waits that must neither end on one blip nor go on forever: a 500 or a dropped connection
+ * mid-wait is polled through (within `toleranceMs`), an answer without a usable run or status
+ * is an UnexpectedAnswerError, and helpers given `200 {}` say which field was missing.
+ */
+import { describe, expect, it } from "vitest";
+import {
+  ForbiddenError,
+  launchPipeline,
+  ServerError,
+  UnexpectedAnswerError,
+  uploadDataset,
+  waitForComputeEnv,
+  waitForRun,
+} from "../../src/index.js";
+import { clientFor } from "../helpers/client.js";
+import { useTestServer, type ScriptedResponse } from "../helpers/server.js";
+
+const server = await useTestServer();
+const FAST = { pollIntervalMs: 20, maxPollIntervalMs: 20 };
+const run = (status: string): ScriptedResponse => ({ body: { workflow: { id: "w1", status } } });
+const failure = (call: Promise<unknown>) =>
+  call.then(
+    () => undefined,
+    (e: unknown) => e as Error,
+  );
+
+describe("transient failures mid-wait", () => {
+  it("a 500 and a dropped connection between polls: the wait goes on and resolves", async () => {
+    server.reply(
+      run("RUNNING"),
+      { status: 500, body: { message: "Oops" } },
+      { destroy: true },
+      { status: 503 },
+      run("SUCCEEDED"),
+    );
+    const done = await waitForRun(clientFor(server), "w1", FAST);
+    expect(done.status).toBe("SUCCEEDED");
+    expect(server.requests).toHaveLength(5);
+  });
+
+  it("failing for longer than toleranceMs: rejects with the last failure", async () => {
+    server.handle(() => ({ status: 500, body: { message: "Down" } }));
+    const start = performance.now();
+    const error = await failure(waitForRun(clientFor(server), "w1", { ...FAST, toleranceMs: 300 }));
+    expect(error).toBeInstanceOf(ServerError);
+    expect(error?.message).toBe("Down");
+    expect(performance.now() - start).toBeGreaterThanOrEqual(290);
+    expect(server.requests.length).toBeGreaterThan(3);
+  });
+
+  it("toleranceMs 0: the first failure rejects", async () => {
+    server.reply({ status: 500 });
+    await expect(waitForRun(clientFor(server), "w1", { ...FAST, toleranceMs: 0 })).rejects.toThrow(
+      ServerError,
+    );
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("a 403 is not transient: rejects at once", async () => {
+    server.reply(run("RUNNING"), { status: 403 });
+    await expect(waitForRun(clientFor(server), "w1", FAST)).rejects.toThrow(ForbiddenError);
+    expect(server.requests).toHaveLength(2);
+  });
+});
+
+describe("answers without a usable run or status", () => {
+  it.each([
+    ["{}", {}, "workflow", "{}"],
+    ["{workflow: null}", { workflow: null }, "workflow", '{"workflow":null}'],
+    [
+      "a run without status",
+      { workflow: { id: "w1" } },
+      "workflow.status",
+      '{"workflow":{"id":"w1"}}',
+    ],
+    [
+      "an unknown status",
+      { workflow: { id: "w1", status: "PAUSED" } },
+      "workflow.status",
+      '{"workflow":{"id":"w1","status":"PAUSED"}}',
+    ],
+  ])("%s: UnexpectedAnswerError at the first poll", async (_, body, field, sent) => {
+    server.handle(() => ({ body }));
+    const error = (await failure(
+      waitForRun(clientFor(server), "w1", FAST),
+    )) as UnexpectedAnswerError;
+    expect(error).toBeInstanceOf(UnexpectedAnswerError);
+    expect(error.field).toBe(field);
+    expect(error.message).toBe(
+      `GET /workflow/{workflowId} answered without a usable ${field} (expected a run with a status among SUBMITTED, RUNNING, SUCCEEDED, FAILED, CANCELLED, UNKNOWN); the service sent ${sent}. The service or a proxy in front of it answered something else than the API describes: check the base URL (TOWER_API_ENDPOINT) and the server's version.`,
+    );
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("waitForComputeEnv on {}: UnexpectedAnswerError", async () => {
+    server.handle(() => ({ body: {} }));
+    const error = (await failure(
+      waitForComputeEnv(clientFor(server), "ce1", FAST),
+    )) as UnexpectedAnswerError;
+    expect(error).toBeInstanceOf(UnexpectedAnswerError);
+    expect(error.field).toBe("computeEnv");
+  });
+});
+
+describe("helpers given 200 {}", () => {
+  it("launchPipeline: UnexpectedAnswerError naming workflowId, not a TypeError", async () => {
+    server.handle((request) =>
+      request.pathname === "/compute-envs"
+        ? { body: { computeEnvs: [{ id: "ce1", name: "aws", status: "AVAILABLE" }] } }
+        : { body: {} },
+    );
+    const error = (await failure(
+      launchPipeline(clientFor(server), {
+        pipeline: "https://github.com/nextflow-io/hello",
+        computeEnv: "aws",
+        workDir: "s3://b/work",
+      }),
+    )) as UnexpectedAnswerError;
+    expect(error).toBeInstanceOf(UnexpectedAnswerError);
+    expect([error.operation, error.field]).toEqual(["POST /workflow/launch", "workflowId"]);
+  });
+
+  it("uploadDataset: the dataset's id, then the upload's version", async () => {
+    server.reply({ body: {} });
+    const created = (await failure(
+      uploadDataset(clientFor(server), { name: "samples", content: "a,b\n1,2\n" }),
+    )) as UnexpectedAnswerError;
+    expect(created).toBeInstanceOf(UnexpectedAnswerError);
+    expect([created.operation, created.field]).toEqual(["POST /datasets", "dataset.id"]);
+
+    server.reply({ body: { dataset: { id: "d1" } } }, { body: {} });
+    const uploaded = (await failure(
+      uploadDataset(clientFor(server), { name: "samples", content: "a,b\n1,2\n" }),
+    )) as UnexpectedAnswerError;
+    expect(uploaded).toBeInstanceOf(UnexpectedAnswerError);
+    expect([uploaded.operation, uploaded.field]).toEqual([
+      "POST /datasets/{datasetId}/upload",
+      "version",
+    ]);
+  });
+});
