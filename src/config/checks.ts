@@ -48,11 +48,9 @@ const milliseconds: Check<number> = (value, name) => {
 };
 
 const oneOf =
-  <T extends string>(values: readonly T[]): Check<T> =>
+  <T extends string>(values: readonly T[], expected: string): Check<T> =>
   (value, name) => {
-    if (!values.includes(value as T)) {
-      throw invalid(name, `one of ${values.map((v) => `"${v}"`).join(", ")}`, value);
-    }
+    if (!values.includes(value as T)) throw invalid(name, expected, value);
     return value as T;
   };
 
@@ -98,7 +96,7 @@ export const CLIENT_OPTIONS: Checks = {
   acceptVersion,
   timeoutMs,
   maxResponseBytes,
-  validateResponses: oneOf(VALIDATE_RESPONSES),
+  validateResponses: oneOf(VALIDATE_RESPONSES, '"off", "warn" or "throw"'),
 };
 
 export const RATE_LIMIT_OPTIONS: Checks = {
@@ -154,7 +152,10 @@ const CALL_OPTIONS: Checks = {
   workspaceId: workspace,
   workspace,
   retryUnsafe: boolean,
-  parseAs: oneOf(["json", "text", "blob", "arrayBuffer", "stream"]),
+  parseAs: oneOf(
+    ["json", "text", "blob", "arrayBuffer", "stream"],
+    'one of "json", "text", "blob", "arrayBuffer", "stream"',
+  ),
   headers: (value, name) => {
     if (typeof value !== "object" || value === null) {
       throw invalid(name, "Headers, an object or an array of pairs", value);
