@@ -228,7 +228,7 @@ describe("memory per request is bounded", () => {
       body: form,
     });
     expect(response.status).toBe(200);
-    const recorded = emulator.requests.findLast((r) => r.path.endsWith("/upload"));
+    const recorded = emulator.requests.filter((r) => r.path.endsWith("/upload")).at(-1);
     expect(recorded?.body).toEqual({
       file: { fileName: "samples.csv", type: "text/csv", size: 8 },
     });
