@@ -43,6 +43,7 @@ export type {
 export type {
   RunStore,
   RunStore as WorkflowStore,
+  RunEnding,
   TaskInit,
   TaskStatus,
   WorkflowInit,

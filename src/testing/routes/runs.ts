@@ -1,5 +1,5 @@
 import { isRecord } from "../../openapi/operations-document.js";
-import { isActive, type WorkflowRun } from "../state/runs.js";
+import { isActive, type RunEnding, type WorkflowRun } from "../state/runs.js";
 import type { EmulatorRequest } from "../types.js";
 import {
   badRequest,
@@ -23,7 +23,7 @@ export const runRoutes: Record<string, StateRoute> = {
     if (!isRecord(launch)) return badRequest("Missing launch request");
     // A saved launch (a pipeline's, or an earlier run's, to relaunch it) is named by its id;
     // one from another workspace is not found.
-    let saved: { repository: string; pipelineId?: number } | undefined;
+    let saved: SavedLaunch | undefined;
     if (typeof launch.id === "string") {
       saved = savedLaunch(ctx, launch.id);
       if (!saved) return FORBIDDEN;
@@ -46,6 +46,7 @@ export const runRoutes: Record<string, StateRoute> = {
       workspaceId: ctx.workspaceId,
       launch: { ...launch, pipeline, computeEnvId, workDir: launch.workDir ?? env.workDir },
       ...(saved?.pipelineId !== undefined && { pipelineId: saved.pipelineId }),
+      ...(saved?.ending && { ending: saved.ending }),
       labelIds,
       userName: ctx.state.user.userName,
     });
@@ -171,22 +172,28 @@ function labelRuns(change: (current: number[], given: number[]) => number[]): St
   };
 }
 
+interface SavedLaunch {
+  repository: string;
+  pipelineId?: number;
+  /** How runs launched from it end: a run's `relaunchEnding`, else its pipeline's `ending`. */
+  ending?: RunEnding;
+}
+
 /** The repository (and pipeline) of a saved launch in the request's workspace. */
-function savedLaunch(
-  ctx: RouteContext,
-  launchId: string,
-): { repository: string; pipelineId?: number } | undefined {
+function savedLaunch(ctx: RouteContext, launchId: string): SavedLaunch | undefined {
   const pipeline = ctx.state.pipelines.byLaunchId(launchId);
   if (pipeline) {
     return pipeline.workspaceId === ctx.workspaceId
-      ? { repository: pipeline.repository, pipelineId: pipeline.id }
+      ? { repository: pipeline.repository, pipelineId: pipeline.id, ending: pipeline.ending }
       : undefined;
   }
   const run = ctx.state.runs.all().find((r) => r.launchId === launchId);
   if (!run || run.workspaceId !== ctx.workspaceId) return undefined;
+  const from = run.pipelineId === undefined ? undefined : ctx.state.pipelines.get(run.pipelineId);
   return {
     repository: run.pipeline,
     ...(run.pipelineId !== undefined && { pipelineId: run.pipelineId }),
+    ending: run.relaunchEnding ?? from?.ending,
   };
 }
 
@@ -215,7 +222,7 @@ function workflowDto(ctx: RouteContext, schema: string, run: WorkflowRun): Recor
     id: run.id,
     status: run.status,
     runName: run.runName,
-    projectName: run.pipeline,
+    projectName: projectName(run.pipeline),
     repository: run.pipeline,
     revision: typeof launch.revision === "string" ? launch.revision : undefined,
     workDir: typeof launch.workDir === "string" ? launch.workDir : undefined,
@@ -225,12 +232,24 @@ function workflowDto(ctx: RouteContext, schema: string, run: WorkflowRun): Recor
     userName: run.userName,
     ownerId: ctx.state.user.id,
     dateCreated: run.dateCreated,
-    submit: run.dateCreated,
+    submit: run.submit,
     lastUpdated: run.lastUpdated,
     start: run.start,
     complete: run.complete,
+    duration: run.start && run.complete ? millisBetween(run.start, run.complete) : undefined,
+    resume: run.resume,
     success: run.status === "SUCCEEDED" ? true : isActive(run) ? undefined : false,
     errorMessage: run.errorMessage,
     exitStatus: run.exitStatus,
   });
+}
+
+/** Nextflow's project name: "nf-core/rnaseq" for "https://github.com/nf-core/rnaseq(.git)". */
+export function projectName(repository: string): string {
+  const match = /^[a-z]+:\/\/[^/]+\/(.+?)(?:\.git)?\/?$/i.exec(repository);
+  return match ? match[1]! : repository;
+}
+
+export function millisBetween(from: string, to: string): number {
+  return Date.parse(to) - Date.parse(from);
 }

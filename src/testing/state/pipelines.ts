@@ -1,4 +1,5 @@
 import { randomId } from "../ids.js";
+import type { RunEnding } from "./runs.js";
 import { numericIds } from "./store.js";
 import { ScopedStore, type ScopedInit, type WorkspaceResolver } from "./scoped.js";
 import type { Entity } from "./store.js";
@@ -24,6 +25,8 @@ export interface Pipeline extends Entity<number> {
   launchId: string;
   launch: LaunchConfig;
   labelIds: number[];
+  /** How runs launched from it (relaunches included) end when advanced; default SUCCEEDED. */
+  ending?: RunEnding;
 }
 
 export interface PipelineInit extends ScopedInit {
@@ -34,6 +37,8 @@ export interface PipelineInit extends ScopedInit {
   repository?: string;
   launch?: LaunchConfig;
   labelIds?: number[];
+  /** How runs launched from it (relaunches included) end when advanced; default SUCCEEDED. */
+  ending?: RunEnding;
 }
 
 export class PipelineStore extends ScopedStore<Pipeline, PipelineInit> {
@@ -53,6 +58,7 @@ export class PipelineStore extends ScopedStore<Pipeline, PipelineInit> {
       launchId: randomId(22),
       launch,
       labelIds: init.labelIds ?? [],
+      ...(init.ending && { ending: init.ending }),
     };
   }
 
