@@ -1,5 +1,5 @@
 import { isRecord } from "../../openapi/operations-document.js";
-import { isActive, type RunEnding, type WorkflowRun } from "../state/runs.js";
+import { isActive, type RunEnding, type TaskInit, type WorkflowRun } from "../state/runs.js";
 import type { EmulatorRequest } from "../types.js";
 import {
   badRequest,
@@ -47,6 +47,7 @@ export const runRoutes: Record<string, StateRoute> = {
       launch: { ...launch, pipeline, computeEnvId, workDir: launch.workDir ?? env.workDir },
       ...(saved?.pipelineId !== undefined && { pipelineId: saved.pipelineId }),
       ...(saved?.ending && { ending: saved.ending }),
+      ...(saved?.tasks && { tasks: saved.tasks }),
       labelIds,
       userName: ctx.state.user.userName,
     });
@@ -90,6 +91,7 @@ export const runRoutes: Record<string, StateRoute> = {
     const { computeEnvId, labelIds: _labels, ...fields } = run.launch;
     const env =
       typeof computeEnvId === "string" ? ctx.state.computeEnvs.get(computeEnvId) : undefined;
+    const workDir = runWorkDir(ctx, run);
     // What the run was launched with, and what a resume needs; nothing invented.
     return ok({
       launch: ctx.record("WorkflowLaunchResponse", {
@@ -99,7 +101,8 @@ export const runRoutes: Record<string, StateRoute> = {
         pipelineId: run.pipelineId,
         computeEnv: env && computeEnvConfigDto(ctx, env),
         sessionId: run.sessionId,
-        resumeDir: fields.workDir,
+        workDir,
+        resumeDir: workDir,
         resumeCommitId: run.commitId,
         dateCreated: run.dateCreated,
       }),
@@ -177,6 +180,8 @@ interface SavedLaunch {
   pipelineId?: number;
   /** How runs launched from it end: a run's `relaunchEnding`, else its pipeline's `ending`. */
   ending?: RunEnding;
+  /** A relaunch runs the tasks of the run it relaunches. */
+  tasks?: TaskInit[];
 }
 
 /** The repository (and pipeline) of a saved launch in the request's workspace. */
@@ -194,6 +199,7 @@ function savedLaunch(ctx: RouteContext, launchId: string): SavedLaunch | undefin
     repository: run.pipeline,
     ...(run.pipelineId !== undefined && { pipelineId: run.pipelineId }),
     ending: run.relaunchEnding ?? from?.ending,
+    tasks: run.tasks.map(({ process, tag }) => ({ process, ...(tag !== undefined && { tag }) })),
   };
 }
 
@@ -225,7 +231,7 @@ function workflowDto(ctx: RouteContext, schema: string, run: WorkflowRun): Recor
     projectName: projectName(run.pipeline),
     repository: run.pipeline,
     revision: typeof launch.revision === "string" ? launch.revision : undefined,
-    workDir: typeof launch.workDir === "string" ? launch.workDir : undefined,
+    workDir: runWorkDir(ctx, run),
     launchId: run.launchId,
     sessionId: run.sessionId,
     commitId: run.commitId,
@@ -242,6 +248,14 @@ function workflowDto(ctx: RouteContext, schema: string, run: WorkflowRun): Recor
     errorMessage: run.errorMessage,
     exitStatus: run.exitStatus,
   });
+}
+
+/** The run's work directory: its launch's, else (a seeded run) its compute env's. */
+function runWorkDir(ctx: RouteContext, run: WorkflowRun): string | undefined {
+  if (typeof run.launch.workDir === "string") return run.launch.workDir;
+  return run.computeEnvId === undefined
+    ? undefined
+    : ctx.state.computeEnvs.get(run.computeEnvId)?.workDir;
 }
 
 /** Nextflow's project name: "nf-core/rnaseq" for "https://github.com/nf-core/rnaseq(.git)". */

@@ -179,9 +179,15 @@ export class RunStore extends ScopedStore<WorkflowRun, WorkflowInit> {
   protected build(base: WorkflowRun, init: WorkflowInit): WorkflowRun {
     const launch = init.launch ?? {};
     this.#launched++;
-    const tasks = (init.tasks ?? DEFAULT_TASKS).map((t, i) =>
-      newTask(i + 1, typeof t === "string" ? { process: t } : t),
+    const inits = (init.tasks ?? DEFAULT_TASKS).map((t) =>
+      typeof t === "string" ? { process: t } : t,
     );
+    // An ending at a task the run would not reach adds that task last, so that it happens.
+    const failing = init.ending?.status === "FAILED" ? init.ending.task : undefined;
+    if (failing && !inits.some((t) => t.process === failing || taskName(t) === failing)) {
+      inits.push({ process: failing });
+    }
+    const tasks = inits.map((t, i) => newTask(i + 1, t));
     const resume = init.resume ?? launch.resume === true;
     const submit = timestamp(init.submit, base.dateCreated);
     return {
@@ -484,6 +490,10 @@ function runName(n: number): string {
   return n > ADJECTIVES.length * SCIENTISTS.length ? `${name}_${n}` : name;
 }
 
+function taskName(init: TaskInit): string {
+  return init.tag ? `${init.process} (${init.tag})` : init.process;
+}
+
 /** The seeded output of tasks not yet started. */
 const pendingOutput = new WeakMap<WorkflowTask, { stdout: string[]; stderr: string[] }>();
 
@@ -493,7 +503,7 @@ function newTask(taskId: number, init: TaskInit): WorkflowTask {
   const task: WorkflowTask = {
     taskId,
     process: init.process,
-    name: init.tag ? `${init.process} (${init.tag})` : init.process,
+    name: taskName(init),
     ...(init.tag !== undefined && { tag: init.tag }),
     hash: `${hex.slice(0, 2)}/${hex.slice(2)}`,
     status,
