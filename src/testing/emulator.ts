@@ -354,15 +354,6 @@ export class Emulator {
       baseUrl: this.url,
       sample: () => sampledBody(this.#doc, info, this.#nulls),
       dto: (schemaName, values) => {
-        const out = sampledComponent(this.#doc, schemaName, this.#nulls);
-        for (const [key, value] of Object.entries(values)) {
-          if (value !== undefined) out[key] = value;
-          else if (isNullable(this.#doc, schemaName, key)) out[key] = null;
-          else delete out[key];
-        }
-        return out;
-      },
-      record: (schemaName, values) => {
         const sample = sampledComponent(this.#doc, schemaName, false);
         const { names, required } = propertiesOf(this.#doc, schemaName);
         const out: Record<string, unknown> = {};

@@ -25,7 +25,7 @@ export const organizationRoutes: Record<string, StateRoute> = {
 
   UserInfo(_request, ctx) {
     // No default workspace: a sampled id would name one that does not exist.
-    return ok(ctx.record("DescribeUserResponse", { user: userDto(ctx), needConsent: false }));
+    return ok(ctx.dto("DescribeUserResponse", { user: userDto(ctx), needConsent: false }));
   },
 
   ListWorkspacesUser(request, ctx) {

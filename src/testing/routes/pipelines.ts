@@ -84,12 +84,11 @@ function launchDto(ctx: RouteContext, p: Pipeline): Record<string, unknown> {
   const env =
     typeof computeEnvId === "string" ? ctx.state.computeEnvs.get(computeEnvId) : undefined;
   // The saved fields only: a sampled configText or paramsText would be copied into launches.
-  return ctx.record("LaunchDbDto", {
+  return ctx.dto("LaunchDbDto", {
     ...fields,
     id: p.launchId,
     pipeline: p.repository,
     computeEnv: env && computeEnvConfigDto(ctx, env),
-    workDir: fields.workDir ?? env?.workDir,
     workspaceId: p.workspaceId,
     dateCreated: p.dateCreated,
     lastUpdated: p.lastUpdated,

@@ -53,7 +53,7 @@ export const runLogRoutes: Record<string, StateRoute> = {
       log: logPage(
         ctx,
         request,
-        commandLog(task),
+        task.stdout,
         task.status === "RUNNING" || task.status === "SUBMITTED",
         TASK_FILES.map((fileName) => ({
           fileName,
@@ -93,7 +93,7 @@ export const runLogRoutes: Record<string, StateRoute> = {
 
 const TASK_FILES = [".command.out", ".command.err", ".command.log"];
 
-/** `.command.log`, what the task log shows: its stdout, then its stderr. */
+/** `.command.log`: the task's stdout, then its stderr. */
 function commandLog(task: WorkflowTask): string[] {
   return [...task.stdout, ...task.stderr];
 }

@@ -94,7 +94,7 @@ export const runRoutes: Record<string, StateRoute> = {
     const workDir = runWorkDir(ctx, run);
     // What the run was launched with, and what a resume needs; nothing invented.
     return ok({
-      launch: ctx.record("WorkflowLaunchResponse", {
+      launch: ctx.dto("WorkflowLaunchResponse", {
         ...fields,
         id: run.launchId,
         pipeline: run.pipeline,
