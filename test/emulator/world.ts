@@ -29,7 +29,7 @@ export function worldFor(emulator: Emulator, operationId: string): World | undef
     name: `dataset${n}`,
     versions: [{ fileName: "samples.csv", content: "a,b\n1,2\n" }],
   });
-  const run = state.runs.add({ status: "SUCCEEDED" });
+  const run = state.runs.add({ status: "SUCCEEDED", launch: { computeEnvId: env.id } });
   const path = {
     orgId: org.id,
     workspaceId: workspace.id,

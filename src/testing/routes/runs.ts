@@ -1,5 +1,11 @@
 import { isRecord } from "../../openapi/operations-document.js";
-import { isActive, type RunEnding, type TaskInit, type WorkflowRun } from "../state/runs.js";
+import {
+  isActive,
+  type RunEnding,
+  type TaskInit,
+  type WorkflowRun,
+  type WorkflowTask,
+} from "../state/runs.js";
 import type { EmulatorRequest } from "../types.js";
 import {
   badRequest,
@@ -82,6 +88,7 @@ export const runRoutes: Record<string, StateRoute> = {
       ...scope(ctx, run),
       workflow: workflowDto(ctx, "WorkflowMaxDbDto", run),
       labels: labelDtos(ctx, run.labelIds),
+      progress: progressDto(ctx, run),
     });
   },
 
@@ -245,10 +252,91 @@ function workflowDto(ctx: RouteContext, schema: string, run: WorkflowRun): Recor
     duration: run.start && run.complete ? millisBetween(run.start, run.complete) : undefined,
     resume: run.resume,
     success: run.status === "SUCCEEDED" ? true : isActive(run) ? undefined : false,
+    ...(run.start !== undefined && {
+      nextflow: ctx.dto("WfNextflow", NEXTFLOW),
+      manifest: ctx.dto("WfManifest", {
+        name: projectName(run.pipeline),
+        homePage: run.pipeline,
+        mainScript: "main.nf",
+        defaultBranch: "main",
+      }),
+    }),
+    stats: isActive(run) ? undefined : statsDto(ctx, run),
     errorMessage: run.errorMessage,
     exitStatus: run.exitStatus,
   });
 }
+
+/** The Nextflow version runs report (the one their console log names). */
+const NEXTFLOW = { version: "24.10.0", build: "5928", timestamp: "2024-10-27T19:06:32Z" };
+
+const STAT_STATUSES = { succeed: "COMPLETED", cached: "CACHED", failed: "FAILED" } as const;
+
+/** `stats` of an ended run: its tasks counted by outcome. */
+function statsDto(ctx: RouteContext, run: WorkflowRun): Record<string, unknown> {
+  const ran = run.tasks.filter((t) => t.status !== "NEW");
+  const values: Record<string, unknown> = { ignoredCount: 0, ignoredCountFmt: "0", ignoredPct: 0 };
+  for (const [key, status] of Object.entries(STAT_STATUSES)) {
+    const tasks = ran.filter((t) => t.status === status);
+    values[`${key}Count`] = tasks.length;
+    values[`${key}CountFmt`] = String(tasks.length);
+    values[`${key}Pct`] = ran.length === 0 ? 0 : (100 * tasks.length) / ran.length;
+    values[`${key}Duration`] = tasks.reduce(
+      (sum, t) => sum + (t.start && t.complete ? millisBetween(t.start, t.complete) : 0),
+      0,
+    );
+  }
+  values.computeTimeFmt = "0.0";
+  return ctx.dto("WfStats", values);
+}
+
+/** `progress`: the run's tasks counted by status, overall and per process; no metrics. */
+function progressDto(ctx: RouteContext, run: WorkflowRun): Record<string, unknown> {
+  const counts = (tasks: WorkflowTask[]) => ({
+    pending: tasks.filter((t) => t.status === "NEW").length,
+    submitted: tasks.filter((t) => t.status === "SUBMITTED").length,
+    running: tasks.filter((t) => t.status === "RUNNING").length,
+    succeeded: tasks.filter((t) => t.status === "COMPLETED").length,
+    cached: tasks.filter((t) => t.status === "CACHED").length,
+    failed: tasks.filter((t) => t.status === "FAILED").length,
+    aborted: tasks.filter((t) => t.status === "ABORTED").length,
+    ...Object.fromEntries(LOAD_METRICS.map((m) => [m, 0])),
+    dateCreated: run.dateCreated,
+    lastUpdated: run.lastUpdated,
+  });
+  const processes = [...new Set(run.tasks.map((t) => t.process))];
+  return ctx.dto("ProgressData", {
+    workflowProgress: ctx.dto("WorkflowLoad", { ...counts(run.tasks), executors: ["awsbatch"] }),
+    processesProgress: processes.map((process) =>
+      ctx.dto("ProcessLoad", {
+        process,
+        ...counts(run.tasks.filter((t) => t.process === process)),
+      }),
+    ),
+    totalProcesses: processes.length,
+  });
+}
+
+/** Resource metrics the emulator does not model: reported as 0, as for tasks not yet measured. */
+const LOAD_METRICS = [
+  "cpus",
+  "cpuTime",
+  "cpuLoad",
+  "memoryRss",
+  "memoryReq",
+  "readBytes",
+  "writeBytes",
+  "volCtxSwitch",
+  "invCtxSwitch",
+  "loadTasks",
+  "loadCpus",
+  "loadMemory",
+  "peakCpus",
+  "peakTasks",
+  "peakMemory",
+  "memoryEfficiency",
+  "cpuEfficiency",
+];
 
 /** The run's work directory: its launch's, else (a seeded run) its compute env's. */
 function runWorkDir(ctx: RouteContext, run: WorkflowRun): string | undefined {
