@@ -20,6 +20,7 @@ import {
 } from "./context.js";
 import { computeEnvConfigDto } from "./compute-envs.js";
 import { labelDtos } from "./labels.js";
+import { usablePipeline } from "./pipelines.js";
 import { runFilter } from "./run-search.js";
 
 /** Workflow runs: launch, list, describe, cancel, delete, keyed by operationId. */
@@ -31,7 +32,7 @@ export const runRoutes: Record<string, StateRoute> = {
     // one from another workspace is not found.
     let saved: SavedLaunch | undefined;
     if (typeof launch.id === "string") {
-      saved = savedLaunch(ctx, launch.id);
+      saved = savedLaunch(ctx, launch.id, request.query.sourceWorkspaceId);
       if (!saved) return FORBIDDEN;
     }
     const pipeline = typeof launch.pipeline === "string" ? launch.pipeline : saved?.repository;
@@ -192,10 +193,15 @@ interface SavedLaunch {
 }
 
 /** The repository (and pipeline) of a saved launch in the request's workspace. */
-function savedLaunch(ctx: RouteContext, launchId: string): SavedLaunch | undefined {
-  const pipeline = ctx.state.pipelines.byLaunchId(launchId);
-  if (pipeline) {
-    return pipeline.workspaceId === ctx.workspaceId
+function savedLaunch(
+  ctx: RouteContext,
+  launchId: string,
+  sourceWorkspaceId: unknown,
+): SavedLaunch | undefined {
+  const saved = ctx.state.pipelines.byLaunchId(launchId);
+  if (saved) {
+    const pipeline = usablePipeline(ctx, saved, sourceWorkspaceId);
+    return pipeline
       ? { repository: pipeline.repository, pipelineId: pipeline.id, ending: pipeline.ending }
       : undefined;
   }

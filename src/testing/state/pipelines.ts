@@ -25,6 +25,8 @@ export interface Pipeline extends Entity<number> {
   launchId: string;
   launch: LaunchConfig;
   labelIds: number[];
+  /** SHARED: seen and launched from every workspace of its organization. */
+  visibility: "PRIVATE" | "SHARED";
   /** How runs launched from it (relaunches included) end when advanced; default SUCCEEDED. */
   ending?: RunEnding;
 }
@@ -37,6 +39,11 @@ export interface PipelineInit extends ScopedInit {
   repository?: string;
   launch?: LaunchConfig;
   labelIds?: number[];
+  /**
+   * Default PRIVATE; SHARED pipelines are listed (`visibility=all`), described and launched
+   * (`sourceWorkspaceId`) from every workspace of the organization, as the service shares them.
+   */
+  visibility?: "PRIVATE" | "SHARED";
   /** How runs launched from it (relaunches included) end when advanced; default SUCCEEDED. */
   ending?: RunEnding;
 }
@@ -58,6 +65,7 @@ export class PipelineStore extends ScopedStore<Pipeline, PipelineInit> {
       launchId: randomId(22),
       launch,
       labelIds: init.labelIds ?? [],
+      visibility: init.visibility ?? "PRIVATE",
       ...(init.ending && { ending: init.ending }),
     };
   }
