@@ -182,6 +182,24 @@ describe("launches and relaunches end as seeded, and resume as the service does"
     ],
   };
 
+  /** Launches in workspace 42 and describes the new run. */
+  async function launchAndDescribe(e: Emulator, launch: Record<string, unknown>) {
+    const { workflowId } = await expectAnswer(
+      e,
+      "POST /workflow/launch",
+      "/workflow/launch?workspaceId=42",
+      {
+        body: { launch },
+      },
+    );
+    const { workflow } = await expectAnswer(
+      e,
+      "GET /workflow/{workflowId}",
+      `/workflow/${workflowId}?workspaceId=42`,
+    );
+    return { workflowId: workflowId as string, workflow };
+  }
+
   async function advanceToEnd(e: Emulator, id: string) {
     const run = e.state.runs.get(id)!;
     while (run.status === "SUBMITTED" || run.status === "RUNNING") e.state.runs.advance(id);
@@ -218,29 +236,15 @@ describe("launches and relaunches end as seeded, and resume as the service does"
       "/workflow/failed1/launch?workspaceId=42",
     );
     expect(launch.sessionId).toBe(source.sessionId);
-    const { workflowId } = await expectAnswer(
-      e,
-      "POST /workflow/launch",
-      "/workflow/launch?workspaceId=42",
-      {
-        body: {
-          launch: {
-            id: source.launchId,
-            sessionId: launch.sessionId,
-            computeEnvId: "ce1",
-            pipeline: launch.pipeline,
-            workDir: launch.resumeDir,
-            revision: launch.resumeCommitId,
-            resume: true,
-          },
-        },
-      },
-    );
-    const { workflow } = await expectAnswer(
-      e,
-      "GET /workflow/{workflowId}",
-      `/workflow/${workflowId}?workspaceId=42`,
-    );
+    const { workflowId, workflow } = await launchAndDescribe(e, {
+      id: source.launchId,
+      sessionId: launch.sessionId,
+      computeEnvId: "ce1",
+      pipeline: launch.pipeline,
+      workDir: launch.resumeDir,
+      revision: launch.resumeCommitId,
+      resume: true,
+    });
     expect(workflow).toMatchObject({
       sessionId: source.sessionId,
       resume: true,
@@ -255,28 +259,14 @@ describe("launches and relaunches end as seeded, and resume as the service does"
   test("a relaunch without resume starts a new session; a given run name is kept", async () => {
     const e = await seeded(seed);
     const source = e.state.runs.get("failed1")!;
-    const { workflowId } = await expectAnswer(
-      e,
-      "POST /workflow/launch",
-      "/workflow/launch?workspaceId=42",
-      {
-        body: {
-          launch: {
-            id: source.launchId,
-            sessionId: source.sessionId,
-            computeEnvId: "ce1",
-            pipeline: source.pipeline,
-            resume: false,
-            runName: "rerun",
-          },
-        },
-      },
-    );
-    const { workflow } = await expectAnswer(
-      e,
-      "GET /workflow/{workflowId}",
-      `/workflow/${workflowId}?workspaceId=42`,
-    );
+    const { workflow } = await launchAndDescribe(e, {
+      id: source.launchId,
+      sessionId: source.sessionId,
+      computeEnvId: "ce1",
+      pipeline: source.pipeline,
+      resume: false,
+      runName: "rerun",
+    });
     expect(workflow.sessionId).not.toBe(source.sessionId);
     expect(workflow).toMatchObject({ resume: false, runName: "rerun" });
   });

@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { buildCli, root, startCli, type BuiltCli } from "../cli/cli.js";
+import { buildCli, emulatorEnv, root, startCli, type BuiltCli } from "../cli/cli.js";
 
 // The seed of docs/emulator-seeding.md, served by `seqera-api emulator --seed` and used as a
 // shell script would (plain HTTP, no library).
@@ -16,18 +16,7 @@ beforeAll(async () => {
   cli = await buildCli();
   child = startCli(cli.main, ["emulator", "--seed", seedFile]);
   child.stdin!.end();
-  let stdout = "";
-  child.stdout!.setEncoding("utf8");
-  while (stdout.split("\n").length < 3) {
-    const [chunk] = (await once(child.stdout!, "data")) as [string];
-    stdout += chunk;
-  }
-  env = Object.fromEntries(
-    stdout
-      .trim()
-      .split("\n")
-      .map((line) => line.split(/=(.*)/s, 2) as [string, string]),
-  );
+  env = await emulatorEnv(child);
 }, 120_000);
 afterAll(async () => {
   if (child) {
