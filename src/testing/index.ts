@@ -23,6 +23,15 @@ export type {
   WorkspaceInit,
   WorkspaceStore,
 } from "./state/organizations.js";
+export type {
+  Participant,
+  ParticipantInit,
+  ParticipantStore,
+  Team,
+  TeamInit,
+  TeamStore,
+  WorkspaceRole,
+} from "./state/participants.js";
 export type { LaunchConfig, Pipeline, PipelineInit, PipelineStore } from "./state/pipelines.js";
 export type {
   ComputeEnv,
