@@ -73,6 +73,8 @@ const router = createRouter(operations);
 
 const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 const DEFAULT_REQUEST_LOG_LIMIT = 10_000;
+/** How long a refused request's remaining body is read and dropped before the connection ends. */
+const LINGER_MS = 1_000;
 
 /**
  * A local stand-in of the Seqera Platform API, built from the pinned schema: listen on
@@ -268,7 +270,10 @@ export class Emulator {
         : answer;
     if (hasBody(req)) {
       refusal.headers = { ...refusal.headers, connection: "close" };
-      res.once("finish", () => req.socket.destroy());
+      // Node discards what still arrives (nothing is kept) while the client reads the answer;
+      // a client that goes on sending is cut off soon after. Destroying at once would reset
+      // the connection with unread data, and the client could lose the answer.
+      res.once("finish", () => setTimeout(() => req.socket.destroy(), LINGER_MS).unref());
     }
     this.#answer(res, record, refusal);
   }

@@ -180,6 +180,20 @@ describe("bodies are refused before they are read", () => {
     expect(answer).toMatch(/connection: close/i);
   });
 
+  test("a client still sending its refused body receives the 403 all the same", async () => {
+    const body = Buffer.alloc(16 * 1024 * 1024, 32);
+    const answer = await raw(
+      emulator,
+      Buffer.concat([
+        Buffer.from(
+          `POST /labels HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+        ),
+        body,
+      ]),
+    );
+    expect(statusOf(answer)).toBe(403);
+  });
+
   test("a body announced over maxBodyBytes is answered 413 with the cap", async () => {
     const answer = await raw(
       emulator,
