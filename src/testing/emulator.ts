@@ -57,9 +57,24 @@ export interface EmulatorOptions {
    * sees progress without the test stepping it. Default false: tests move runs themselves.
    */
   autoAdvance?: boolean;
+  /**
+   * The largest request body accepted, in bytes; a larger one gets 413 before it is read
+   * (as does any body of a request refused for its token). Default 32 MiB.
+   */
+  maxBodyBytes?: number;
+  /**
+   * How many requests `emulator.requests` keeps, the oldest dropped first, so that a
+   * long-lived emulator's memory stays bounded; 0 keeps none. Default 10,000.
+   */
+  requestLogLimit?: number;
 }
 
 const router = createRouter(operations);
+
+const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
+const DEFAULT_REQUEST_LOG_LIMIT = 10_000;
+/** How long a refused request's remaining body is read and dropped before the connection ends. */
+const LINGER_MS = 1_000;
 
 /**
  * A local stand-in of the Seqera Platform API, built from the pinned schema: listen on
@@ -71,7 +86,10 @@ export function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> 
 }
 
 export class Emulator {
-  /** Every request received, in order; never the Authorization header. */
+  /**
+   * The requests received, in order, the latest `requestLogLimit` of them; never the
+   * Authorization header, never an uploaded file's content.
+   */
   readonly requests: RecordedRequest[] = [];
   readonly faults = new Faults();
   /** The emulator's data: seed, inspect and move it (`state.runs.advance(id)`). */
@@ -85,7 +103,12 @@ export class Emulator {
   readonly #nulls: boolean;
   readonly #autoAdvance: boolean;
   readonly #doc = loadDocument();
-  readonly #server = createServer((req, res) => void this.#serve(req, res));
+  readonly #maxBodyBytes: number;
+  readonly #requestLogLimit: number;
+  // #serve answers every error itself; the catch is for a socket gone while answering.
+  readonly #server = createServer((req, res) => {
+    this.#serve(req, res).catch(() => res.destroy());
+  });
   #port = 0;
 
   /** Same as `startEmulator(options)`. */
@@ -107,6 +130,8 @@ export class Emulator {
     if (options.faults) this.faults.configure(options.faults);
     this.#nulls = options.nulls ?? true;
     this.#autoAdvance = options.autoAdvance ?? false;
+    this.#maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    this.#requestLogLimit = options.requestLogLimit ?? DEFAULT_REQUEST_LOG_LIMIT;
     this.state = new EmulatorState(options.seed);
   }
 
@@ -172,16 +197,20 @@ export class Emulator {
   }
 
   async #serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? "/", "http://emulator");
-    const path = this.#pathUnderBase(url.pathname) ?? url.pathname;
-    const record: RecordedRequest = {
-      method: req.method ?? "GET",
-      path,
-      search: url.search.slice(1),
-    };
-    this.requests.push(record);
+    const record: RecordedRequest = { method: req.method ?? "GET", path: "", search: "" };
+    this.#log(record);
     try {
-      const rawBody = await readAll(req);
+      // `new URL` throws on what the HTTP parser lets through ("//[", "http://h:99999/").
+      const url = URL.canParse(req.url ?? "/", "http://emulator")
+        ? new URL(req.url ?? "/", "http://emulator")
+        : undefined;
+      if (!url) {
+        record.path = req.url ?? "";
+        return this.#refuse(req, res, record, 400, "Malformed request target");
+      }
+      record.path = this.#pathUnderBase(url.pathname) ?? url.pathname;
+      record.search = url.search.slice(1);
+      // Faults stand for what is in front of the service: they come first.
       const fault = this.faults.next();
       if (fault.delayMs > 0) await new Promise((r) => setTimeout(r, fault.delayMs));
       if (fault.kind === "reset") {
@@ -191,9 +220,17 @@ export class Emulator {
       }
       if (fault.kind === "unavailable") {
         record.fault = "unavailable";
-        return this.#answer(res, record, { status: 503, body: { message: "Service Unavailable" } });
+        const unavailable = { status: 503, body: { message: "Service Unavailable" } };
+        return this.#refuse(req, res, record, unavailable);
       }
-      const answer = await this.#process(req, url, rawBody, record);
+      // Refused before the body is read: a stranger cannot make the emulator hold anything.
+      const admitted = await this.#admit(req, url, record);
+      if ("status" in admitted) return this.#refuse(req, res, record, admitted);
+      const rawBody = await readAll(req, this.#maxBodyBytes);
+      if (rawBody === undefined) {
+        return this.#refuse(req, res, record, 413, this.#bodyTooLarge());
+      }
+      const answer = await this.#process(req, url, admitted, rawBody, record);
       this.#answer(res, record, answer);
     } catch {
       // A handler failed; once the answer has started there is nothing left to say.
@@ -205,17 +242,57 @@ export class Emulator {
     }
   }
 
+  /** Keeps the request in `requests`, the oldest dropped beyond `requestLogLimit`. */
+  #log(record: RecordedRequest): void {
+    if (this.#requestLogLimit === 0) return;
+    this.requests.push(record);
+    if (this.requests.length > this.#requestLogLimit) this.requests.shift();
+  }
+
+  #bodyTooLarge(): string {
+    return withErrorId(`Request body larger than ${this.#maxBodyBytes} bytes`);
+  }
+
+  /**
+   * Answers before the body is read; the connection is closed after the answer when a body
+   * may follow, so that it is never read.
+   */
+  #refuse(
+    req: IncomingMessage,
+    res: ServerResponse,
+    record: RecordedRequest,
+    answer: EmulatorResponse | number,
+    message?: string,
+  ): void {
+    const refusal =
+      typeof answer === "number"
+        ? { status: answer, body: { message: message ?? withErrorId("Bad request") } }
+        : answer;
+    if (hasBody(req)) {
+      refusal.headers = { ...refusal.headers, connection: "close" };
+      // Node discards what still arrives (nothing is kept) while the client reads the answer;
+      // a client that goes on sending is cut off soon after. Destroying at once would reset
+      // the connection with unread data, and the client could lose the answer.
+      res.once("finish", () => setTimeout(() => req.socket.destroy(), LINGER_MS).unref());
+    }
+    this.#answer(res, record, refusal);
+  }
+
   #answer(res: ServerResponse, record: RecordedRequest, answer: EmulatorResponse): void {
     record.status = answer.status;
     writeAnswer(res, answer);
   }
 
-  async #process(
+  /**
+   * What is decided from the request line and headers alone: the route, the token, the
+   * version, the rate limit (a call over it waits up to the limiter's timeout here) and the
+   * announced body size. An answer when refused, else the route and token.
+   */
+  async #admit(
     req: IncomingMessage,
     url: URL,
-    rawBody: Buffer,
     record: RecordedRequest,
-  ): Promise<EmulatorResponse> {
+  ): Promise<EmulatorResponse | { route: RouteMatch; token: string | undefined }> {
     const route = this.#route(req.method ?? "GET", url.pathname);
     // The service does not tell an unknown path from a forbidden one.
     if (!route) return { status: 403 };
@@ -228,6 +305,9 @@ export class Emulator {
     if (!this.#versions.has(version)) {
       return { status: 400, body: { message: `API version '${version}' is not supported` } };
     }
+    const length = Number(header(req, "content-length") ?? 0);
+    if (length > this.#maxBodyBytes)
+      return { status: 413, body: { message: this.#bodyTooLarge() } };
     if (token !== undefined && this.#limiter) {
       const decision = this.#limiter.take(token);
       if (!decision.allowed) {
@@ -237,10 +317,21 @@ export class Emulator {
           body: { message: rateLimitMessage(decision.retryAfterSeconds) },
         };
       }
+      if (decision.waitMs > 0) await new Promise((r) => setTimeout(r, decision.waitMs));
     }
+    return { route, token };
+  }
+
+  async #process(
+    req: IncomingMessage,
+    url: URL,
+    { route }: { route: RouteMatch },
+    rawBody: Buffer,
+    record: RecordedRequest,
+  ): Promise<EmulatorResponse> {
     const check = await checkRequest(this.#doc, route, url, header(req, "content-type"), rawBody);
     if (!check.ok) return { status: 400, body: { message: withErrorId(check.message) } };
-    record.body = check.request.body;
+    record.body = recordedBody(check.request.body);
     const request: EmulatorRequest = {
       operationId: route.info.operationId,
       method: route.info.method,
@@ -268,15 +359,6 @@ export class Emulator {
       baseUrl: this.url,
       sample: () => sampledBody(this.#doc, info, this.#nulls),
       dto: (schemaName, values) => {
-        const out = sampledComponent(this.#doc, schemaName, this.#nulls);
-        for (const [key, value] of Object.entries(values)) {
-          if (value !== undefined) out[key] = value;
-          else if (isNullable(this.#doc, schemaName, key)) out[key] = null;
-          else delete out[key];
-        }
-        return out;
-      },
-      record: (schemaName, values) => {
         const sample = sampledComponent(this.#doc, schemaName, false);
         const { names, required } = propertiesOf(this.#doc, schemaName);
         const out: Record<string, unknown> = {};
@@ -318,13 +400,51 @@ export class Emulator {
   }
 }
 
-function readAll(req: IncomingMessage): Promise<Buffer> {
+/** The body, or undefined once it grows over `max` bytes (the rest is never read). */
+function readAll(req: IncomingMessage, max: number): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= max) return void chunks.push(chunk);
+      req.off("data", onData);
+      req.pause();
+      resolve(undefined);
+    };
+    req.on("data", onData);
     req.on("end", () => resolve(Buffer.concat(chunks)));
     req.on("error", reject);
   });
+}
+
+/** Whether a body may follow the headers (one announced, or chunked). */
+function hasBody(req: IncomingMessage): boolean {
+  return (
+    !req.complete &&
+    (Number(req.headers["content-length"] ?? 0) > 0 ||
+      req.headers["transfer-encoding"] !== undefined)
+  );
+}
+
+/** A body as `requests` keeps it: uploaded files by name, type and size, not their content. */
+function recordedBody(body: unknown): unknown {
+  if (typeof body !== "object" || body === null) return body;
+  if (!Object.values(body).some((v) => v instanceof Blob)) return body;
+  return Object.fromEntries(
+    Object.entries(body).map(([key, value]) =>
+      value instanceof Blob
+        ? [
+            key,
+            {
+              fileName: value instanceof File ? value.name : "",
+              type: value.type,
+              size: value.size,
+            },
+          ]
+        : [key, value],
+    ),
+  );
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {

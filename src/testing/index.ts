@@ -23,6 +23,15 @@ export type {
   WorkspaceInit,
   WorkspaceStore,
 } from "./state/organizations.js";
+export type {
+  Participant,
+  ParticipantInit,
+  ParticipantStore,
+  Team,
+  TeamInit,
+  TeamStore,
+  WorkspaceRole,
+} from "./state/participants.js";
 export type { LaunchConfig, Pipeline, PipelineInit, PipelineStore } from "./state/pipelines.js";
 export type {
   ComputeEnv,
@@ -43,6 +52,7 @@ export type {
 export type {
   RunStore,
   RunStore as WorkflowStore,
+  RunEnding,
   TaskInit,
   TaskStatus,
   WorkflowInit,

@@ -114,6 +114,22 @@ export function startCli(main: string, args: string[], options: RunOptions = {})
   return start(process.execPath, [main, ...args], options);
 }
 
+/** The TOWER_* assignments `seqera-api emulator` prints first, as a map. */
+export async function emulatorEnv(child: ChildProcess): Promise<Record<string, string>> {
+  let stdout = "";
+  child.stdout!.setEncoding("utf8");
+  while (stdout.split("\n").length < 3) {
+    const [chunk] = (await once(child.stdout!, "data")) as [string];
+    stdout += chunk;
+  }
+  return Object.fromEntries(
+    stdout
+      .trim()
+      .split("\n")
+      .map((line) => line.split(/=(.*)/s, 2) as [string, string]),
+  );
+}
+
 /** Runs any command (a shell script of the CLI) to its end and collects its output. */
 export async function runCommand(
   command: string,

@@ -6,7 +6,7 @@ import type { ChildProcess } from "node:child_process";
 import { beforeAll, expect, test } from "vitest";
 import { EXIT } from "../../src/cli/exit-codes.js";
 import { freePort } from "../helpers/ports.js";
-import { sharedBuild, runCli, startCli, type BuiltCli } from "./cli.js";
+import { emulatorEnv, sharedBuild, runCli, startCli, type BuiltCli } from "./cli.js";
 
 let cli: BuiltCli;
 beforeAll(async () => {
@@ -26,18 +26,7 @@ async function serve(
   await writeFile(file, JSON.stringify(seed));
   const child = startCli(cli.main, ["emulator", "--seed", file, ...args]);
   child.stdin!.end();
-  let stdout = "";
-  child.stdout!.setEncoding("utf8");
-  while (stdout.split("\n").length < 3) {
-    const [chunk] = (await once(child.stdout!, "data")) as [string];
-    stdout += chunk;
-  }
-  const env = Object.fromEntries(
-    stdout
-      .trim()
-      .split("\n")
-      .map((line) => line.split(/=(.*)/s, 2) as [string, string]),
-  );
+  const env = await emulatorEnv(child);
   return { child, env };
 }
 

@@ -206,7 +206,7 @@ describe("pipelines and their launch configurations", () => {
       revision: "3.14",
       configProfiles: ["test"],
       computeEnv: { id: "ce1", name: "aws", credentialsId: "cred1" },
-      workDir: "s3://emulated-bucket/work",
+      workDir: null,
     });
     // Only what was saved: no sampled params, config or scripts to copy into a launch.
     for (const unset of ["paramsText", "configText", "mainScript", "postRunScript"]) {

@@ -20,6 +20,7 @@ export function worldFor(emulator: Emulator, operationId: string): World | undef
   const org = state.organizations.add({ name: `org${n}` });
   const workspace = state.workspaces.add({ org: org.id, name: `ws${n}` });
   const member = state.members.add({ org: org.id, userName: `user${n}` });
+  const team = state.teams.add({ org: org.id, name: `team${n}`, members: [member.userName] });
   const credentials = state.credentials.add({ name: `keys${n}` });
   const env = state.computeEnvs.add({ name: `ce${n}`, credentialsId: credentials.id });
   const label = state.labels.add({ name: `label${n}` });
@@ -29,11 +30,12 @@ export function worldFor(emulator: Emulator, operationId: string): World | undef
     name: `dataset${n}`,
     versions: [{ fileName: "samples.csv", content: "a,b\n1,2\n" }],
   });
-  const run = state.runs.add({ status: "SUCCEEDED" });
+  const run = state.runs.add({ status: "SUCCEEDED", launch: { computeEnvId: env.id } });
   const path = {
     orgId: org.id,
     workspaceId: workspace.id,
     memberId: member.id,
+    teamId: team.id,
     userId: state.user.id,
     credentialsId: credentials.id,
     computeEnvId: env.id,

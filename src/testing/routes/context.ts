@@ -11,16 +11,11 @@ export interface RouteContext {
   /** The emulator's base URL, for URLs in answers (dataset versions). */
   baseUrl: string;
   /**
-   * A component schema's sample (e.g. "PipelineDbDto") with `values` over it; a value left
-   * undefined is null where the schema allows it, else left out, as the service sends it.
+   * An answer built from state, as the service's serializer writes it: `values`; every other
+   * property of the schema null where it may be, else left out (a required one is sampled).
+   * Nothing is invented: no sampled placeholder ("icon") reaches an answer.
    */
   dto(schemaName: string, values: Record<string, unknown>): Record<string, unknown>;
-  /**
-   * Only `values`, for what must not be invented (a launch configuration): every other
-   * property is null where the schema allows it, as the service sends it, else left out
-   * (a required one is sampled).
-   */
-  record(schemaName: string, values: Record<string, unknown>): Record<string, unknown>;
   /** The operation's own sampled answer. */
   sample(): Record<string, unknown>;
 }

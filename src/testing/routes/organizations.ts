@@ -1,5 +1,6 @@
 import { SCHEMA_VERSION } from "../../../generated/version.js";
 import type { Member, Organization, Workspace } from "../state/organizations.js";
+import type { Team, WorkspaceRole } from "../state/participants.js";
 import type { EmulatorRequest } from "../types.js";
 import {
   badRequest,
@@ -25,7 +26,7 @@ export const organizationRoutes: Record<string, StateRoute> = {
 
   UserInfo(_request, ctx) {
     // No default workspace: a sampled id would name one that does not exist.
-    return ok(ctx.record("DescribeUserResponse", { user: userDto(ctx), needConsent: false }));
+    return ok(ctx.dto("DescribeUserResponse", { user: userDto(ctx), needConsent: false }));
   },
 
   ListWorkspacesUser(request, ctx) {
@@ -152,22 +153,75 @@ export const organizationRoutes: Record<string, StateRoute> = {
   ListWorkspaceParticipants(request, ctx) {
     const workspace = workspaceOf(request.params, ctx);
     if (!workspace) return FORBIDDEN;
-    const members = membersMatching(ctx, workspace.orgId, request);
-    return paged("participants", members, request, (m) =>
-      ctx.dto("ParticipantResponseDto", {
-        participantId: m.id,
-        memberId: m.id,
-        userName: m.userName,
-        email: m.email,
-        firstName: m.firstName,
-        lastName: m.lastName,
-        orgRole: m.role,
-        type: m.role === "collaborator" ? "COLLABORATOR" : "MEMBER",
-        wspRole: m.role === "owner" ? "owner" : m.role === "member" ? "launch" : "view",
+    const seeded = ctx.state.participants.all().filter((p) => p.workspaceId === workspace.id);
+    if (seeded.length === 0) {
+      const members = membersMatching(ctx, workspace.orgId, request);
+      return paged("participants", members, request, (m) =>
+        participantDto(ctx, { id: m.id, role: DERIVED_ROLES[m.role] }, m),
+      );
+    }
+    const found = seeded.flatMap((p) => {
+      const member = p.memberId === undefined ? undefined : ctx.state.members.get(p.memberId);
+      const team = p.teamId === undefined ? undefined : ctx.state.teams.get(p.teamId);
+      const name = member ? `${member.userName} ${member.email}` : (team?.name ?? "");
+      return matches(name, request) ? [{ participant: p, member, team }] : [];
+    });
+    return paged("participants", found, request, ({ participant, member, team }) =>
+      participantDto(ctx, participant, member, team),
+    );
+  },
+
+  ListOrganizationTeams(request, ctx) {
+    const org = ctx.state.organizations.get(request.params.orgId as number);
+    if (!org) return FORBIDDEN;
+    const teams = ctx.state.teams.inOrg(org.id).filter((t) => matches(t.name, request));
+    return paged("teams", teams, request, (t) =>
+      ctx.dto("TeamDbDto", {
+        teamId: t.id,
+        name: t.name,
+        description: t.description,
+        membersCount: t.memberIds.length,
       }),
     );
   },
+
+  ListOrganizationTeamMembers(request, ctx) {
+    const team = ctx.state.teams.get(request.params.teamId as number);
+    if (!team || team.orgId !== request.params.orgId) return FORBIDDEN;
+    const members = team.memberIds
+      .map((id) => ctx.state.members.get(id))
+      .filter((m): m is Member => m !== undefined && matches(`${m.userName} ${m.email}`, request));
+    return paged("members", members, request, (m) => memberDto(ctx, m));
+  },
 };
+
+/** A workspace without seeded participants: every member, with a role from their org role. */
+const DERIVED_ROLES: Record<Member["role"], WorkspaceRole> = {
+  owner: "owner",
+  member: "launch",
+  collaborator: "view",
+};
+
+function participantDto(
+  ctx: RouteContext,
+  participant: { id: number; role: WorkspaceRole },
+  member?: Member,
+  team?: Team,
+): Record<string, unknown> {
+  return ctx.dto("ParticipantResponseDto", {
+    participantId: participant.id,
+    memberId: member?.id,
+    userName: member?.userName,
+    email: member?.email,
+    firstName: member?.firstName,
+    lastName: member?.lastName,
+    orgRole: member?.role,
+    teamId: team?.id,
+    teamName: team?.name,
+    type: team ? "TEAM" : member?.role === "collaborator" ? "COLLABORATOR" : "MEMBER",
+    wspRole: participant.role,
+  });
+}
 
 function userDto(ctx: RouteContext): Record<string, unknown> {
   const { user } = ctx.state;

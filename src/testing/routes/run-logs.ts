@@ -2,7 +2,7 @@ import type { WorkflowRun, WorkflowTask } from "../state/runs.js";
 import { isActive } from "../state/runs.js";
 import type { EmulatorRequest, EmulatorResponse } from "../types.js";
 import { FORBIDDEN, ok, page, type RouteContext, type StateRoute } from "./context.js";
-import { findRun } from "./runs.js";
+import { findRun, millisBetween } from "./runs.js";
 
 /** A run's tasks, its console log (paged by tokens) and the files it offers, by operationId. */
 export const runLogRoutes: Record<string, StateRoute> = {
@@ -83,8 +83,8 @@ export const runLogRoutes: Record<string, StateRoute> = {
     const { task } = found;
     const files: Record<string, string[]> = {
       ".command.out": task.stdout,
-      ".command.err": task.status === "FAILED" ? [task.errorMessage ?? "error"] : [],
-      ".command.log": task.stdout,
+      ".command.err": task.stderr,
+      ".command.log": commandLog(task),
     };
     const lines = files[String(fileName)];
     return lines ? text(lines) : notFound(fileName);
@@ -92,6 +92,11 @@ export const runLogRoutes: Record<string, StateRoute> = {
 };
 
 const TASK_FILES = [".command.out", ".command.err", ".command.log"];
+
+/** `.command.log`: the task's stdout, then its stderr. */
+function commandLog(task: WorkflowTask): string[] {
+  return [...task.stdout, ...task.stderr];
+}
 
 /**
  * A page of log lines from the position `next` names (the start when absent), at most
@@ -154,6 +159,8 @@ function taskDto(ctx: RouteContext, run: WorkflowRun, t: WorkflowTask): Record<s
     complete: t.complete,
     dateCreated: t.submit,
     lastUpdated: t.complete ?? t.start,
+    duration: t.submit && t.complete ? millisBetween(t.submit, t.complete) : undefined,
+    realtime: t.start && t.complete ? millisBetween(t.start, t.complete) : undefined,
     workdir: `${workDir}/${t.hash}`,
     attempt: 1,
   });

@@ -1,5 +1,11 @@
 import { isRecord } from "../../openapi/operations-document.js";
-import { isActive, type WorkflowRun } from "../state/runs.js";
+import {
+  isActive,
+  type RunEnding,
+  type TaskInit,
+  type WorkflowRun,
+  type WorkflowTask,
+} from "../state/runs.js";
 import type { EmulatorRequest } from "../types.js";
 import {
   badRequest,
@@ -14,6 +20,7 @@ import {
 } from "./context.js";
 import { computeEnvConfigDto } from "./compute-envs.js";
 import { labelDtos } from "./labels.js";
+import { usablePipeline } from "./pipelines.js";
 import { runFilter } from "./run-search.js";
 
 /** Workflow runs: launch, list, describe, cancel, delete, keyed by operationId. */
@@ -23,9 +30,9 @@ export const runRoutes: Record<string, StateRoute> = {
     if (!isRecord(launch)) return badRequest("Missing launch request");
     // A saved launch (a pipeline's, or an earlier run's, to relaunch it) is named by its id;
     // one from another workspace is not found.
-    let saved: { repository: string; pipelineId?: number } | undefined;
+    let saved: SavedLaunch | undefined;
     if (typeof launch.id === "string") {
-      saved = savedLaunch(ctx, launch.id);
+      saved = savedLaunch(ctx, launch.id, request.query.sourceWorkspaceId);
       if (!saved) return FORBIDDEN;
     }
     const pipeline = typeof launch.pipeline === "string" ? launch.pipeline : saved?.repository;
@@ -46,6 +53,8 @@ export const runRoutes: Record<string, StateRoute> = {
       workspaceId: ctx.workspaceId,
       launch: { ...launch, pipeline, computeEnvId, workDir: launch.workDir ?? env.workDir },
       ...(saved?.pipelineId !== undefined && { pipelineId: saved.pipelineId }),
+      ...(saved?.ending && { ending: saved.ending }),
+      ...(saved?.tasks && { tasks: saved.tasks }),
       labelIds,
       userName: ctx.state.user.userName,
     });
@@ -80,6 +89,7 @@ export const runRoutes: Record<string, StateRoute> = {
       ...scope(ctx, run),
       workflow: workflowDto(ctx, "WorkflowMaxDbDto", run),
       labels: labelDtos(ctx, run.labelIds),
+      progress: progressDto(ctx, run),
     });
   },
 
@@ -89,16 +99,18 @@ export const runRoutes: Record<string, StateRoute> = {
     const { computeEnvId, labelIds: _labels, ...fields } = run.launch;
     const env =
       typeof computeEnvId === "string" ? ctx.state.computeEnvs.get(computeEnvId) : undefined;
+    const workDir = runWorkDir(ctx, run);
     // What the run was launched with, and what a resume needs; nothing invented.
     return ok({
-      launch: ctx.record("WorkflowLaunchResponse", {
+      launch: ctx.dto("WorkflowLaunchResponse", {
         ...fields,
         id: run.launchId,
         pipeline: run.pipeline,
         pipelineId: run.pipelineId,
         computeEnv: env && computeEnvConfigDto(ctx, env),
         sessionId: run.sessionId,
-        resumeDir: fields.workDir,
+        workDir,
+        resumeDir: workDir,
         resumeCommitId: run.commitId,
         dateCreated: run.dateCreated,
       }),
@@ -171,22 +183,36 @@ function labelRuns(change: (current: number[], given: number[]) => number[]): St
   };
 }
 
+interface SavedLaunch {
+  repository: string;
+  pipelineId?: number;
+  /** How runs launched from it end: a run's `relaunchEnding`, else its pipeline's `ending`. */
+  ending?: RunEnding;
+  /** A relaunch runs the tasks of the run it relaunches. */
+  tasks?: TaskInit[];
+}
+
 /** The repository (and pipeline) of a saved launch in the request's workspace. */
 function savedLaunch(
   ctx: RouteContext,
   launchId: string,
-): { repository: string; pipelineId?: number } | undefined {
-  const pipeline = ctx.state.pipelines.byLaunchId(launchId);
-  if (pipeline) {
-    return pipeline.workspaceId === ctx.workspaceId
-      ? { repository: pipeline.repository, pipelineId: pipeline.id }
+  sourceWorkspaceId: unknown,
+): SavedLaunch | undefined {
+  const saved = ctx.state.pipelines.byLaunchId(launchId);
+  if (saved) {
+    const pipeline = usablePipeline(ctx, saved, sourceWorkspaceId);
+    return pipeline
+      ? { repository: pipeline.repository, pipelineId: pipeline.id, ending: pipeline.ending }
       : undefined;
   }
   const run = ctx.state.runs.all().find((r) => r.launchId === launchId);
   if (!run || run.workspaceId !== ctx.workspaceId) return undefined;
+  const from = run.pipelineId === undefined ? undefined : ctx.state.pipelines.get(run.pipelineId);
   return {
     repository: run.pipeline,
     ...(run.pipelineId !== undefined && { pipelineId: run.pipelineId }),
+    ending: run.relaunchEnding ?? from?.ending,
+    tasks: run.tasks.map(({ process, tag }) => ({ process, ...(tag !== undefined && { tag }) })),
   };
 }
 
@@ -215,22 +241,123 @@ function workflowDto(ctx: RouteContext, schema: string, run: WorkflowRun): Recor
     id: run.id,
     status: run.status,
     runName: run.runName,
-    projectName: run.pipeline,
+    projectName: projectName(run.pipeline),
     repository: run.pipeline,
     revision: typeof launch.revision === "string" ? launch.revision : undefined,
-    workDir: typeof launch.workDir === "string" ? launch.workDir : undefined,
+    workDir: runWorkDir(ctx, run),
     launchId: run.launchId,
     sessionId: run.sessionId,
     commitId: run.commitId,
     userName: run.userName,
     ownerId: ctx.state.user.id,
     dateCreated: run.dateCreated,
-    submit: run.dateCreated,
+    submit: run.submit,
     lastUpdated: run.lastUpdated,
     start: run.start,
     complete: run.complete,
+    duration: run.start && run.complete ? millisBetween(run.start, run.complete) : undefined,
+    resume: run.resume,
     success: run.status === "SUCCEEDED" ? true : isActive(run) ? undefined : false,
+    ...(run.start !== undefined && {
+      nextflow: ctx.dto("WfNextflow", NEXTFLOW),
+      manifest: ctx.dto("WfManifest", {
+        name: projectName(run.pipeline),
+        homePage: run.pipeline,
+        mainScript: "main.nf",
+        defaultBranch: "main",
+      }),
+    }),
+    stats: isActive(run) ? undefined : statsDto(ctx, run),
     errorMessage: run.errorMessage,
     exitStatus: run.exitStatus,
   });
+}
+
+/** The Nextflow version runs report (the one their console log names). */
+const NEXTFLOW = { version: "24.10.0", build: "5928", timestamp: "2024-10-27T19:06:32Z" };
+
+const STAT_STATUSES = { succeed: "COMPLETED", cached: "CACHED", failed: "FAILED" } as const;
+
+/** `stats` of an ended run: its tasks counted by outcome. */
+function statsDto(ctx: RouteContext, run: WorkflowRun): Record<string, unknown> {
+  const ran = run.tasks.filter((t) => t.status !== "NEW");
+  const values: Record<string, unknown> = { ignoredCount: 0, ignoredCountFmt: "0", ignoredPct: 0 };
+  for (const [key, status] of Object.entries(STAT_STATUSES)) {
+    const tasks = ran.filter((t) => t.status === status);
+    values[`${key}Count`] = tasks.length;
+    values[`${key}CountFmt`] = String(tasks.length);
+    values[`${key}Pct`] = ran.length === 0 ? 0 : (100 * tasks.length) / ran.length;
+    values[`${key}Duration`] = tasks.reduce(
+      (sum, t) => sum + (t.start && t.complete ? millisBetween(t.start, t.complete) : 0),
+      0,
+    );
+  }
+  values.computeTimeFmt = "0.0";
+  return ctx.dto("WfStats", values);
+}
+
+/** `progress`: the run's tasks counted by status, overall and per process; no metrics. */
+function progressDto(ctx: RouteContext, run: WorkflowRun): Record<string, unknown> {
+  const counts = (tasks: WorkflowTask[]) => ({
+    pending: tasks.filter((t) => t.status === "NEW").length,
+    submitted: tasks.filter((t) => t.status === "SUBMITTED").length,
+    running: tasks.filter((t) => t.status === "RUNNING").length,
+    succeeded: tasks.filter((t) => t.status === "COMPLETED").length,
+    cached: tasks.filter((t) => t.status === "CACHED").length,
+    failed: tasks.filter((t) => t.status === "FAILED").length,
+    aborted: tasks.filter((t) => t.status === "ABORTED").length,
+    ...Object.fromEntries(LOAD_METRICS.map((m) => [m, 0])),
+    dateCreated: run.dateCreated,
+    lastUpdated: run.lastUpdated,
+  });
+  const processes = [...new Set(run.tasks.map((t) => t.process))];
+  return ctx.dto("ProgressData", {
+    workflowProgress: ctx.dto("WorkflowLoad", { ...counts(run.tasks), executors: ["awsbatch"] }),
+    processesProgress: processes.map((process) =>
+      ctx.dto("ProcessLoad", {
+        process,
+        ...counts(run.tasks.filter((t) => t.process === process)),
+      }),
+    ),
+    totalProcesses: processes.length,
+  });
+}
+
+/** Resource metrics the emulator does not model: reported as 0, as for tasks not yet measured. */
+const LOAD_METRICS = [
+  "cpus",
+  "cpuTime",
+  "cpuLoad",
+  "memoryRss",
+  "memoryReq",
+  "readBytes",
+  "writeBytes",
+  "volCtxSwitch",
+  "invCtxSwitch",
+  "loadTasks",
+  "loadCpus",
+  "loadMemory",
+  "peakCpus",
+  "peakTasks",
+  "peakMemory",
+  "memoryEfficiency",
+  "cpuEfficiency",
+];
+
+/** The run's work directory: its launch's, else (a seeded run) its compute env's. */
+function runWorkDir(ctx: RouteContext, run: WorkflowRun): string | undefined {
+  if (typeof run.launch.workDir === "string") return run.launch.workDir;
+  return run.computeEnvId === undefined
+    ? undefined
+    : ctx.state.computeEnvs.get(run.computeEnvId)?.workDir;
+}
+
+/** Nextflow's project name: "nf-core/rnaseq" for "https://github.com/nf-core/rnaseq(.git)". */
+export function projectName(repository: string): string {
+  const match = /^[a-z]+:\/\/[^/]+\/(.+?)(?:\.git)?\/?$/i.exec(repository);
+  return match ? match[1]! : repository;
+}
+
+export function millisBetween(from: string, to: string): number {
+  return Date.parse(to) - Date.parse(from);
 }

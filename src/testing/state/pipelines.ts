@@ -1,4 +1,5 @@
 import { randomId } from "../ids.js";
+import type { RunEnding } from "./runs.js";
 import { numericIds } from "./store.js";
 import { ScopedStore, type ScopedInit, type WorkspaceResolver } from "./scoped.js";
 import type { Entity } from "./store.js";
@@ -24,6 +25,10 @@ export interface Pipeline extends Entity<number> {
   launchId: string;
   launch: LaunchConfig;
   labelIds: number[];
+  /** SHARED: seen and launched from every workspace of its organization. */
+  visibility: "PRIVATE" | "SHARED";
+  /** How runs launched from it (relaunches included) end when advanced; default SUCCEEDED. */
+  ending?: RunEnding;
 }
 
 export interface PipelineInit extends ScopedInit {
@@ -34,6 +39,13 @@ export interface PipelineInit extends ScopedInit {
   repository?: string;
   launch?: LaunchConfig;
   labelIds?: number[];
+  /**
+   * Default PRIVATE; SHARED pipelines are listed (`visibility=all`), described and launched
+   * (`sourceWorkspaceId`) from every workspace of the organization, as the service shares them.
+   */
+  visibility?: "PRIVATE" | "SHARED";
+  /** How runs launched from it (relaunches included) end when advanced; default SUCCEEDED. */
+  ending?: RunEnding;
 }
 
 export class PipelineStore extends ScopedStore<Pipeline, PipelineInit> {
@@ -53,6 +65,8 @@ export class PipelineStore extends ScopedStore<Pipeline, PipelineInit> {
       launchId: randomId(22),
       launch,
       labelIds: init.labelIds ?? [],
+      visibility: init.visibility ?? "PRIVATE",
+      ...(init.ending && { ending: init.ending }),
     };
   }
 

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { randomId, serviceTimestamp } from "../ids.js";
 import { ScopedStore, type ScopedInit, type WorkspaceResolver } from "./scoped.js";
-import type { Entity } from "./store.js";
+import { timestamp, type Entity } from "./store.js";
 
 export type WorkflowStatus =
   "SUBMITTED" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED" | "UNKNOWN";
@@ -28,6 +28,8 @@ export interface WorkflowTask {
   errorMessage?: string;
   /** The task's standard output (`.command.out`), as its log lines. */
   stdout: string[];
+  /** The task's standard error (`.command.err`), as its log lines. */
+  stderr: string[];
 }
 
 /** One run the emulator knows, launched through the API or added by a test. */
@@ -44,6 +46,8 @@ export interface WorkflowRun extends Entity<string> {
   sessionId: string;
   /** The commit Nextflow resolved when the run started (none before), which a resume reuses. */
   commitId?: string;
+  /** Whether it resumed an earlier run's session (a relaunch with `resume: true`). */
+  resume: boolean;
   /** The launch request's `launch` object, as sent (or seeded). */
   launch: Record<string, unknown>;
   computeEnvId?: string;
@@ -51,35 +55,93 @@ export interface WorkflowRun extends Entity<string> {
   tasks: WorkflowTask[];
   /** The console log (what `GET /workflow/{id}/log` pages through); grows as the run advances. */
   log: string[];
+  /** When it was submitted (its `dateCreated` unless seeded). */
+  submit: string;
   start?: string;
   complete?: string;
   errorMessage?: string;
   exitStatus?: number;
   userName: string;
   starred: boolean;
+  /** How the run ends when advanced; default SUCCEEDED. */
+  ending?: RunEnding;
+  /** How runs relaunched from this one end when advanced; default SUCCEEDED. */
+  relaunchEnding?: RunEnding;
 }
 
+/**
+ * How a run ends when it is advanced (`state.runs.advance`, a poll with `autoAdvance`, or
+ * `seqera-api emulator`): SUCCEEDED, or FAILED at one task with its exit status and stderr.
+ */
+export interface RunEnding {
+  status: "SUCCEEDED" | "FAILED";
+  /** The task that fails, by process ("FASTQC") or name ("FASTQC (sample_1)"); default the last. */
+  task?: string;
+  /** The failing task's exit status; default 1. */
+  exitStatus?: number;
+  /** Default "Process `<process>` terminated with an error exit status (<exitStatus>)". */
+  errorMessage?: string;
+  /** The failing task's standard error lines (a string is split at newlines); default the message. */
+  stderr?: string | string[];
+}
+
+/**
+ * A task to seed. With a `status` it is taken as given (times, exit status, logs), and so is
+ * its run: no step is taken for it.
+ */
 export interface TaskInit {
   process: string;
   tag?: string;
+  status?: TaskStatus;
+  exitStatus?: number;
+  submit?: string | Date;
+  start?: string | Date;
+  complete?: string | Date;
+  errorMessage?: string;
+  /** `.command.out`: lines, or one string split at newlines. */
+  stdout?: string | string[];
+  /** `.command.err`: lines, or one string split at newlines. */
+  stderr?: string | string[];
 }
 
 export interface WorkflowInit extends ScopedInit {
   id?: string;
   /** Default "SUBMITTED"; a later status is reached by the same steps as `advance`/`finish`. */
   status?: WorkflowStatus;
-  /** Default `launch.runName`, else "emulated_run_<n>". */
+  /** Default `launch.runName`, else a made-up name as Nextflow's ("happy_curie"). */
   runName?: string;
   launch?: Record<string, unknown>;
   pipelineId?: number;
   labelIds?: number[];
-  /** The tasks the run will execute, in order: process names or `{ process, tag }`. Default
-   * two tasks, "FASTQC (sample_1)" and "MULTIQC". */
+  /**
+   * The tasks the run will execute, in order: process names or `{ process, tag }`. Default
+   * two tasks, "FASTQC (sample_1)" and "MULTIQC". When any has a `status`, the run and its
+   * tasks are taken as seeded (nothing is stepped): a FAILED run with two FAILED tasks, exit
+   * statuses 137 and 1, is seeded that way.
+   */
   tasks?: (string | TaskInit)[];
   /** Default "emulated-user". */
   userName?: string;
   /** The failure message when `status` is "FAILED". */
   errorMessage?: string;
+  /** The run's exit status when it has ended; default 0, or 1 when FAILED. */
+  exitStatus?: number;
+  /** Default `dateCreated`. */
+  submit?: string | Date;
+  /** Default the time it was stepped to RUNNING (`submit` for a run seeded as ended). */
+  start?: string | Date;
+  /** Default the time it ended (`start` for a run seeded as ended); `duration` follows. */
+  complete?: string | Date;
+  /** Nextflow's session; default a new one, or the launch's `sessionId` when `resume`. */
+  sessionId?: string;
+  /** The resolved commit, which a resume reuses; default one made up when the run starts. */
+  commitId?: string;
+  /** Whether the run resumed an earlier session. Default `launch.resume === true`. */
+  resume?: boolean;
+  /** How the run ends when advanced (or seeded with a status it must be stepped to). */
+  ending?: RunEnding;
+  /** How runs relaunched from this one end when advanced. */
+  relaunchEnding?: RunEnding;
 }
 
 const DEFAULT_TASKS: TaskInit[] = [{ process: "FASTQC", tag: "sample_1" }, { process: "MULTIQC" }];
@@ -103,27 +165,47 @@ export class RunStore extends ScopedStore<WorkflowRun, WorkflowInit> {
   override add(init: WorkflowInit = {}): WorkflowRun {
     const run = super.add(init);
     const target = init.status ?? "SUBMITTED";
-    if (target === "RUNNING") this.advance(run.id);
+    const asSeeded = init.tasks?.some((t) => typeof t !== "string" && t.status !== undefined);
+    if (asSeeded) return seedAsIs(run, target, init);
+    else if (target === "RUNNING") this.advance(run.id);
     else if (target === "UNKNOWN") run.status = "UNKNOWN";
-    else if (target !== "SUBMITTED") this.finish(run.id, target, init.errorMessage);
+    else if (target === "FAILED" && run.ending?.status === "FAILED") {
+      while (isActive(run)) this.advance(run.id);
+    } else if (target !== "SUBMITTED") this.finish(run.id, target, init.errorMessage);
+    applySeededTimes(run, init);
     return run;
   }
 
   protected build(base: WorkflowRun, init: WorkflowInit): WorkflowRun {
     const launch = init.launch ?? {};
     this.#launched++;
-    const tasks = (init.tasks ?? DEFAULT_TASKS).map((t, i) =>
-      newTask(i + 1, typeof t === "string" ? { process: t } : t),
+    const inits = (init.tasks ?? DEFAULT_TASKS).map((t) =>
+      typeof t === "string" ? { process: t } : t,
     );
+    // An ending at a task the run would not reach adds that task last, so that it happens.
+    const failing = init.ending?.status === "FAILED" ? init.ending.task : undefined;
+    if (failing && !inits.some((t) => t.process === failing || taskName(t) === failing)) {
+      inits.push({ process: failing });
+    }
+    const tasks = inits.map((t, i) => newTask(i + 1, t));
+    const resume = init.resume ?? launch.resume === true;
+    const submit = timestamp(init.submit, base.dateCreated);
     return {
       ...base,
       status: "SUBMITTED",
-      runName: init.runName ?? stringOr(launch.runName, `emulated_run_${this.#launched}`),
+      runName: init.runName ?? stringOr(launch.runName, runName(this.#launched)),
       pipeline: stringOr(launch.pipeline, "https://github.com/nextflow-io/hello"),
       ...(init.pipelineId !== undefined && { pipelineId: init.pipelineId }),
       launchId: randomId(22),
-      sessionId: randomUUID(),
+      sessionId:
+        init.sessionId ??
+        (resume && typeof launch.sessionId === "string" ? launch.sessionId : randomUUID()),
+      ...(init.commitId !== undefined && { commitId: init.commitId }),
+      resume,
       launch,
+      submit,
+      ...(init.ending && { ending: init.ending }),
+      ...(init.relaunchEnding && { relaunchEnding: init.relaunchEnding }),
       ...(typeof launch.computeEnvId === "string" && { computeEnvId: launch.computeEnvId }),
       labelIds: init.labelIds ?? (launch.labelIds as number[] | undefined) ?? [],
       tasks,
@@ -152,13 +234,11 @@ export class RunStore extends ScopedStore<WorkflowRun, WorkflowInit> {
     if (run.status === "SUBMITTED") {
       run.status = "RUNNING";
       run.start = now;
-      run.commitId = randomBytes(20).toString("hex");
-      run.log.push(
-        "N E X T F L O W  ~  version 24.10.0",
-        `Launching \`${run.pipeline}\` [${run.runName}] DSL2 - revision: ${String(run.launch.revision ?? "main")}`,
-        "",
-      );
+      run.commitId ??= randomBytes(20).toString("hex");
+      run.log.push(...banner(run));
       this.#startNext(run, now);
+    } else if (running && failsAt(run, running)) {
+      this.#fail(run, running, now, run.ending!);
     } else if (running) {
       completeTask(run, running, now);
       if (!this.#startNext(run, now)) this.#end(run, "SUCCEEDED", now);
@@ -186,19 +266,13 @@ export class RunStore extends ScopedStore<WorkflowRun, WorkflowInit> {
     }
     const task = run.tasks.find((t) => t.status === "RUNNING");
     if (task && status === "FAILED") {
-      task.status = "FAILED";
-      task.exitStatus = 1;
-      task.complete = now;
-      task.errorMessage =
-        errorMessage ?? `Process \`${task.process}\` terminated with an error exit status (1)`;
-      task.stdout.push("ERROR: emulated failure");
-      run.log.push(
-        `[${task.hash}] NOTE: Process \`${task.name}\` terminated with an error exit status (1)`,
-        `ERROR ~ Error executing process > '${task.name}'`,
-      );
-      run.errorMessage = task.errorMessage;
-      run.exitStatus = 1;
-    } else if (status === "FAILED") {
+      const ending = run.ending?.status === "FAILED" ? run.ending : { status: status };
+      return this.#fail(run, task, now, {
+        ...ending,
+        errorMessage: errorMessage ?? ending.errorMessage,
+      });
+    }
+    if (status === "FAILED") {
       run.errorMessage = errorMessage ?? "Emulated failure";
       run.exitStatus = 1;
     } else if (task) {
@@ -206,6 +280,23 @@ export class RunStore extends ScopedStore<WorkflowRun, WorkflowInit> {
       task.complete = now;
     }
     this.#end(run, status, now);
+    return run;
+  }
+
+  /** Fails the running task as `ending` says, and the run with it. */
+  #fail(run: WorkflowRun, task: WorkflowTask, now: string, ending: RunEnding): WorkflowRun {
+    const exitStatus = ending.exitStatus ?? 1;
+    task.status = "FAILED";
+    task.exitStatus = exitStatus;
+    task.complete = now;
+    task.errorMessage =
+      ending.errorMessage ??
+      `Process \`${task.process}\` terminated with an error exit status (${exitStatus})`;
+    task.stderr.push(...(ending.stderr !== undefined ? lines(ending.stderr) : [task.errorMessage]));
+    run.log.push(...failureLines(task));
+    run.errorMessage = task.errorMessage;
+    run.exitStatus = 1;
+    this.#end(run, "FAILED", now);
     return run;
   }
 
@@ -228,7 +319,11 @@ export class RunStore extends ScopedStore<WorkflowRun, WorkflowInit> {
     if (!next) return false;
     next.status = "RUNNING";
     next.submit = next.start = now;
-    next.stdout.push(`Running ${next.name}`);
+    const seeded = pendingOutput.get(next);
+    if (seeded) {
+      next.stdout.push(...seeded.stdout);
+      next.stderr.push(...seeded.stderr);
+    } else next.stdout.push(`Running ${next.name}`);
     run.log.push(`[${next.hash}] Submitted process > ${next.name}`);
     return true;
   }
@@ -237,34 +332,208 @@ export class RunStore extends ScopedStore<WorkflowRun, WorkflowInit> {
     run.status = status;
     run.complete = now;
     run.lastUpdated = now;
-    const done = run.tasks.filter((t) => t.status === "COMPLETED").length;
-    run.log.push(
-      "",
-      `Completed at: ${now}`,
-      `Succeeded   : ${done}`,
-      ...(status === "FAILED" ? [`Failed      : 1`] : []),
-    );
+    run.exitStatus ??= status === "SUCCEEDED" ? 0 : undefined;
+    run.log.push(...summary(run, now));
   }
 }
 
+/** The console log's closing lines. */
+function summary(run: WorkflowRun, now: string): string[] {
+  const count = (status: TaskStatus) => run.tasks.filter((t) => t.status === status).length;
+  const failed = count("FAILED");
+  return [
+    "",
+    `Completed at: ${now}`,
+    `Succeeded   : ${count("COMPLETED")}`,
+    ...(failed > 0 ? [`Failed      : ${failed}`] : []),
+  ];
+}
+
+/** Whether the run's ending fails it at this task. */
+function failsAt(run: WorkflowRun, task: WorkflowTask): boolean {
+  const ending = run.ending;
+  if (ending?.status !== "FAILED") return false;
+  if (ending.task === undefined) return task === run.tasks[run.tasks.length - 1];
+  return ending.task === task.process || ending.task === task.name;
+}
+
+/** A run whose tasks carry statuses: taken as given, with the times and console log they imply. */
+function seedAsIs(run: WorkflowRun, status: WorkflowStatus, init: WorkflowInit): WorkflowRun {
+  run.status = status;
+  if (status !== "SUBMITTED") run.start = timestamp(init.start, run.submit);
+  if (!isActive(run)) {
+    const seededLast = timestamp(init.lastUpdated, run.dateCreated);
+    run.complete = timestamp(init.complete, seededLast > run.start! ? seededLast : run.start);
+    run.lastUpdated = run.complete;
+  }
+  if (run.start) {
+    run.commitId ??= randomBytes(20).toString("hex");
+    run.log.push(...banner(run));
+  }
+  for (const task of run.tasks) {
+    if (task.status === "NEW") continue;
+    task.submit ??= run.submit;
+    if (task.status !== "SUBMITTED") task.start ??= run.start ?? run.submit;
+    if (!["SUBMITTED", "RUNNING"].includes(task.status))
+      task.complete ??= run.complete ?? task.start;
+    run.log.push(`[${task.hash}] Submitted process > ${task.name}`);
+    if (task.status === "COMPLETED" || task.status === "CACHED") {
+      run.log.push(`[${task.hash}] Completed process > ${task.name}`);
+    } else if (task.status === "FAILED") run.log.push(...failureLines(task));
+  }
+  if (isActive(run)) return run;
+  const failed = run.tasks.find((t) => t.status === "FAILED");
+  if (status === "FAILED") {
+    run.errorMessage = init.errorMessage ?? failed?.errorMessage ?? "Emulated failure";
+  }
+  run.exitStatus = init.exitStatus ?? (status === "FAILED" ? 1 : 0);
+  run.log.push(...summary(run, run.complete!));
+  return run;
+}
+
+function banner(run: WorkflowRun): string[] {
+  const revision = String(run.launch.revision ?? "main");
+  return [
+    "N E X T F L O W  ~  version 24.10.0",
+    `Launching \`${run.pipeline}\` [${run.runName}] DSL2 - revision: ${revision}`,
+    "",
+  ];
+}
+
+function failureLines(task: WorkflowTask): string[] {
+  return [
+    `[${task.hash}] NOTE: Process \`${task.name}\` terminated with an error exit status (${task.exitStatus ?? 1})`,
+    `ERROR ~ Error executing process > '${task.name}'`,
+  ];
+}
+
+/**
+ * A run stepped at seeding happened when the seed says, not now: it started at `start`
+ * (default `submit`) and ended at `complete` (default `lastUpdated`); its tasks within.
+ */
+function applySeededTimes(run: WorkflowRun, init: WorkflowInit): void {
+  if (run.start === undefined) return;
+  run.start = timestamp(init.start, run.submit);
+  if (run.complete !== undefined) {
+    const seededLast = timestamp(init.lastUpdated, run.dateCreated);
+    run.complete = timestamp(init.complete, seededLast > run.start ? seededLast : run.start);
+  }
+  run.lastUpdated = run.complete ?? run.start;
+  for (const task of run.tasks) {
+    if (task.submit) task.submit = clamp(task.submit, run);
+    if (task.start) task.start = clamp(task.start, run);
+    if (task.complete) task.complete = clamp(task.complete, run);
+  }
+  if (init.exitStatus !== undefined && !isActive(run)) run.exitStatus = init.exitStatus;
+}
+
+/** A stepped task's time within the run's seeded start and end. */
+function clamp(time: string, run: WorkflowRun): string {
+  if (run.start && time < run.start) return run.start;
+  if (run.complete && time > run.complete) return run.complete;
+  return time;
+}
+
+/** Lines of a log: an array as is, a string split at newlines (one final newline ignored). */
+export function lines(text: string | string[]): string[] {
+  return typeof text === "string" ? text.replace(/\n$/, "").split("\n") : text;
+}
+
+const ADJECTIVES = [
+  "admiring",
+  "agitated",
+  "big",
+  "boring",
+  "clever",
+  "curious",
+  "elegant",
+  "focused",
+  "friendly",
+  "gloomy",
+  "happy",
+  "jolly",
+  "modest",
+  "nostalgic",
+  "pensive",
+  "sharp",
+  "sleepy",
+  "tender",
+  "trusting",
+  "zen",
+];
+const SCIENTISTS = [
+  "babbage",
+  "curie",
+  "darwin",
+  "einstein",
+  "franklin",
+  "galileo",
+  "hopper",
+  "hypatia",
+  "kepler",
+  "lovelace",
+  "mendel",
+  "newton",
+  "noether",
+  "pasteur",
+  "ramanujan",
+  "sanger",
+  "shannon",
+  "tesla",
+  "turing",
+  "wilson",
+];
+
+/** A run name as Nextflow makes one up ("happy_curie"), unique within this emulator. */
+function runName(n: number): string {
+  const name = `${ADJECTIVES[(n - 1) % ADJECTIVES.length]}_${SCIENTISTS[Math.floor((n - 1) / ADJECTIVES.length) % SCIENTISTS.length]}`;
+  return n > ADJECTIVES.length * SCIENTISTS.length ? `${name}_${n}` : name;
+}
+
+function taskName(init: TaskInit): string {
+  return init.tag ? `${init.process} (${init.tag})` : init.process;
+}
+
+/** The seeded output of tasks not yet started. */
+const pendingOutput = new WeakMap<WorkflowTask, { stdout: string[]; stderr: string[] }>();
+
 function newTask(taskId: number, init: TaskInit): WorkflowTask {
   const hex = randomBytes(4).toString("hex");
-  return {
+  const status = init.status ?? "NEW";
+  const task: WorkflowTask = {
     taskId,
     process: init.process,
-    name: init.tag ? `${init.process} (${init.tag})` : init.process,
+    name: taskName(init),
     ...(init.tag !== undefined && { tag: init.tag }),
     hash: `${hex.slice(0, 2)}/${hex.slice(2)}`,
-    status: "NEW",
+    status,
     stdout: [],
+    stderr: [],
   };
+  const output = { stdout: lines(init.stdout ?? []), stderr: lines(init.stderr ?? []) };
+  // A task still to run shows its seeded output once it starts.
+  if (status !== "NEW") Object.assign(task, output);
+  else if (init.stdout !== undefined || init.stderr !== undefined) pendingOutput.set(task, output);
+  if (init.submit !== undefined) task.submit = timestamp(init.submit);
+  if (init.start !== undefined) task.start = timestamp(init.start);
+  if (init.complete !== undefined) task.complete = timestamp(init.complete);
+  if (status === "FAILED") {
+    task.exitStatus = init.exitStatus ?? 1;
+    task.errorMessage =
+      init.errorMessage ??
+      `Process \`${init.process}\` terminated with an error exit status (${task.exitStatus})`;
+    if (init.stderr === undefined) task.stderr.push(task.errorMessage);
+  } else if (init.exitStatus !== undefined) task.exitStatus = init.exitStatus;
+  else if (status === "COMPLETED") task.exitStatus = 0;
+  if (init.errorMessage !== undefined) task.errorMessage = init.errorMessage;
+  return task;
 }
 
 function completeTask(run: WorkflowRun, task: WorkflowTask, now: string): void {
   task.status = "COMPLETED";
   task.exitStatus = 0;
   task.complete = now;
-  task.stdout.push(`${task.name} done`);
+  if (!pendingOutput.has(task)) task.stdout.push(`${task.name} done`);
   run.log.push(`[${task.hash}] Completed process > ${task.name}`);
 }
 

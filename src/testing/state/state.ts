@@ -13,6 +13,12 @@ import {
   type Workspace,
   type WorkspaceInit,
 } from "./organizations.js";
+import {
+  ParticipantStore,
+  TeamStore,
+  type ParticipantInit,
+  type TeamInit,
+} from "./participants.js";
 import { PipelineStore, type PipelineInit } from "./pipelines.js";
 import { RunStore, type WorkflowInit } from "./runs.js";
 import type { WorkspaceRef } from "./scoped.js";
@@ -29,6 +35,10 @@ export interface Seed {
   organizations?: OrganizationInit[];
   workspaces?: WorkspaceInit[];
   members?: MemberInit[];
+  /** Teams of an organization's members. */
+  teams?: TeamInit[];
+  /** Members and teams with their role in a workspace (owner, admin, maintain, launch, connect, view). */
+  participants?: ParticipantInit[];
   labels?: LabelInit[];
   credentials?: CredentialsInit[];
   computeEnvs?: ComputeEnvInit[];
@@ -47,6 +57,8 @@ export class EmulatorState {
   readonly organizations: OrganizationStore;
   readonly workspaces: WorkspaceStore;
   readonly members: MemberStore;
+  readonly teams: TeamStore;
+  readonly participants: ParticipantStore;
   readonly labels: LabelStore;
   readonly credentials: CredentialsStore;
   readonly computeEnvs: ComputeEnvStore;
@@ -81,6 +93,17 @@ export class EmulatorState {
     );
     this.workspaces = new WorkspaceStore(orgOf);
     this.members = new MemberStore(orgOf);
+    const lookup = {
+      org: orgOf,
+      workspace: (ref: number | string) => {
+        const found = this.findWorkspace(ref);
+        if (!found) throw new Error(`No workspace ${ref}`);
+        return found;
+      },
+      members: (orgId: number) => this.members.inOrg(orgId),
+    };
+    this.teams = new TeamStore(lookup);
+    this.participants = new ParticipantStore(lookup, this.teams);
     const resolve = (ref: WorkspaceRef | undefined) => this.#seededWorkspace(ref);
     this.labels = new LabelStore(resolve);
     this.credentials = new CredentialsStore(resolve);
@@ -139,6 +162,8 @@ export class EmulatorState {
     for (const init of seed.organizations ?? []) this.organizations.add(init);
     for (const init of seed.workspaces ?? []) this.workspaces.add(init);
     for (const init of seed.members ?? []) this.members.add(init);
+    for (const init of seed.teams ?? []) this.teams.add(init);
+    for (const init of seed.participants ?? []) this.participants.add(init);
     for (const init of seed.labels ?? []) this.labels.add(init);
     for (const init of seed.credentials ?? []) this.credentials.add(init);
     for (const init of seed.computeEnvs ?? []) this.computeEnvs.add(init);
