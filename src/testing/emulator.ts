@@ -16,7 +16,7 @@ import {
   rateLimitMessage,
   SERVICE_RATE_LIMITS,
   TokenRateLimiter,
-  type RateLimitOptions,
+  type EmulatorRateLimit,
 } from "./rate-limit.js";
 import { checkRequest } from "./request-validation.js";
 import { createRouter, type RouteMatch } from "./router.js";
@@ -32,7 +32,7 @@ export interface EmulatorOptions {
   /** The port on 127.0.0.1; default 0, a free one (see `emulator.url`). */
   port?: number;
   /** Per-token limits (default 20/s and 72,000/h, the service's); false disables them. */
-  rateLimit?: Partial<RateLimitOptions> | false;
+  rateLimit?: Partial<EmulatorRateLimit> | false;
   /** `Accept-Version` values served; default ["1"]. A request without the header asks for "1". */
   servedVersions?: string[];
   /** A path prefix before the API, as Enterprise installs may have (e.g. "/api"). */

@@ -4,7 +4,7 @@
  */
 export { startEmulator, Emulator, type EmulatorOptions } from "./emulator.js";
 export type { Faults, FaultKind, FaultOptions } from "./faults.js";
-export type { RateLimitOptions } from "./rate-limit.js";
+export type { EmulatorRateLimit } from "./rate-limit.js";
 export type { EmulatorRequest, EmulatorResponse, Handler, RecordedRequest } from "./types.js";
 export { EmulatorState, type Seed } from "./state/state.js";
 export type { Dated, Entity } from "./state/store.js";

@@ -1,4 +1,4 @@
-export interface RateLimitOptions {
+export interface EmulatorRateLimit {
   /** Calls per token in each refresh period (`refreshMs`); the service's default is 20. */
   perSecond: number;
   /** Calls per token in each hour; the service's default is 72,000. */
@@ -16,7 +16,7 @@ export interface RateLimitOptions {
   timeoutMs: number;
 }
 
-export const SERVICE_RATE_LIMITS: RateLimitOptions = {
+export const SERVICE_RATE_LIMITS: EmulatorRateLimit = {
   perSecond: 20,
   perHour: 72_000,
   mode: "cycles",
@@ -106,7 +106,7 @@ export class TokenRateLimiter {
   private readonly limits = new Map<string, Limit[]>();
 
   constructor(
-    private readonly options: RateLimitOptions,
+    private readonly options: EmulatorRateLimit,
     private readonly now: () => number = Date.now,
   ) {
     for (const key of ["perSecond", "perHour", "refreshMs", "timeoutMs"] as const) {
