@@ -18,8 +18,6 @@
  *
  * Overhead: sequential GETs with the limiter off, raw fetch vs bare openapi-fetch vs our client.
  */
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import createClient from "openapi-fetch";
@@ -32,6 +30,7 @@ import {
   type ServerLimiter,
   type StrictServerOptions,
 } from "../helpers/strict-server.js";
+import { startAnswerServer } from "./answer-server.js";
 import { hasRedisServer, startCaller, startRedis, type RedisServer } from "../limits/processes.js";
 
 const N = Number(process.env.BENCH_CALLS ?? 300);
@@ -222,21 +221,8 @@ async function afterAborts(): Promise<void> {
 }
 
 async function overhead(): Promise<void> {
-  // The server runs in its own process, as a real one would: its work does not share the
-  // client's event loop, which made the ratios swing between runs.
-  const server = spawn(
-    process.execPath,
-    [
-      "-e",
-      `require("node:http").createServer((_, r) => {
-         r.writeHead(200, { "content-type": "application/json" });
-         r.end('{"workflow":{"id":"abc","status":"SUCCEEDED"}}');
-       }).listen(0, "127.0.0.1", function () { console.log(this.address().port); });`,
-    ],
-    { stdio: ["ignore", "pipe", "inherit"] },
-  );
-  const [port] = (await once(server.stdout!.setEncoding("utf8"), "data")) as [string];
-  const baseUrl = `http://127.0.0.1:${port.trim()}`;
+  const server = await startAnswerServer({ workflow: { id: "abc", status: "SUCCEEDED" } });
+  const baseUrl = server.url;
   const headers = { authorization: "Bearer bench-token" };
   const bare = createClient<paths>({ baseUrl, headers });
   // The client as shipped, retries on, with the limiter off, and on far from its limit.
@@ -293,7 +279,7 @@ async function overhead(): Promise<void> {
         `the limiter (1e6/s) adds ${fmt(per("ours + limiter") - per("ours"), 1)} µs/call`,
     );
   } finally {
-    server.kill();
+    server.stop();
   }
 }
 
