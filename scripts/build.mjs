@@ -8,7 +8,8 @@
  *   a plain `import "seqera-api-client"` reads a few files, not seventy. The compiled modules
  *   the bundles replace are removed. Dependencies stay external, except `yaml`, bundled into
  *   the chunk that only YAML params load (its 1.4 MB package would otherwise be installed by
- *   every consumer; its license is shipped beside it).
+ *   every consumer), and `leven` and `openapi-fetch`, bundled with the client (each package an
+ *   import resolves adds to its start-up). Their licenses ship beside them in dist/src/chunks/.
  * - generated/openapi.json, read only by validateResponses, the CLI and the emulator, ships
  *   minified and brotli-compressed (openapi/load.ts decompresses it).
  */
@@ -46,7 +47,9 @@ const operationsAsJson = {
 };
 
 const pkg = JSON.parse(readFileSync("package.json", "utf8"));
-const bundled = new Set(["yaml"]);
+// Bundled rather than imported at run time: each package an import resolves costs its
+// start-up; openapi-fetch stays a dependency for the types (.d.ts files import it).
+const bundled = new Set(["yaml", "leven", "openapi-fetch"]);
 const entries = ["index.js", "testing/index.js", "cli/main.js"].map((entry) =>
   join(dist, "src", entry),
 );
@@ -79,7 +82,10 @@ for (const file of readdirSync(dist, { recursive: true, encoding: "utf8" })) {
   const path = join(dist, file);
   if (path.endsWith(".js") && !outputs.has(path)) rmSync(path);
 }
-copyFileSync("node_modules/yaml/LICENSE", join(dist, "src", "chunks", "yaml.LICENSE"));
+for (const name of bundled) {
+  const license = readdirSync(join("node_modules", name)).find((f) => /^licen[cs]e/i.test(f));
+  copyFileSync(join("node_modules", name, license), join(dist, "src", "chunks", `${name}.LICENSE`));
+}
 
 const document = JSON.stringify(JSON.parse(readFileSync("generated/openapi.json", "utf8")));
 writeFileSync(
