@@ -38,6 +38,15 @@ describe.skipIf(!redisAvailable())("rate limiter when Redis fails", () => {
     const sent = () => server.count((a) => a.key === tokenKey(token));
     return Object.assign(started, { sent });
   };
+  /**
+   * Waits for the caller's first burst: its start-up takes seconds on a loaded machine, so a
+   * fixed sleep let the fault come before any call (this file failed so at a load of 50).
+   */
+  const untilStarted = async (c: { sent(): number }) => {
+    for (const deadline = Date.now() + 60_000; c.sent() < 20; await sleep(20)) {
+      if (Date.now() > deadline) throw new Error(`the caller sent ${c.sent()} calls in 60 s`);
+    }
+  };
   /** The fault came mid-run: some of the caller's calls were sent, not all. */
   const expectMidRun = (sent: number, calls: number) => {
     expect(sent).toBeGreaterThan(0);
@@ -49,9 +58,9 @@ describe.skipIf(!redisAvailable())("rate limiter when Redis fails", () => {
   it("killed and restarted empty mid-run: queued calls go on, never 21 in a second", async () => {
     const redis = await startRedis();
     try {
-      // 100 calls at 20/s take about 5 s; Redis dies after about 2.
+      // 100 calls at 20/s take about 5 s; Redis dies after the first burst.
       const c = caller(redis.url, 100);
-      await sleep(3000);
+      await untilStarted(c);
       expectMidRun(c.sent(), 100);
       redis.signal("SIGKILL");
       await redis.restart();
@@ -68,7 +77,7 @@ describe.skipIf(!redisAvailable())("rate limiter when Redis fails", () => {
     const redis = await startRedis();
     try {
       const c = caller(redis.url, 100);
-      await sleep(2500);
+      await untilStarted(c);
       expectMidRun(c.sent(), 100);
       redis.signal("SIGSTOP");
       await sleep(5000);
@@ -98,7 +107,7 @@ describe.skipIf(!redisAvailable())("rate limiter when Redis fails", () => {
     const admin = new Redis(redis.url);
     try {
       const c = caller(redis.url, 100);
-      await sleep(2500);
+      await untilStarted(c);
       expectMidRun(c.sent(), 100);
       const killed = await admin.client("KILL", "TYPE", "normal", "SKIPME", "yes");
       expect(killed).toBeGreaterThan(0);
