@@ -1,5 +1,4 @@
 /** Datasets in one call: create (or find) by name, upload a version, get the URL to launch with. */
-import { openAsBlob } from "node:fs";
 import path from "node:path";
 import type { SeqeraClient } from "../client/client.js";
 import { ConflictError } from "../errors/conflict-error.js";
@@ -89,7 +88,10 @@ export async function uploadDataset(
 }
 
 async function fileOf(options: UploadDatasetOptions): Promise<File> {
-  const blob = options.file !== undefined ? await openAsBlob(options.file) : options.content;
+  const blob =
+    options.file !== undefined
+      ? await (await import("node:fs")).openAsBlob(options.file)
+      : options.content;
   const fileName =
     options.fileName ??
     (options.file !== undefined ? path.basename(options.file) : undefined) ??

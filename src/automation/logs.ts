@@ -1,9 +1,5 @@
 /** Run and task logs: follow a run's console log as it grows, read a task's, download log files. */
-import { createWriteStream } from "node:fs";
-import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { sleep } from "../core/backoff.js";
 import type { SeqeraClient } from "../client/client.js";
@@ -176,6 +172,13 @@ export async function saveRunLogs(
   const offered: LogDownload[] = log?.downloads?.length
     ? log.downloads
     : [{ fileName: `nf-${workflowId}.log` }];
+  // Loaded here, not with the package: Node's streams add milliseconds to every import of it.
+  const [{ createWriteStream }, { mkdir }, { Readable }, { pipeline }] = await Promise.all([
+    import("node:fs"),
+    import("node:fs/promises"),
+    import("node:stream"),
+    import("node:stream/promises"),
+  ]);
   await mkdir(dir, { recursive: true });
   const written: string[] = [];
   for (const download of offered) {

@@ -4,9 +4,11 @@
  * - Each attempt waits for a slot of a strict sliding window of 1 s plus a margin, so a strict
  *   server never sees more than `perSecond` calls in any second, and bursts of `perSecond` go
  *   out at once; and, when `perHour` binds, of a sliding 60 minutes.
- * - In process (sliding-window.ts), limiters are keyed by sha256(token) and the limits, never
- *   by the token itself, and live for the life of the process (never evicted): an idle period
- *   never resets the hourly budget, and two clients on one token share it.
+ * - In process (sliding-window.ts), there is one limiter per token, keyed by sha256(token) (never
+ *   by the token itself), living for the life of the process (never evicted): an idle period
+ *   never resets the hourly budget, and every client on one token shares it whatever its
+ *   options, since the service counts per token. Where their limits differ the strictest hold:
+ *   the least `perSecond` and `perHour`, the widest `windowMarginMs`.
  * - Cluster mode (`redis`, rate-limit/redis-limiter.ts): the window lives in Redis, shared by
  *   every process and machine using the same token and limits.
  * - The margin starts at `windowMarginMs` and is widened by each 429 the service still answers
@@ -16,7 +18,7 @@
  * Options are validated by the client's configuration (config.ts); this module assumes valid
  * values.
  */
-import { createHash } from "node:crypto";
+import { requireBuiltin } from "../core/builtin.js";
 import type { RateLimiter, RateLimitOptions } from "./types.js";
 import { closedError } from "./errors.js";
 import { createRedisLimiter } from "./redis-limiter.js";
@@ -29,19 +31,19 @@ export const DEFAULT_PER_HOUR = 72_000;
 export const DEFAULT_WINDOW_MARGIN_MS = 5;
 export const DEFAULT_REDIS_TIMEOUT_MS = 10_000;
 
-/** In-process limiters by budget; kept for the life of the process so budgets never reset. */
+/** In-process limiters by token hash; kept for the life of the process so budgets never reset. */
 const localLimiters = new Map<string, LocalLimiter>();
 
 export function createRateLimiter(token: string, options: RateLimitOptions = {}): RateLimiter {
   const perSecond = options.perSecond ?? DEFAULT_PER_SECOND;
   const perHour = options.perHour === undefined ? DEFAULT_PER_HOUR : options.perHour;
   const marginMs = options.windowMarginMs ?? DEFAULT_WINDOW_MARGIN_MS;
-  const tokenHash = createHash("sha256").update(token).digest("hex").slice(0, 32);
-  // Names the budget without revealing the token; also the Redis key prefix.
-  const budget = `${tokenHash}:${perSecond}:${perHour ?? "none"}`;
+  const tokenHash = sha256(token).slice(0, 32);
   if (options.redis !== undefined) {
     return createRedisLimiter({
-      prefix: `seqera-api:{${budget}}`,
+      // Names the budget without revealing the token. Processes keep each set of limits apart:
+      // a budget without an hourly log keeps only seconds of grants in Redis.
+      prefix: `seqera-api:{${tokenHash}:${perSecond}:${perHour ?? "none"}}`,
       perSecond,
       perHour,
       marginMs,
@@ -49,14 +51,20 @@ export function createRateLimiter(token: string, options: RateLimitOptions = {})
       timeoutMs: options.redisTimeoutMs ?? DEFAULT_REDIS_TIMEOUT_MS,
     });
   }
-  let limiter = localLimiters.get(budget);
+  let limiter = localLimiters.get(tokenHash);
   if (limiter === undefined) {
     limiter = new LocalLimiter(perSecond, perHour, marginMs);
-    localLimiters.set(budget, limiter);
+    localLimiters.set(tokenHash, limiter);
   } else {
-    limiter.raiseMargin(marginMs);
+    limiter.tighten(perSecond, perHour, marginMs);
   }
   return localHandle(limiter);
+}
+
+/** Hex sha256; node:crypto is loaded at the first limiter, not with the package (~8 ms). */
+function sha256(text: string): string {
+  const { createHash } = requireBuiltin("node:crypto") as typeof import("node:crypto");
+  return createHash("sha256").update(text).digest("hex");
 }
 
 /** One client's view of a shared in-process limiter: close() settles only its own calls. */

@@ -129,9 +129,18 @@ class RedisLimiter implements RateLimiter {
   }
 
   private sendExtensions(): void {
-    if (this.extensions.length === 0) return;
-    this.redis?.seqeraExtend(this.stamps, ...this.extensions).catch(ignore);
+    const redis = this.redis;
+    if (this.extensions.length === 0 || !redis) return;
+    const batch = this.extensions;
     this.extensions = [];
+    redis.seqeraExtend(this.stamps, ...batch).catch(() => {
+      // Lost with the connection: a grant moved too little lets its slot go again too early (a
+      // CLIENT KILL just after a first burst of late sends let 38 arrive in one second), so they
+      // go again once it is back. Had the lost call run, its grants move twice: only later.
+      if (this.closing) return;
+      this.extensions.unshift(...batch);
+      redis.once("ready", () => this.sendExtensions());
+    });
   }
 
   /** Asks Redis for slots for the queued calls, unless a request or a wait is under way. */

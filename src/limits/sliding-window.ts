@@ -27,18 +27,24 @@ const LATE_SEND_MS = 1;
 
 /** Event times, oldest first; only the last `limit` within `keepMs` are kept. */
 class SlidingLog {
-  private times: number[] = [];
   private head = 0;
 
   constructor(
-    private readonly limit: number,
+    public limit: number,
     public keepMs: number,
+    /** Events already made, oldest first. */
+    private times: number[] = [],
   ) {}
 
   /** When the next event may happen: `windowMs` after the limit-th most recent one. */
   nextAt(windowMs: number): number {
     const i = this.times.length - this.limit;
     return i < this.head ? -Infinity : this.times[i]! + windowMs;
+  }
+
+  /** The events still kept, oldest first. */
+  recent(): number[] {
+    return this.times.slice(this.head);
   }
 
   /** Adds an event at `at`, no earlier than any event in the log. */
@@ -79,8 +85,9 @@ class SlidingLog {
 export class LocalLimiter {
   private marginMs: number;
   private readonly allowance = new Allowance();
+  private perSecond: number;
   private readonly second: SlidingLog;
-  private readonly hour: SlidingLog | undefined;
+  private hour: SlidingLog | undefined;
   private readonly queue = new WaiterQueue<Permit>(() => {
     if (this.queue.size === 0) this.stopTimer();
   });
@@ -97,16 +104,28 @@ export class LocalLimiter {
 
   constructor(perSecond: number, perHour: number | null, marginMs: number) {
     this.marginMs = marginMs;
+    this.perSecond = perSecond;
     this.second = new SlidingLog(perSecond, keepMs(marginMs));
-    this.hour =
-      perHour !== null && perHour < perSecond * 3600 ? new SlidingLog(perHour, HOUR_MS) : undefined;
+    if (perHour !== null && perHour < perSecond * 3600)
+      this.hour = new SlidingLog(perHour, HOUR_MS);
   }
 
-  /** Clients sharing this limiter get the widest `windowMarginMs` any of them asked for. */
-  raiseMargin(marginMs: number): void {
-    if (marginMs <= this.marginMs) return;
-    this.marginMs = marginMs;
-    this.second.keepMs = keepMs(marginMs);
+  /**
+   * Another client joins on the same token with its own limits: the strictest hold, since the
+   * service counts per token. An hourly budget that appears now counts the grants made since
+   * then and those still in the 1-s log, not earlier ones.
+   */
+  tighten(perSecond: number, perHour: number | null, marginMs: number): void {
+    if (marginMs > this.marginMs) {
+      this.marginMs = marginMs;
+      this.second.keepMs = keepMs(marginMs);
+    }
+    this.perSecond = Math.min(this.perSecond, perSecond);
+    this.second.limit = this.perSecond;
+    const hourly = Math.min(perHour ?? Infinity, this.hour?.limit ?? Infinity);
+    if (hourly >= this.perSecond * 3600) return;
+    if (this.hour) this.hour.limit = hourly;
+    else this.hour = new SlidingLog(hourly, HOUR_MS, this.second.recent());
   }
 
   acquire(owner: object, call: CallInfo, signal: AbortSignal | undefined): Promise<Permit> {

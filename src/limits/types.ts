@@ -15,6 +15,12 @@ export interface RedisOptions {
   [option: string]: unknown;
 }
 
+/**
+ * In process, every client on one token shares one limiter whatever its options (the service
+ * counts per token): where the options differ, the strictest hold (the least `perSecond` and
+ * `perHour`, the widest `windowMarginMs`). In cluster mode processes share a budget when they
+ * give the same `perSecond` and `perHour`.
+ */
 export interface RateLimitOptions {
   /** Calls allowed in any sliding 1-s window: a positive integer. Default 20. */
   perSecond?: number;

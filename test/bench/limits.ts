@@ -2,10 +2,13 @@
  * `npm run bench`: the rate limiter, measured in one run on loopback and printed (no
  * assertions: the machine is shared).
  *
- * Pacing: N calls at 20/s against a strict sliding-window server, from 1 process (in-process
- * limiter) and from 3 and 6 processes sharing the budget through a throw-away redis-server, each
- * on a flat loopback, with answers taking 0–300 ms (arrivals prompt), and with 0–150 ms on each
- * way. Efficiency is against the physical limit, a burst of 20 then 20 per sliding second:
+ * Pacing: N calls at 20/s against three servers (test/helpers/strict-server.ts): a strict
+ * sliding window, a strict one that stamps arrivals late under load (a global lock), and the
+ * service's documented limiter (refresh cycles, a 500-ms wait before a 429); from 1 process
+ * (in-process limiter) and from 3 and 6 processes sharing the budget through a throw-away
+ * redis-server, each on a flat loopback and with answers taking 0–300 ms (arrivals prompt);
+ * with BENCH_PROFILE=each, also 0–150 ms on each way. 429s are counted in all and after the first
+ * second. Efficiency is against the physical limit, a burst of 20 then 20 per sliding second:
  * (N − 20)/20 s, over the time from the start line to the last answer (and, in brackets, to the
  * last arrival at the server, which leaves out how long the last answers took to come back).
  *
@@ -15,8 +18,6 @@
  *
  * Overhead: sequential GETs with the limiter off, raw fetch vs bare openapi-fetch vs our client.
  */
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import createClient from "openapi-fetch";
@@ -26,22 +27,26 @@ import { createRateLimiter } from "../../src/limits/limiter.js";
 import {
   maxInWindow,
   startStrictServer,
+  type ServerLimiter,
   type StrictServerOptions,
 } from "../helpers/strict-server.js";
+import { startAnswerServer } from "./answer-server.js";
 import { hasRedisServer, startCaller, startRedis, type RedisServer } from "../limits/processes.js";
 
-const N = Number(process.env.BENCH_CALLS ?? 400);
+const N = Number(process.env.BENCH_CALLS ?? 300);
 const OVERHEAD_CALLS = Number(process.env.BENCH_OVERHEAD_CALLS ?? 4000);
 // To run a part: BENCH_ONLY=cost|pacing, BENCH_PROFILE=<part of a profile's name>,
-// BENCH_PROCESSES=1,3 (which process counts).
+// BENCH_SERVER=<part of a server's name>, BENCH_PROCESSES=1,3 (which process counts).
 const only = process.env.BENCH_ONLY;
-const profileFilter = process.env.BENCH_PROFILE ?? "";
+const profileFilter = process.env.BENCH_PROFILE;
+const serverFilter = process.env.BENCH_SERVER ?? "";
 const processCounts = (process.env.BENCH_PROCESSES ?? "1,3,6").split(",").map(Number);
 
 const fmt = (x: number, digits = 3) => x.toFixed(digits);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const call = { method: "GET", path: "/bench", operationId: "bench" };
 
+const servers: ServerLimiter[] = ["strict", "late-stamping", "documented"];
 const profiles: Record<string, StrictServerOptions> = {
   "flat loopback": {},
   "answers 0–300 ms": { backwardDelayMs: () => Math.random() * 300 },
@@ -86,7 +91,8 @@ async function pacing(
     const seconds = (finished - started) / 1000;
     const arrivals = strict.arrivals.slice(mark);
     const lastArrival = (Math.max(...arrivals.map((a) => a.at)) - started) / 1000;
-    const rejected = arrivals.filter((a) => a.status === 429).length;
+    const rejected = arrivals.filter((a) => a.status === 429);
+    const late = rejected.filter((a) => a.at - started > 1000).length;
     const failed = results.reduce(
       (sum, r) => sum + (r.result ? r.result.outcomes.filter((o) => o !== "200").length : NaN),
       0,
@@ -95,7 +101,8 @@ async function pacing(
     console.log(
       `  ${label}: ${n} calls in ${fmt(seconds, 2)} s = ${fmt(physical / seconds)} of the ` +
         `physical limit (${fmt(physical, 1)} s) (to the last arrival: ${fmt(physical / lastArrival)}); ` +
-        `max ${maxInWindow(arrivals, 1000)} in a 1-s window; ${rejected} × 429; ${failed} failed`,
+        `max ${maxInWindow(arrivals, 1000)} in a 1-s window; ${rejected.length} × 429 ` +
+        `(${late} after the first second); ${failed} failed`,
     );
     if (perSecond !== 20) {
       // At high rates a burst takes this machine a while to push through: the pace between the
@@ -116,16 +123,21 @@ async function pacing(
 async function pacingAll(): Promise<void> {
   const redis = hasRedisServer() ? await startRedis() : undefined;
   try {
-    for (const [name, profile] of Object.entries(profiles)) {
-      if (!name.includes(profileFilter)) continue;
-      console.log(`pacing at 20/s, ${name}:`);
-      for (const processes of processCounts) {
-        if (processes === 1) await pacing("1 process (in process)", 1, profile, undefined);
-        else if (redis) await pacing(`${processes} processes (Redis)`, processes, profile, redis);
-        else console.log(`  ${processes} processes: skipped (no redis-server)`);
+    for (const limiter of servers.filter((s) => s.includes(serverFilter))) {
+      for (const [name, delays] of Object.entries(profiles)) {
+        if (profileFilter === undefined ? name.includes("each") : !name.includes(profileFilter)) {
+          continue;
+        }
+        console.log(`pacing at 20/s, ${limiter} server, ${name}:`);
+        const profile = { ...delays, limiter };
+        for (const processes of processCounts) {
+          if (processes === 1) await pacing("1 process (in process)", 1, profile, undefined);
+          else if (redis) await pacing(`${processes} processes (Redis)`, processes, profile, redis);
+          else console.log(`  ${processes} processes: skipped (no redis-server)`);
+        }
       }
     }
-    if (profileFilter === "" && processCounts.includes(1)) {
+    if (profileFilter === undefined && serverFilter === "" && processCounts.includes(1)) {
       console.log("pacing at a configured 500/s, flat loopback:");
       await pacing("1 process (in process)", 1, {}, undefined, 500, 3000);
     }
@@ -209,21 +221,8 @@ async function afterAborts(): Promise<void> {
 }
 
 async function overhead(): Promise<void> {
-  // The server runs in its own process, as a real one would: its work does not share the
-  // client's event loop, which made the ratios swing between runs.
-  const server = spawn(
-    process.execPath,
-    [
-      "-e",
-      `require("node:http").createServer((_, r) => {
-         r.writeHead(200, { "content-type": "application/json" });
-         r.end('{"workflow":{"id":"abc","status":"SUCCEEDED"}}');
-       }).listen(0, "127.0.0.1", function () { console.log(this.address().port); });`,
-    ],
-    { stdio: ["ignore", "pipe", "inherit"] },
-  );
-  const [port] = (await once(server.stdout!.setEncoding("utf8"), "data")) as [string];
-  const baseUrl = `http://127.0.0.1:${port.trim()}`;
+  const server = await startAnswerServer({ workflow: { id: "abc", status: "SUCCEEDED" } });
+  const baseUrl = server.url;
   const headers = { authorization: "Bearer bench-token" };
   const bare = createClient<paths>({ baseUrl, headers });
   // The client as shipped, retries on, with the limiter off, and on far from its limit.
@@ -280,7 +279,7 @@ async function overhead(): Promise<void> {
         `the limiter (1e6/s) adds ${fmt(per("ours + limiter") - per("ours"), 1)} µs/call`,
     );
   } finally {
-    server.kill();
+    server.stop();
   }
 }
 

@@ -1,10 +1,19 @@
 /**
- * A loopback HTTP server that enforces the service's rate limit strictly: more than `perSecond`
- * arrivals for one token in any sliding window of `windowMs` get the service's 429. It records
- * every arrival (time, method, path, status) so tests can check what the server saw, and can
- * inject faults: error statuses, connection resets, slow answers. Delays model a network: a
- * forward delay holds a request before it arrives (is counted), a backward delay holds the
- * answer after it was counted.
+ * A loopback HTTP server that enforces the service's rate limit, by default strictly: more than
+ * `perSecond` arrivals for one token in any sliding window of `windowMs` get the service's 429.
+ * It records every arrival (time, method, path, status) so tests can check what the server saw,
+ * and can inject faults: error statuses, connection resets, slow answers. Delays model a
+ * network: a forward delay holds a request before it arrives (is counted), a backward delay
+ * holds the answer after it was counted.
+ *
+ * Two more servers we did not write, as fixtures (`limiter`):
+ * - "late-stamping": strict too, but stamps each arrival only after holding one global lock
+ *   for `STAMP_MS` (as a gateway that parses each request on its own thread under one lock):
+ *   a burst of 20 is stamped over 30 ms, a lone request at once.
+ * - "documented": the service's documented (Resilience4j) limiter: `perSecond` permits per
+ *   refresh cycle of `windowMs`, cycles counted from the server's start; a request over the
+ *   limit reserves a permit of a later cycle and waits for it if that is at most `WAIT_MS`
+ *   away, else waits `WAIT_MS` and is answered 429.
  */
 import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -32,7 +41,16 @@ export interface Reply {
   json?: unknown;
 }
 
+/** Late-stamping fixture: how long each arrival holds the stamping lock. */
+export const STAMP_MS = 1.5;
+/** Documented fixture: how long an over-limit request may wait for a permit. */
+export const WAIT_MS = 500;
+
+export type ServerLimiter = "strict" | "late-stamping" | "documented";
+
 export interface StrictServerOptions {
+  /** How the server limits; default "strict". */
+  limiter?: ServerLimiter;
   perSecond?: number;
   windowMs?: number;
   /** Decides a fault for an arrival, or none. Faulted arrivals count toward the limit too. */
@@ -66,11 +84,20 @@ export async function startStrictServer(options: StrictServerOptions = {}): Prom
 
   const forward = options.forwardDelayMs;
   const backward = options.backwardDelayMs;
+  const limiter = options.limiter ?? "strict";
+  let lockFreeAt = 0;
   const server = createServer((request, response) => {
     const delay = forward?.() ?? 0;
-    if (delay > 0) setTimeout(() => arrive(request, response), delay);
-    else arrive(request, response);
+    if (delay > 0) setTimeout(() => stamp(request, response), delay);
+    else stamp(request, response);
   });
+  const stamp = (request: IncomingMessage, response: ServerResponse) => {
+    if (limiter !== "late-stamping") return arrive(request, response);
+    const now = performance.now();
+    lockFreeAt = Math.max(now, lockFreeAt) + STAMP_MS;
+    setTimeout(() => arrive(request, response), lockFreeAt - now);
+  };
+  const cycles = limiter === "documented" ? refreshCycles(perSecond, windowMs) : undefined;
 
   const arrive = (request: IncomingMessage, response: ServerResponse) => {
     const at = performance.timeOrigin + performance.now();
@@ -81,22 +108,38 @@ export async function startStrictServer(options: StrictServerOptions = {}): Prom
     const arrival: Arrival = { at, key, method: request.method ?? "", url: request.url ?? "", n };
     arrivals.push(arrival);
 
-    const times = (recent.get(key) ?? []).filter((t) => t > at - windowMs);
-    times.push(at);
-    recent.set(key, times);
     const send = (status: number, body: string, headers: Record<string, string>) => {
       arrival.status = status;
       const delay = backward?.() ?? 0;
       if (delay > 0) setTimeout(() => answer(response, status, body, headers), delay);
       else answer(response, status, body, headers);
     };
-    if (times.length > perSecond) {
-      const seconds = Math.max(0, Math.ceil((times[0]! + windowMs - at) / 1000));
-      return send(429, JSON.stringify({ message: RATE_MESSAGE(seconds) }), {
+    const reject = (seconds: number) =>
+      send(429, JSON.stringify({ message: RATE_MESSAGE(seconds) }), {
         "retry-after": String(seconds),
       });
+    if (cycles) {
+      const waitMs = cycles(key, at);
+      if (waitMs === undefined) return void setTimeout(() => reject(0), WAIT_MS);
+      if (waitMs > 0) return void setTimeout(() => pass(request, response, arrival, send), waitMs);
+      return pass(request, response, arrival, send);
     }
+    const times = (recent.get(key) ?? []).filter((t) => t > at - windowMs);
+    times.push(at);
+    recent.set(key, times);
+    if (times.length > perSecond) {
+      return reject(Math.max(0, Math.ceil((times[0]! + windowMs - at) / 1000)));
+    }
+    pass(request, response, arrival, send);
+  };
 
+  /** The request is within the limit: faults, then the answer. */
+  const pass = (
+    request: IncomingMessage,
+    response: ServerResponse,
+    arrival: Arrival,
+    send: (status: number, body: string, headers: Record<string, string>) => void,
+  ) => {
     const fault = options.fault?.(arrival);
     if (fault && "reset" in fault) {
       arrival.reset = true;
@@ -114,7 +157,7 @@ export async function startStrictServer(options: StrictServerOptions = {}): Prom
           return send(fault.status, fault.body ?? "", headers);
         }
         const { status, json } = options.reply?.(arrival, request, body) ?? {
-          json: { method: arrival.method, url: arrival.url, n, body },
+          json: { method: arrival.method, url: arrival.url, n: arrival.n, body },
         };
         send(status ?? 200, JSON.stringify(json ?? {}), {});
       };
@@ -172,4 +215,32 @@ export function maxInWindow(arrivals: readonly Arrival[], windowMs: number): num
     }
   }
   return max;
+}
+
+/**
+ * The documented limiter's permits per key, as Resilience4j's AtomicRateLimiter keeps them:
+ * each cycle of `cycleMs` refills to `perCycle` (unused permits do not pile up), and a request
+ * without one reserves a permit of a later cycle (the count goes below 0). Returns how long the
+ * request at `at` waits for its permit, or undefined when that is over WAIT_MS (no permit
+ * reserved; the request waits WAIT_MS and gets its 429).
+ */
+function refreshCycles(perCycle: number, cycleMs: number) {
+  const start = performance.timeOrigin + performance.now();
+  const state = new Map<string, { cycle: number; permits: number }>();
+  return (key: string, at: number): number | undefined => {
+    const cycle = Math.floor((at - start) / cycleMs);
+    const last = state.get(key) ?? { cycle, permits: perCycle };
+    const permits = Math.min(perCycle, last.permits + (cycle - last.cycle) * perCycle);
+    let waitMs = 0;
+    if (permits < 1) {
+      const cyclesAhead = Math.ceil((1 - permits) / perCycle);
+      waitMs = start + (cycle + cyclesAhead) * cycleMs - at;
+      if (waitMs > WAIT_MS) {
+        state.set(key, { cycle, permits });
+        return undefined;
+      }
+    }
+    state.set(key, { cycle, permits: permits - 1 });
+    return waitMs;
+  };
 }

@@ -1,11 +1,10 @@
 import { execFile } from "node:child_process";
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { sharedBuild } from "../cli/cli.js";
 
 /**
  * The package as a downstream repo gets it: packed, installed into a fresh project, type-checked
@@ -25,22 +24,17 @@ let tarball: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "seqera-package-"));
-  // The run's one compilation (as `npm run build` makes it), so the tarball holds what src/ and
-  // generated/ say today.
-  const { outDir } = await sharedBuild();
-  await rm(path.join(root, "dist"), { recursive: true, force: true });
-  await cp(outDir, path.join(root, "dist"), { recursive: true });
-  const { stdout } = await run(
-    "npm",
-    ["pack", "--ignore-scripts", "--json", "--pack-destination", dir],
-    { cwd: root },
-  );
-  tarball = path.join(dir, JSON.parse(stdout)[0].filename);
-}, 120_000);
+  // With its lifecycle scripts, as a publisher packs it: prepack builds (so the tarball holds
+  // what src/ and generated/ say today) and strips the prepare script, postpack restores it.
+  const { stdout } = await run("npm", ["pack", "--json", "--pack-destination", dir], {
+    cwd: root,
+  });
+  tarball = path.join(dir, JSON.parse(stdout.slice(stdout.indexOf("[")))[0].filename);
+}, 240_000);
 
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-test("the tarball holds the compiled client, the generated types and table, and no sources", async () => {
+test("the tarball holds the bundled client, the generated types, the compressed schema, no sources", async () => {
   const { stdout } = await run("tar", ["-tzf", tarball]);
   const files = stdout.split("\n").filter(Boolean);
   expect(files).toEqual(
@@ -48,13 +42,31 @@ test("the tarball holds the compiled client, the generated types and table, and 
       "package/dist/src/index.js",
       "package/dist/src/index.d.ts",
       "package/dist/src/testing/index.js",
+      "package/dist/src/cli/main.js",
+      "package/dist/src/chunks/yaml.LICENSE",
       "package/dist/generated/schema.d.ts",
-      "package/dist/generated/operations.js",
-      "package/dist/generated/openapi.json",
+      "package/dist/generated/openapi.json.br",
       "package/README.md",
     ]),
   );
   expect(files.filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))).toEqual([]);
+  // Bundled: the compiled modules are gone, the schema ships only compressed.
+  const scripts = files.filter((f) => f.endsWith(".js"));
+  expect(
+    scripts.filter(
+      (f) => !/^package\/dist\/src\/(index|testing\/index|cli\/main|chunks\/[^/]+)\.js$/.test(f),
+    ),
+  ).toEqual([]);
+  expect(files).not.toContain("package/dist/generated/openapi.json");
+  // No install script: npm would warn on every install of it.
+  const manifest = JSON.parse(
+    (await run("tar", ["-xOzf", tarball, "package/package.json"])).stdout,
+  );
+  expect(Object.keys(manifest.scripts)).not.toContain("prepare");
+  expect(manifest.dependencies).not.toHaveProperty("yaml");
+  // The repository's own package.json got its prepare script back.
+  const restored = JSON.parse(await readFile(path.join(root, "package.json"), "utf8"));
+  expect(restored.scripts.prepare).toBe(pkg.scripts.prepare);
 });
 
 test("publint and arethetypeswrong find no problem", async () => {
@@ -106,7 +118,30 @@ test("a strict consumer project installs it, type-checks and runs against the em
       ["install", ...specs, "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"],
       { cwd: consumer },
     );
-  await install(tarball);
+  const installed = await run(
+    "npm",
+    ["install", tarball, "--prefer-offline", "--no-audit", "--no-fund"],
+    { cwd: consumer },
+  );
+  expect(installed.stderr).not.toMatch(/install.?scripts/i);
+  // What a consumer of the main entry installs (issue 20: 3.5 MB, 4.8 MB on disk, before).
+  expect(await sizeOf(path.join(consumer, "node_modules"))).toBeLessThan(2_500_000);
+  // YAML params (yaml bundled in a lazily loaded chunk) and the compressed schema (the CLI's help
+  // reads it) work from the installed package.
+  const yaml = await run(
+    "node",
+    [
+      "--input-type=module",
+      "-e",
+      `const m = await import("seqera-api-client"); console.log(JSON.stringify(await m.parseParamsText("a: [1, x]")))`,
+    ],
+    { cwd: consumer },
+  );
+  expect(yaml.stdout).toBe('{"a":[1,"x"]}\n');
+  const help = await run("npx", ["--no-install", "seqera-api", "ListWorkflows", "--help"], {
+    cwd: consumer,
+  });
+  expect(help.stdout).toMatch(/^ListWorkflows: GET \/workflow\n/);
   // The emulator's libraries are optional peers: the client works without them, and the
   // testing entry says what to install.
   const entry = (name: string) => ["--input-type=module", "-e", `await import("${name}")`];
@@ -131,3 +166,12 @@ test("a strict consumer project installs it, type-checks and runs against the em
   expect(result.status).toBe("SUBMITTED");
   expect(result.errorId).toMatch(/^[A-Za-z0-9]+$/);
 }, 180_000);
+
+/** Bytes in the files under `dir` (what they hold, not the disk blocks they take). */
+async function sizeOf(dir: string): Promise<number> {
+  let total = 0;
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) total += (await stat(path.join(entry.parentPath, entry.name))).size;
+  }
+  return total;
+}
