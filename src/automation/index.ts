@@ -16,24 +16,32 @@ export {
   type WaitForRunOptions,
 } from "./runs.js";
 export {
+  findAvailableComputeEnv,
   findComputeEnv,
   findCredentials,
   findDataset,
   findLabel,
   findPipeline,
   findSecret,
+  findWorkspace,
   listWorkspaces,
+  primaryComputeEnv,
   resolveWorkspaceId,
+  type FindOptions,
+  type Finder,
   type NameOptions,
+  type WorkspaceInfo,
   type WorkspaceRef,
 } from "./names.js";
 export {
+  cancelRun,
   launchPipeline,
   relaunchRun,
   toLaunchRequest,
   type LaunchChanges,
   type LaunchPipelineOptions,
   type LaunchResult,
+  type LaunchSettings,
   type RelaunchOptions,
 } from "./launch.js";
 export { mergeParamsText, parseParamsText, type Params } from "./params.js";
