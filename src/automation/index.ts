@@ -44,6 +44,21 @@ export {
   type LaunchSettings,
   type RelaunchOptions,
 } from "./launch.js";
+export { copyPipeline, type CopiedPipeline, type CopyPipelineOptions } from "./copy.js";
+export {
+  toComputeEnvRequest,
+  toCredentialsRequest,
+  toLabelRequest,
+  toPipelineRequest,
+  type ComputeEnvFields,
+  type CreateComputeEnvRequest,
+  type CreateCredentialsRequest,
+  type CreateLabelRequest,
+  type CreatePipelineRequest,
+  type CredentialsFields,
+  type LabelFields,
+  type PipelineFields,
+} from "./convert.js";
 export { mergeParamsText, parseParamsText, type Params } from "./params.js";
 export {
   downloadRunLog,
