@@ -42,6 +42,7 @@ export {
   type LaunchPipelineOptions,
   type LaunchResult,
   type LaunchSettings,
+  type PipelineVersionSettings,
   type RelaunchOptions,
 } from "./launch.js";
 export { copyPipeline, type CopiedPipeline, type CopyPipelineOptions } from "./copy.js";

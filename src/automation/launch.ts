@@ -5,6 +5,7 @@
  */
 import type { SeqeraClient } from "../client/client.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
+import { NameNotFoundError } from "../errors/name-not-found-error.js";
 import { ResumeUnavailableError } from "./errors/resume-unavailable-error.js";
 import {
   AVAILABLE_COMPUTE_ENVS,
@@ -143,7 +144,15 @@ export interface LaunchSettings {
 /** @deprecated The former name of LaunchSettings. */
 export type LaunchChanges = LaunchSettings;
 
-export interface LaunchPipelineOptions extends LaunchSettings {
+/** A Launchpad pipeline's version to launch (pipeline versioning), by id or by name. */
+export interface PipelineVersionSettings {
+  /** The version's id (`GET /pipelines/{id}/launch?versionId=`). */
+  versionId?: string;
+  /** The published version's name, looked up (`GET /pipelines/{id}/versions?search=`). */
+  versionName?: string;
+}
+
+export interface LaunchPipelineOptions extends LaunchSettings, PipelineVersionSettings {
   /**
    * A pipeline's name in the workspace's Launchpad (or shared with it from the organization),
    * launched with its saved configuration; or a repository URL (http://, https://, file:/),
@@ -183,7 +192,7 @@ interface ComputeEnvConfig {
 export function launchPipeline(
   client: SeqeraClient,
   pipeline: string,
-  settings?: LaunchSettings,
+  settings?: LaunchSettings & PipelineVersionSettings,
 ): Promise<LaunchResult>;
 export function launchPipeline(
   client: SeqeraClient,
@@ -192,7 +201,7 @@ export function launchPipeline(
 export async function launchPipeline(
   client: SeqeraClient,
   pipelineOrOptions: string | LaunchPipelineOptions,
-  settings: LaunchSettings = {},
+  settings: LaunchSettings & PipelineVersionSettings = {},
 ): Promise<LaunchResult> {
   const options =
     typeof pipelineOrOptions === "string"
@@ -219,11 +228,14 @@ export async function launchPipeline(
       found.workspaceId != null && found.workspaceId !== workspaceId
         ? found.workspaceId
         : undefined;
+    const pipelineId = found.pipelineId!;
+    const versionId =
+      options.versionId ??
+      (options.versionName === undefined
+        ? undefined
+        : await versionIdOf(client, pipelineId, options.versionName, workspaceId, signal));
     const { launch } = await client.GET("/pipelines/{pipelineId}/launch", {
-      params: {
-        path: { pipelineId: found.pipelineId! },
-        query: { ...query, sourceWorkspaceId },
-      },
+      params: { path: { pipelineId }, query: { ...query, sourceWorkspaceId, versionId } },
       signal,
     });
     const request = toLaunchRequest(launch ?? {});
@@ -248,6 +260,25 @@ export async function launchPipeline(
     }
     return submit(client, request, options, workspaceId, sourceWorkspaceId);
   });
+}
+
+/** The id of the pipeline's published version named `name`, as tw looks it up. */
+async function versionIdOf(
+  client: SeqeraClient,
+  pipelineId: number,
+  name: string,
+  workspaceId: number | undefined,
+  signal: AbortSignal | undefined,
+): Promise<string> {
+  const { versions } = await client.GET("/pipelines/{pipelineId}/versions", {
+    params: { path: { pipelineId }, query: { workspaceId, search: name, isPublished: true } },
+    signal,
+  });
+  const id = versions?.find((v) => v.version?.name === name)?.version?.id;
+  if (id == null) {
+    throw new NameNotFoundError("pipeline version", name, workspaceId, []);
+  }
+  return id;
 }
 
 /** The named (or else primary) AVAILABLE compute environment, described for its config. */
