@@ -207,7 +207,7 @@ describe("tw LaunchCmdTest, ported", () => {
       method: "POST",
       path: "/labels",
       times: 2,
-      answer: (request) => {
+      respond: (request) => {
         const body = JSON.parse(request.body.toString()) as Record<string, unknown>;
         if (body.name === "LabelThree" && !("value" in body)) {
           return { body: { id: 3, name: "LabelThree", resource: false, isDefault: false } };

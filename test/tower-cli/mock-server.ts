@@ -52,7 +52,9 @@ export interface Expectation {
   times?: number;
   status?: number;
   /** The JSON answered; none for an empty body. */
-  answer?: unknown | ((request: RecordedRequest) => { status?: number; body?: unknown });
+  answer?: unknown;
+  /** Answers by hand instead (MockServer's callback). */
+  respond?: (request: RecordedRequest) => { status?: number; body?: unknown };
 }
 
 export interface TwMock {
@@ -80,9 +82,9 @@ export async function startTwMock(): Promise<TwMock> {
       return { status: 404 };
     }
     entry.used++;
-    const { answer, status } = entry.expectation;
-    if (typeof answer === "function") {
-      const scripted = answer(request);
+    const { answer, status, respond } = entry.expectation;
+    if (respond) {
+      const scripted = respond(request);
       return { status: scripted.status ?? 200, body: scripted.body };
     }
     return { status: status ?? 200, body: answer };
