@@ -25,7 +25,7 @@ interface Fixture {
 let fixtures: Fixture[] | undefined;
 
 /** The body tw's test resource `runcmd/<name>.json` holds, e.g. "pipelines_sarek". */
-export function twResource(name: string): unknown {
+export function twResource(name: string): object {
   fixtures ??= (
     JSON.parse(readFileSync(path.join(REAL_RESPONSES, "manifest.json"), "utf8")) as {
       fixtures: Fixture[];
@@ -34,7 +34,7 @@ export function twResource(name: string): unknown {
   const wanted = `src/test/resources/runcmd/${name}.json`;
   const fixture = fixtures.find((f) => f.source.file === wanted);
   if (!fixture) throw new Error(`No recorded answer for tw's resource ${wanted} in the manifest`);
-  return JSON.parse(readFileSync(path.join(REAL_RESPONSES, fixture.file), "utf8"));
+  return JSON.parse(readFileSync(path.join(REAL_RESPONSES, fixture.file), "utf8")) as object;
 }
 
 export interface Expectation {
@@ -52,9 +52,9 @@ export interface Expectation {
   times?: number;
   status?: number;
   /** The JSON answered; none for an empty body. */
-  answer?: unknown;
+  answer?: object;
   /** Answers by hand instead (MockServer's callback). */
-  respond?: (request: RecordedRequest) => { status?: number; body?: unknown };
+  respond?: (request: RecordedRequest) => { status?: number; body?: object };
 }
 
 export interface TwMock {
