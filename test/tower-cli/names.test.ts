@@ -4,7 +4,7 @@
  * DatasetsCmdTest to the library's find*, primaryComputeEnv, findWorkspace, copyPipeline and
  * uploadDataset; plus what tw has no test for: an org-shared pipeline, a cached id gone stale.
  */
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { beforeEach, describe, expect, test } from "vitest";
 import {
   NameNotFoundError,
   copyPipeline,
@@ -16,14 +16,12 @@ import {
   primaryComputeEnv,
   uploadDataset,
 } from "../../src/index.js";
-import { startTwMock, twResource, type TwMock } from "./mock-server.js";
+import { twMockPerTest, twResource, type TwMock } from "./mock-server.js";
 
+const twMock = twMockPerTest();
 let mock: TwMock;
-beforeEach(async () => {
-  mock = await startTwMock();
-});
-afterEach(async () => {
-  await mock.close();
+beforeEach(() => {
+  mock = twMock();
 });
 
 const WS = "75887156211589";
