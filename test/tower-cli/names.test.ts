@@ -6,6 +6,7 @@
  */
 import { beforeEach, describe, expect, test } from "vitest";
 import {
+  ForbiddenError,
   NameNotFoundError,
   copyPipeline,
   findComputeEnv,
@@ -130,6 +131,22 @@ describe("pipelines (PipelinesCmdTest)", () => {
     expect((error as Error).message).toBe(
       'The pipeline "sleep" (id 183522618315672) answered 404 and no longer exists: it was deleted',
     );
+    mock.verify();
+  });
+
+  test("a 403 on the launch itself is the caller's: no second lookup, nothing sent twice", async () => {
+    mock.expect(
+      searchSleep,
+      {
+        method: "GET",
+        path: "/pipelines/183522618315672/launch",
+        answer: { launch: { id: "L1", pipeline: "p", workDir: "/w", computeEnv: { id: "c" } } },
+      },
+      { method: "POST", path: "/workflow/launch", status: 403 },
+    );
+    const client = mock.client();
+    await findPipeline(client, "sleep");
+    await expect(launchPipeline(client, "sleep")).rejects.toBeInstanceOf(ForbiddenError);
     mock.verify();
   });
 
