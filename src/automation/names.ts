@@ -159,6 +159,7 @@ export interface Finder<T> {
     options: FindOptions & { optional: true },
   ): Promise<T | undefined>;
   (client: SeqeraClient, name: string, options?: FindOptions & { optional?: false }): Promise<T>;
+  (client: SeqeraClient, name: string, options?: FindOptions): Promise<T | undefined>;
 }
 
 function finder<T>(kind: Kind<T>): Finder<T> {

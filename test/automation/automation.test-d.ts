@@ -60,6 +60,10 @@ export async function typeChecks(client: SeqeraClient): Promise<void> {
   expectTypeOf(await findPipeline(client, "p", { optional: true })).toEqualTypeOf<
     Pipeline | undefined
   >();
+  const maybe = Math.random() > 0.5;
+  expectTypeOf(await findPipeline(client, "p", { optional: maybe })).toEqualTypeOf<
+    Pipeline | undefined
+  >();
   expectTypeOf(await findWorkspace(client, "org/ws")).toEqualTypeOf<WorkspaceInfo>();
   expectTypeOf((await primaryComputeEnv(client)).id).toEqualTypeOf<string>();
 
