@@ -204,6 +204,10 @@ export async function primaryComputeEnv(
 ): Promise<ComputeEnvSummary & { id: string }>;
 export async function primaryComputeEnv(
   client: SeqeraClient,
+  options?: FindOptions,
+): Promise<ComputeEnvSummary | undefined>;
+export async function primaryComputeEnv(
+  client: SeqeraClient,
   options: FindOptions = {},
 ): Promise<ComputeEnvSummary | undefined> {
   const { signal } = options;
@@ -242,6 +246,11 @@ export async function findWorkspace(
   ref: WorkspaceRef,
   options?: { signal?: AbortSignal; optional?: false },
 ): Promise<WorkspaceInfo>;
+export async function findWorkspace(
+  client: SeqeraClient,
+  ref: WorkspaceRef,
+  options?: { signal?: AbortSignal; optional?: boolean },
+): Promise<WorkspaceInfo | undefined>;
 export async function findWorkspace(
   client: SeqeraClient,
   ref: WorkspaceRef,
