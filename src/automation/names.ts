@@ -134,10 +134,19 @@ const CREDENTIALS: Kind<Credentials> = {
 
 const DATASETS = searchedKind<Dataset>("dataset", "/datasets", (d) => d.id ?? "");
 
+/** Labels searched by name (a resource label "name=value" by its name), as tw's LabelsFinder. */
 const LABELS: Kind<Label> = {
   kind: "label",
-  list: (client, workspaceId, signal) =>
-    collect(client.paginate("/labels", { params: { query: { workspaceId } }, signal })),
+  searched: true,
+  list: (client, workspaceId, signal, name) =>
+    collect(
+      client.paginate("/labels", {
+        params: { query: { workspaceId, search: name.split("=")[0] } },
+        signal,
+      }),
+    ),
+  suggest: (client, workspaceId, signal) =>
+    collect(client.paginate("/labels", { params: { query: { workspaceId } }, limit: 100, signal })),
   names: (l) => (l.value == null ? [l.name ?? ""] : [l.name ?? "", `${l.name}=${l.value}`]),
   id: (l) => String(l.id),
 };

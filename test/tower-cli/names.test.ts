@@ -267,7 +267,15 @@ describe("compute environments (ComputeEnvsCmdTest)", () => {
 
 describe("labels (LabelsCmdTest)", () => {
   test("plain and resource labels by name", async () => {
-    mock.expect({ method: "GET", path: "/labels", times: 2, answer: twResource("labels_user") });
+    // One search per name (tw's LabelsFinder searches too); labels_user answers each.
+    for (const search of ["ResourceLabelOne", "LabelTwo", "LabelNine"]) {
+      mock.expect({
+        method: "GET",
+        path: "/labels",
+        query: { search },
+        answer: twResource("labels_user"),
+      });
+    }
     const client = mock.client();
     await expect(findLabel(client, "ResourceLabelOne=ValueOne")).resolves.toHaveProperty("id", 11);
     await expect(findLabel(client, "LabelTwo")).resolves.toHaveProperty("id", 2);
