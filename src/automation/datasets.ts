@@ -47,7 +47,7 @@ export async function uploadDataset(
   let datasetId: string;
   try {
     const created = await client.POST("/datasets", {
-      workspace: workspaceId,
+      workspaceId,
       body: { name, description: options.description },
       signal,
     });
@@ -66,7 +66,7 @@ export async function uploadDataset(
   }
   const uploaded = await client.POST("/datasets/{datasetId}/upload", {
     params: { path: { datasetId }, query: { header: options.hasHeader ?? false } },
-    workspace: workspaceId,
+    workspaceId,
     body: { file },
     signal,
   });

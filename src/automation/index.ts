@@ -16,26 +16,50 @@ export {
   type WaitForRunOptions,
 } from "./runs.js";
 export {
+  findAvailableComputeEnv,
   findComputeEnv,
   findCredentials,
   findDataset,
   findLabel,
   findPipeline,
   findSecret,
+  findWorkspace,
   listWorkspaces,
+  primaryComputeEnv,
   resolveWorkspaceId,
+  type FindOptions,
+  type Finder,
   type NameOptions,
+  type WorkspaceInfo,
   type WorkspaceRef,
 } from "./names.js";
 export {
+  cancelRun,
   launchPipeline,
   relaunchRun,
   toLaunchRequest,
   type LaunchChanges,
   type LaunchPipelineOptions,
   type LaunchResult,
+  type LaunchSettings,
+  type PipelineVersionSettings,
   type RelaunchOptions,
 } from "./launch.js";
+export { copyPipeline, type CopiedPipeline, type CopyPipelineOptions } from "./copy.js";
+export {
+  toComputeEnvRequest,
+  toCredentialsRequest,
+  toLabelRequest,
+  toPipelineRequest,
+  type ComputeEnvFields,
+  type CreateComputeEnvRequest,
+  type CreateCredentialsRequest,
+  type CreateLabelRequest,
+  type CreatePipelineRequest,
+  type CredentialsFields,
+  type LabelFields,
+  type PipelineFields,
+} from "./convert.js";
 export { mergeParamsText, parseParamsText, type Params } from "./params.js";
 export {
   downloadRunLog,

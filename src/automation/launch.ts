@@ -1,30 +1,36 @@
 /**
- * Launching: a Launchpad pipeline by name (its saved launch configuration, with params merged)
- * or a repository URL, and relaunching or resuming an earlier run.
+ * Launching as the official CLI (tw) does: a Launchpad pipeline by name (its saved launch
+ * configuration, params merged) or a repository URL; relaunching or resuming an earlier run;
+ * cancelling one. docs/launch.md lists where and why this differs from tw.
  */
 import type { SeqeraClient } from "../client/client.js";
+import { ConfigurationError } from "../errors/configuration-error.js";
 import { NameNotFoundError } from "../errors/name-not-found-error.js";
 import { ResumeUnavailableError } from "./errors/resume-unavailable-error.js";
 import { UnexpectedAnswerError } from "./errors/unexpected-answer-error.js";
 import {
-  findComputeEnv,
-  findLabel,
-  findPipeline,
+  AVAILABLE_COMPUTE_ENVS,
+  PIPELINES,
+  primaryComputeEnv,
+  withFresh,
   workspaceIdOf,
   type WorkspaceRef,
 } from "./names.js";
+import { lookup, workspaceNumber } from "../client/names.js";
 import { mergeParamsText, type Params } from "./params.js";
 import { waitForRun, type WaitForRunOptions } from "./runs.js";
-import type { LaunchRequest, PipelineLaunch, Run, RunLaunch } from "./schema.js";
+import type { LaunchRequest, Pipeline, PipelineLaunch, Run, RunLaunch } from "./schema.js";
 
 /**
  * Which fields of a launch request are copied from a saved launch configuration. A Record over
  * every request field, so that a schema release adding one fails the type-check here until it
  * is decided. Not copied: the compute environment (an object there, an id here), labels (not
- * part of a saved launch) and the saved launch's creation date.
+ * part of a saved launch), the saved launch's creation date, `resume`/`sessionId` (a launch
+ * starts a new session; relaunchRun sets them itself) and `commitId` (unset, the service
+ * resolves the revision: only an explicit `commitId` pins one, as with tw).
  */
 const COPIED: Record<keyof LaunchRequest, boolean> = {
-  commitId: true,
+  commitId: false,
   computeEnvId: false,
   configProfiles: true,
   configText: true,
@@ -45,11 +51,11 @@ const COPIED: Record<keyof LaunchRequest, boolean> = {
   postRunScript: true,
   preRunScript: true,
   pullLatest: true,
-  resume: true,
+  resume: false,
   revision: true,
   runName: true,
   schemaName: true,
-  sessionId: true,
+  sessionId: false,
   stubRun: true,
   syntaxParser: true,
   towerConfig: true,
@@ -61,7 +67,8 @@ const COPIED: Record<keyof LaunchRequest, boolean> = {
 /**
  * A launch configuration as read (`GET /pipelines/{id}/launch`, `GET /workflow/{id}/launch`)
  * turned into the `launch` body of `POST /workflow/launch`: the fields both have, null ones
- * left out, and the compute environment object replaced by its id.
+ * left out, the compute environment object replaced by its id, without `resume`, `sessionId`
+ * and `commitId`.
  */
 export function toLaunchRequest(launch: PipelineLaunch | RunLaunch): LaunchRequest {
   const source = launch as Record<string, unknown>;
@@ -73,142 +80,389 @@ export function toLaunchRequest(launch: PipelineLaunch | RunLaunch): LaunchReque
   return request as LaunchRequest;
 }
 
-/** What any launch may change over the configuration it starts from. */
-export interface LaunchChanges {
-  /** The run's workspace; default the client's. */
+/**
+ * What a launch or relaunch may set over the configuration it starts from: tw's launch options,
+ * named as the request's fields. Unset ones keep the saved value.
+ */
+export interface LaunchSettings {
+  /** The run's workspace: an id or "org/workspace"; default the client's. */
   workspaceId?: WorkspaceRef;
   /** Deep-merged over the saved params (JSON or YAML, kept in its format). */
   params?: Params;
-  /** A compute environment's name; default the saved one, else the workspace's primary. */
+  /**
+   * An AVAILABLE compute environment's name or id; the run then uses its work directory (unless
+   * `workDir` is given). Default the saved one, else the workspace's primary.
+   */
   computeEnv?: string;
-  /** Labels' names ("name" or "name=value"); each must exist (a typo is a NameNotFoundError, never a new label). */
+  /** Where the run's scratch data goes; default the saved one, else the compute environment's. */
+  workDir?: string;
+  /**
+   * Labels: "name" or "name=value" (a resource label). Missing ones are created; the result's
+   * `createdLabels` says which.
+   */
   labels?: string[];
   /** A branch, tag or commit. */
   revision?: string;
   runName?: string;
-  workDir?: string;
   configProfiles?: string[];
+  /** Nextflow configuration text added to the run's (the content of tw's `--config` file). */
+  configText?: string;
+  /** A Bash script run before Nextflow (the content of tw's `--pre-run` file). */
+  preRunScript?: string;
+  /** A Bash script run after Nextflow (the content of tw's `--post-run` file). */
+  postRunScript?: string;
+  /** The pipeline's main script, when not main.nf. */
+  mainScript?: string;
+  /** The workflow to run (DSL2 entry name). */
+  entryName?: string;
+  /** The params schema file name. */
+  schemaName?: string;
+  /** Pull the latest revision of the repository first. */
+  pullLatest?: boolean;
+  /** Run the processes' stubs instead of their scripts. */
+  stubRun?: boolean;
+  /** Pipeline secrets of the launching user, by name. */
+  userSecrets?: string[];
+  /** Pipeline secrets of the workspace, by name. */
+  workspaceSecrets?: string[];
+  /** The container of the Nextflow head job. */
+  launchContainer?: string;
+  /** The params schema to use, by id. */
+  pipelineSchemaId?: number;
+  /** CPUs of the Nextflow head job. */
+  headJobCpus?: number;
+  /** Memory of the Nextflow head job, in MB. */
+  headJobMemoryMb?: number;
+  /** Pin the run to this commit; unset, the service resolves `revision`. */
+  commitId?: string;
+  /** The run's output directory (Nextflow `-output-dir`). */
+  outputDir?: string;
+  /** The Nextflow syntax parser. */
+  syntaxParser?: LaunchRequest["syntaxParser"];
+  /** Send no resource optimization (the saved `optimizationId`/`optimizationTargets` are dropped). */
+  disableOptimization?: boolean;
   /** Wait for the run to end (true) or as these options say; the result then has `run`. Default no wait. */
   wait?: boolean | Omit<WaitForRunOptions, "workspaceId" | "signal">;
   signal?: AbortSignal;
 }
 
-export interface LaunchPipelineOptions extends LaunchChanges {
+/** @deprecated The former name of LaunchSettings. */
+export type LaunchChanges = LaunchSettings;
+
+/** A Launchpad pipeline's version to launch (pipeline versioning), by id or by name. */
+export interface PipelineVersionSettings {
+  /** The version's id (`GET /pipelines/{id}/launch?versionId=`). */
+  versionId?: string;
+  /** The published version's name, looked up (`GET /pipelines/{id}/versions?search=`). */
+  versionName?: string;
+}
+
+export interface LaunchPipelineOptions extends LaunchSettings, PipelineVersionSettings {
   /**
-   * A pipeline's name in the workspace's Launchpad (launched with its saved configuration), or
-   * a repository URL (http://, https://, file:/; launched with the compute environment's defaults).
+   * A pipeline's name in the workspace's Launchpad (or shared with it from the organization),
+   * launched with its saved configuration; or a repository URL (http://, https://, file:/),
+   * launched with the compute environment's defaults.
    */
   pipeline: string;
 }
 
 export interface LaunchResult {
   workflowId: string;
+  /** The labels of `labels` that did not exist and were created for this launch. */
+  createdLabels: string[];
   /** The run once it ended, when `wait` was asked. */
   run?: Run;
 }
 
-/** Launches a pipeline by name or URL (`POST /workflow/launch`), with `changes` applied. */
-export async function launchPipeline(
+/** The fields of a compute environment a launch reads (`GET /compute-envs/{id}`). */
+interface ComputeEnvConfig {
+  id?: string | null;
+  config?: {
+    workDir?: string | null;
+    preRunScript?: string | null;
+    postRunScript?: string | null;
+    nextflowConfig?: string | null;
+  } | null;
+}
+
+/**
+ * Launches a pipeline by name or URL (`POST /workflow/launch`) with `settings` applied, as
+ * `tw launch` does: a named compute environment brings its work directory, the primary one is
+ * the AVAILABLE primary, a fresh launch sends no `resume`/`sessionId`, missing labels are
+ * created.
+ *
+ * @example
+ * const { workflowId } = await launchPipeline(client, "rnaseq", { params: { genome: "GRCh38" } });
+ */
+export function launchPipeline(
+  client: SeqeraClient,
+  pipeline: string,
+  settings?: LaunchSettings & PipelineVersionSettings,
+): Promise<LaunchResult>;
+export function launchPipeline(
   client: SeqeraClient,
   options: LaunchPipelineOptions,
+): Promise<LaunchResult>;
+export async function launchPipeline(
+  client: SeqeraClient,
+  pipelineOrOptions: string | LaunchPipelineOptions,
+  settings: LaunchSettings & PipelineVersionSettings = {},
 ): Promise<LaunchResult> {
-  const { signal } = options;
+  const options =
+    typeof pipelineOrOptions === "string"
+      ? { ...settings, pipeline: pipelineOrOptions }
+      : pipelineOrOptions;
+  const { signal, pipeline } = options;
   const workspaceId = await workspaceIdOf(client, options.workspaceId, signal);
-  let request: LaunchRequest;
-  if (/^(https?:\/\/|file:\/)/.test(options.pipeline)) {
-    request = { pipeline: options.pipeline };
-  } else {
-    const pipeline = await findPipeline(client, options.pipeline, { workspaceId, signal });
-    const { launch } = await client.GET("/pipelines/{pipelineId}/launch", {
-      params: { path: { pipelineId: pipeline.pipelineId! } },
-      workspace: workspaceId,
+  if (/^(https?:\/\/|file:\/)/.test(pipeline)) {
+    const computeEnv = await describeComputeEnv(client, options.computeEnv, workspaceId, signal);
+    const request: LaunchRequest = {
+      pipeline,
+      computeEnvId: computeEnv.id!,
+      workDir: computeEnv.config?.workDir ?? undefined,
+      preRunScript: computeEnv.config?.preRunScript ?? undefined,
+      postRunScript: computeEnv.config?.postRunScript ?? undefined,
+    };
+    return submit(client, request, options, workspaceId, undefined);
+  }
+  const { launch, sourceWorkspaceId } = await savedLaunch(
+    client,
+    pipeline,
+    workspaceId,
+    options,
+    signal,
+  );
+  const request = toLaunchRequest(launch);
+  if (options.computeEnv) {
+    // Another compute environment: its work directory, and its scripts and config where the
+    // saved launch has none.
+    const computeEnv = await describeComputeEnv(client, options.computeEnv, workspaceId, signal);
+    const config = computeEnv.config ?? {};
+    request.computeEnvId = computeEnv.id!;
+    request.workDir = config.workDir ?? undefined;
+    request.preRunScript ??= config.preRunScript ?? undefined;
+    request.postRunScript ??= config.postRunScript ?? undefined;
+    request.configText ??= config.nextflowConfig ?? undefined;
+  }
+  request.computeEnvId ??= (await primaryComputeEnv(client, { workspaceId, signal })).id;
+  if (!request.workDir && !options.workDir) {
+    const { computeEnv } = await client.GET("/compute-envs/{computeEnvId}", {
+      params: { path: { computeEnvId: request.computeEnvId } },
+      workspaceId,
       signal,
     });
-    request = toLaunchRequest(launch ?? {});
+    request.workDir = computeEnv?.config?.workDir ?? undefined;
   }
-  return submit(client, request, options, workspaceId);
+  return submit(client, request, options, workspaceId, sourceWorkspaceId);
 }
 
-export interface RelaunchOptions extends Omit<LaunchChanges, "workDir"> {
+/**
+ * A Launchpad pipeline found by name and its saved launch (`GET /pipelines/{id}/launch`), of
+ * the version asked for. A pipeline shared from the organization lives in another workspace,
+ * `sourceWorkspaceId`, which the launch names too. A kept pipeline id that answers 403/404
+ * (deleted, perhaps re-created) is looked up once more; nothing is sent before this succeeds.
+ */
+export async function savedLaunch(
+  client: SeqeraClient,
+  name: string,
+  workspaceId: string | undefined,
+  version: PipelineVersionSettings,
+  signal: AbortSignal | undefined,
+): Promise<{ pipeline: Pipeline; launch: PipelineLaunch; sourceWorkspaceId: number | undefined }> {
+  return withFresh(client, PIPELINES, name, workspaceId, signal, async (pipeline) => {
+    const sourceWorkspaceId =
+      pipeline.workspaceId != null && String(pipeline.workspaceId) !== workspaceId
+        ? pipeline.workspaceId
+        : undefined;
+    const pipelineId = pipeline.pipelineId!;
+    const versionId =
+      version.versionId ??
+      (version.versionName === undefined
+        ? undefined
+        : await versionIdOf(client, pipelineId, version.versionName, workspaceId, signal));
+    const { launch } = await client.GET("/pipelines/{pipelineId}/launch", {
+      params: { path: { pipelineId }, query: { sourceWorkspaceId, versionId } },
+      workspaceId,
+      signal,
+    });
+    return { pipeline, launch: launch ?? {}, sourceWorkspaceId };
+  });
+}
+
+/** The id of the pipeline's published version named `name`, as tw looks it up. */
+async function versionIdOf(
+  client: SeqeraClient,
+  pipelineId: number,
+  name: string,
+  workspaceId: string | undefined,
+  signal: AbortSignal | undefined,
+): Promise<string> {
+  const { versions } = await client.GET("/pipelines/{pipelineId}/versions", {
+    params: { path: { pipelineId }, query: { search: name, isPublished: true } },
+    workspaceId,
+    signal,
+  });
+  const id = versions?.find((v) => v.version?.name === name)?.version?.id;
+  if (id == null) {
+    throw new NameNotFoundError("pipeline version", name, workspaceNumber(workspaceId), []);
+  }
+  return id;
+}
+
+/** The named (or else primary) AVAILABLE compute environment, described for its config. */
+async function describeComputeEnv(
+  client: SeqeraClient,
+  ref: string | undefined,
+  workspaceId: string | undefined,
+  signal: AbortSignal | undefined,
+): Promise<ComputeEnvConfig> {
+  const id = ref
+    ? (await lookup(client, AVAILABLE_COMPUTE_ENVS, ref, workspaceId, signal)).id!
+    : (await primaryComputeEnv(client, { workspaceId, signal })).id;
+  const { computeEnv } = await client.GET("/compute-envs/{computeEnvId}", {
+    params: { path: { computeEnvId: id } },
+    workspaceId,
+    signal,
+  });
+  return { ...computeEnv, id };
+}
+
+export interface RelaunchOptions extends LaunchSettings {
   /**
-   * Resume: run again in the same session and work directory from the commit the run used, so
-   * that finished tasks are cached. Default false (a fresh run of the same configuration).
-   * ResumeUnavailableError when the service holds no commit for the run.
+   * Resume (default true, as tw): run again in the same session, from the commit the run used
+   * and in its resume directory, so that finished tasks are cached. ResumeUnavailableError when
+   * the service holds no commit for the run. `false`: a fresh run of the same configuration.
    */
   resume?: boolean;
+  /** Another pipeline (repository URL) to run; only without resume. */
+  pipeline?: string;
 }
 
-/** Launches an earlier run's configuration again (`GET /workflow/{id}/launch`), or resumes it. */
+/**
+ * Launches an earlier run's configuration again (`GET /workflow/{id}`, `GET
+ * /workflow/{id}/launch`, `POST /workflow/launch`), resuming it by default, as `tw runs
+ * relaunch` sends it: the run's `launchId` as the launch `id`, its session on resume.
+ */
 export async function relaunchRun(
   client: SeqeraClient,
   workflowId: string,
   options: RelaunchOptions = {},
 ): Promise<LaunchResult> {
   const { signal } = options;
+  const resume = options.resume ?? true;
+  if (resume && options.workDir !== undefined) {
+    throw new ConfigurationError(
+      "relaunchRun: a resumed run keeps its work directory; pass `resume: false` to run in another `workDir`.",
+    );
+  }
+  if (resume && options.pipeline !== undefined) {
+    throw new ConfigurationError(
+      "relaunchRun: a resumed run keeps its pipeline; pass `resume: false` to run another `pipeline`.",
+    );
+  }
   const workspaceId = await workspaceIdOf(client, options.workspaceId, signal);
   const [{ workflow }, { launch }] = await Promise.all([
     client.GET("/workflow/{workflowId}", {
       params: { path: { workflowId } },
-      workspace: workspaceId,
+      workspaceId,
       signal,
     }),
     client.GET("/workflow/{workflowId}/launch", {
       params: { path: { workflowId } },
-      workspace: workspaceId,
+      workspaceId,
       signal,
     }),
   ]);
   const saved = launch ?? {};
+  if (resume && !saved.resumeCommitId) throw new ResumeUnavailableError(workflowId);
   const request = toLaunchRequest(saved);
-  if (options.resume) {
-    if (!saved.resumeCommitId) throw new ResumeUnavailableError(workflowId);
-    request.resume = true;
-    request.sessionId = workflow?.sessionId ?? saved.sessionId ?? undefined;
-    request.revision = saved.resumeCommitId;
+  // A relaunch gets a new run name unless one is given.
+  delete request.runName;
+  request.id = workflow?.launchId ?? undefined;
+  request.resume = resume;
+  request.sessionId = (resume ? workflow?.sessionId : undefined) ?? saved.sessionId ?? undefined;
+  request.dateCreated = new Date().toISOString();
+  if (options.pipeline) request.pipeline = options.pipeline;
+  if (resume) {
+    request.revision = saved.resumeCommitId!;
     request.workDir = saved.resumeDir ?? saved.workDir ?? workflow?.workDir ?? undefined;
   } else {
-    // A fresh run: a new session, from the revision asked for rather than the commit it resolved to.
-    request.resume = false;
-    delete request.sessionId;
-    delete request.commitId;
-    request.workDir ??= workflow?.workDir ?? undefined;
+    request.revision = saved.revision ?? undefined;
+    request.workDir = saved.workDir ?? workflow?.workDir ?? undefined;
   }
-  return submit(client, request, options, workspaceId);
+  if (options.computeEnv) {
+    request.computeEnvId = (
+      await lookup(client, AVAILABLE_COMPUTE_ENVS, options.computeEnv, workspaceId, signal)
+    ).id!;
+  }
+  return submit(client, request, options, workspaceId, undefined);
 }
 
+/** Cancels a run (`POST /workflow/{workflowId}/cancel`). */
+export async function cancelRun(
+  client: SeqeraClient,
+  workflowId: string,
+  options: { workspaceId?: WorkspaceRef; signal?: AbortSignal } = {},
+): Promise<void> {
+  const { signal } = options;
+  const workspaceId = await workspaceIdOf(client, options.workspaceId, signal);
+  await client.POST("/workflow/{workflowId}/cancel", {
+    params: { path: { workflowId } },
+    workspaceId,
+    body: {},
+    signal,
+  });
+}
+
+/** The settings every launch applies over its base request, then the launch and the wait. */
 async function submit(
   client: SeqeraClient,
   request: LaunchRequest,
-  changes: LaunchChanges,
+  settings: LaunchSettings,
   workspaceId: string | undefined,
+  sourceWorkspaceId: number | undefined,
 ): Promise<LaunchResult> {
-  const { signal } = changes;
-  const names = { workspaceId, signal };
-  if (changes.computeEnv) {
-    request.computeEnvId =
-      (await findComputeEnv(client, changes.computeEnv, names)).id ?? undefined;
+  const { signal } = settings;
+  const set = <K extends keyof LaunchRequest>(key: K, value: LaunchRequest[K] | undefined) => {
+    if (value !== undefined) request[key] = value;
+  };
+  set("runName", settings.runName);
+  set("workDir", settings.workDir);
+  set("revision", settings.revision);
+  set("configProfiles", settings.configProfiles);
+  set("configText", settings.configText);
+  set("preRunScript", settings.preRunScript);
+  set("postRunScript", settings.postRunScript);
+  set("mainScript", settings.mainScript);
+  set("entryName", settings.entryName);
+  set("schemaName", settings.schemaName);
+  set("pullLatest", settings.pullLatest);
+  set("stubRun", settings.stubRun);
+  set("userSecrets", settings.userSecrets);
+  set("workspaceSecrets", settings.workspaceSecrets);
+  set("launchContainer", settings.launchContainer);
+  set("pipelineSchemaId", settings.pipelineSchemaId);
+  set("headJobCpus", settings.headJobCpus);
+  set("headJobMemoryMb", settings.headJobMemoryMb);
+  set("commitId", settings.commitId);
+  set("outputDir", settings.outputDir);
+  set("syntaxParser", settings.syntaxParser);
+  if (settings.disableOptimization) {
+    delete request.optimizationId;
+    delete request.optimizationTargets;
   }
-  request.computeEnvId ??= await primaryComputeEnvId(client, workspaceId, signal);
-  if (changes.workDir) request.workDir = changes.workDir;
-  if (!request.workDir) {
-    const { computeEnv } = await client.GET("/compute-envs/{computeEnvId}", {
-      params: { path: { computeEnvId: request.computeEnvId! } },
-      workspace: workspaceId,
-      signal,
-    });
-    request.workDir = computeEnv?.config?.workDir ?? undefined;
+  if (settings.params) {
+    request.paramsText = await mergeParamsText(request.paramsText, settings.params);
   }
-  if (changes.params)
-    request.paramsText = await mergeParamsText(request.paramsText, changes.params);
-  if (changes.labels?.length) {
-    const labels = await Promise.all(changes.labels.map((name) => findLabel(client, name, names)));
-    request.labelIds = labels.map((label) => label.id!);
+  let createdLabels: string[] = [];
+  if (settings.labels?.length) {
+    const labels = await labelIds(client, settings.labels, workspaceId, signal);
+    request.labelIds = labels.ids;
+    createdLabels = labels.created;
   }
-  if (changes.revision) request.revision = changes.revision;
-  if (changes.runName) request.runName = changes.runName;
-  if (changes.configProfiles) request.configProfiles = changes.configProfiles;
   const launched = await client.POST("/workflow/launch", {
-    workspace: workspaceId,
+    params: { query: { sourceWorkspaceId } },
+    workspaceId,
     body: { launch: request },
     signal,
   });
@@ -221,32 +475,50 @@ async function submit(
       launched,
     );
   }
-  if (!changes.wait) return { workflowId };
-  const wait = changes.wait === true ? {} : changes.wait;
+  if (!settings.wait) return { workflowId, createdLabels };
+  const wait = settings.wait === true ? {} : settings.wait;
   const run = await waitForRun(client, workflowId, { ...wait, workspaceId, signal });
-  return { workflowId, run };
+  return { workflowId, createdLabels, run };
 }
 
-/** The id of the workspace's primary compute environment. */
-async function primaryComputeEnvId(
+/**
+ * The ids of the labels "name" (a plain label) and "name=value" (a resource label), each looked
+ * up with the service's search (`GET /labels?search=<name>&type=simple|resource`) and created
+ * when missing (`POST /labels`), as tw does.
+ */
+async function labelIds(
   client: SeqeraClient,
+  texts: readonly string[],
   workspaceId: string | undefined,
-  signal?: AbortSignal,
-): Promise<string> {
-  const { computeEnvs: listed } = await client.GET("/compute-envs", {
-    workspace: workspaceId,
-    signal,
-  });
-  const computeEnvs = listed ?? [];
-  const primary = computeEnvs.find((c) => c.primary);
-  if (primary?.id) return primary.id;
-  const names = computeEnvs.map((c) => c.name ?? "").filter(Boolean);
-  throw new NameNotFoundError(
-    "compute environment",
-    "(primary)",
-    workspaceId === undefined ? undefined : Number(workspaceId),
-    names,
-    `Workspace ${workspaceId ?? "(personal)"} has no primary compute environment; ` +
-      `name one with \`computeEnv\`${names.length ? ` (it has ${names.map((n) => JSON.stringify(n)).join(", ")})` : ""}`,
-  );
+  signal: AbortSignal | undefined,
+): Promise<{ ids: number[]; created: string[] }> {
+  const ids: number[] = [];
+  const created: string[] = [];
+  for (const text of new Set(texts)) {
+    const cut = text.indexOf("=");
+    const name = cut < 0 ? text : text.slice(0, cut);
+    const value = cut < 0 ? undefined : text.slice(cut + 1);
+    let id: number | undefined;
+    for await (const label of client.paginate("/labels", {
+      params: { query: { search: name, type: value === undefined ? "simple" : "resource" } },
+      workspaceId,
+      signal,
+    })) {
+      if (label.name === name && (label.value ?? undefined) === value && label.id != null) {
+        id = label.id;
+        break;
+      }
+    }
+    if (id === undefined) {
+      const label = await client.POST("/labels", {
+        workspaceId,
+        body: value === undefined ? { name } : { name, value, resource: true },
+        signal,
+      });
+      id = label.id!;
+      created.push(text);
+    }
+    ids.push(id);
+  }
+  return { ids, created };
 }

@@ -46,7 +46,7 @@ export async function* followRunLog(
   for (;;) {
     const { log } = await client.GET("/workflow/{workflowId}/log", {
       params: { path: { workflowId }, query: { next: cursor, maxLength } },
-      workspace: workspaceId,
+      workspaceId,
       signal,
     });
     const entries = log?.entries ?? [];
@@ -87,7 +87,7 @@ async function hasEnded(
 ): Promise<boolean> {
   const { workflow } = await client.GET("/workflow/{workflowId}", {
     params: { path: { workflowId } },
-    workspace: workspaceId,
+    workspaceId,
     signal,
   });
   return workflow?.status != null && TERMINAL_RUN_STATUSES.includes(workflow.status);
@@ -108,7 +108,7 @@ export async function taskLog(
   for (;;) {
     const { log } = await client.GET("/workflow/{workflowId}/log/{taskId}", {
       params: { path: { workflowId, taskId }, query: { next } },
-      workspace: workspaceId,
+      workspaceId,
       signal,
     });
     lines.push(...(log?.entries ?? []));
@@ -138,7 +138,7 @@ export async function downloadRunLog(
     const fileName = options.fileName ?? `nf-${workflowId}.log`;
     return client.GET("/workflow/{workflowId}/download", {
       params: { path: { workflowId }, query: { fileName } },
-      workspace: workspaceId,
+      workspaceId,
       signal,
     });
   }
@@ -147,7 +147,7 @@ export async function downloadRunLog(
       path: { workflowId, taskId },
       query: { fileName: options.fileName ?? ".command.log" },
     },
-    workspace: workspaceId,
+    workspaceId,
     signal,
   });
 }
@@ -166,7 +166,7 @@ export async function saveRunLogs(
   const workspaceId = await workspaceIdOf(client, options.workspaceId, signal);
   const { log } = await client.GET("/workflow/{workflowId}/log", {
     params: { path: { workflowId }, query: { maxLength: 1 } },
-    workspace: workspaceId,
+    workspaceId,
     signal,
   });
   const offered: LogDownload[] = log?.downloads?.length
@@ -185,7 +185,7 @@ export async function saveRunLogs(
     if (!download.fileName) continue;
     const stream = await client.GET("/workflow/{workflowId}/download", {
       params: { path: { workflowId }, query: { fileName: download.fileName } },
-      workspace: workspaceId,
+      workspaceId,
       parseAs: "stream",
       signal,
     });

@@ -1,8 +1,10 @@
 /**
- * Names the client itself resolves, and the lookup every name helper shares: a kind's list is
- * fetched once per client and kept (a name not found in a kept list fetches it again once, so
- * resources created since are found); a missing or ambiguous name is a typed error naming the
- * near ones. The workspace "organization/workspace" is the one kind the client needs.
+ * Names the client itself resolves, and the lookup every name helper shares: a kind's list (or,
+ * for a kind the service searches, the answer to a search for the name) is fetched once per
+ * client and kept; a name not found in a kept list fetches it again once, so resources created
+ * since are found, and `forget` drops a kept list whose ids stopped answering. A missing or
+ * ambiguous name is a typed error naming the near ones. The workspace "organization/workspace"
+ * is the one kind the client needs.
  */
 import type { SeqeraClient } from "./types.js";
 import { AmbiguousNameError } from "../errors/ambiguous-name-error.js";
@@ -13,19 +15,44 @@ import type { Readable } from "openapi-typescript-helpers";
 import type { components } from "../../generated/schema.js";
 
 /** One organization-and-workspace pair the user belongs to (`GET /user/{userId}/workspaces`). */
-type WorkspaceMembership = Readable<components["schemas"]["OrgAndWorkspaceDto"]>;
+export type WorkspaceMembership = Readable<components["schemas"]["OrgAndWorkspaceDto"]>;
 
 /** How to list one kind of resource and read its names and id. */
 export interface Kind<T> {
   kind: string;
-  list(client: SeqeraClient, workspaceId: string | undefined, signal?: AbortSignal): Promise<T[]>;
+  /**
+   * The kind's resources, or (for a kind with `searched`) those the service finds for `name`,
+   * which still must match exactly.
+   */
+  list(
+    client: SeqeraClient,
+    workspaceId: string | undefined,
+    signal: AbortSignal | undefined,
+    name: string,
+  ): Promise<T[]>;
+  /** The service searches by name: one call per name instead of the whole list. */
+  searched?: boolean;
+  /** For a searched kind: some of its resources (one page), to suggest near names after a miss. */
+  suggest?(
+    client: SeqeraClient,
+    workspaceId: string | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<T[]>;
   /** The names a lookup matches: a label "env" with value "prod" answers "env" and "env=prod". */
   names(item: T): string[];
   id(item: T): string;
 }
 
-/** Per client: the lists fetched so far (pending ones too), by kind and workspace. */
-const caches = new WeakMap<SeqeraClient, Map<string, Promise<unknown[]>>>();
+/** Per client and kind: the lists fetched so far (pending ones too), by workspace (and name). */
+const caches = new WeakMap<SeqeraClient, Map<Kind<unknown>, Map<string, Promise<unknown[]>>>>();
+
+function listsOf(client: SeqeraClient, kind: Kind<unknown>): Map<string, Promise<unknown[]>> {
+  let kinds = caches.get(client);
+  if (!kinds) caches.set(client, (kinds = new Map()));
+  let lists = kinds.get(kind);
+  if (!lists) kinds.set(kind, (lists = new Map()));
+  return lists;
+}
 
 /**
  * The kept list of a kind in a workspace, fetched when there is none or when `fresh`. The
@@ -37,13 +64,13 @@ export function listOf<T>(
   workspaceId: string | undefined,
   signal: AbortSignal | undefined,
   fresh = false,
+  name = "",
 ): { items: Promise<T[]>; wasKept: boolean } {
-  let lists = caches.get(client);
-  if (!lists) caches.set(client, (lists = new Map()));
-  const key = `${kind.kind}\n${workspaceId ?? ""}`;
+  const lists = listsOf(client, kind as Kind<unknown>);
+  const key = keyOf(kind as Kind<unknown>, workspaceId, name);
   const keptList = lists.get(key) as Promise<T[]> | undefined;
   if (keptList && !fresh) return { items: keptList, wasKept: true };
-  const items = kind.list(client, workspaceId, signal);
+  const items = kind.list(client, workspaceId, signal, name);
   lists.set(key, items);
   items.catch(() => {
     if (lists.get(key) === items) lists.delete(key);
@@ -51,6 +78,35 @@ export function listOf<T>(
   return { items, wasKept: false };
 }
 
+function keyOf(kind: Kind<unknown>, workspaceId: string | undefined, name: string): string {
+  return `${workspaceId ?? ""}${kind.searched ? `\n${name}` : ""}`;
+}
+
+/**
+ * Drops the kept list holding `name` (ids from it answered 403 or 404: the resource was deleted,
+ * perhaps re-created under a new id), so that the next lookup asks the service again.
+ */
+export function forget(
+  client: SeqeraClient,
+  kind: Kind<unknown>,
+  workspaceId: string | undefined,
+  name: string,
+): void {
+  listsOf(client, kind).delete(keyOf(kind, workspaceId, name));
+}
+
+/** The one resource named `name`, or undefined when there is none; AmbiguousNameError for several. */
+export async function lookupOptional<T>(
+  client: SeqeraClient,
+  kind: Kind<T>,
+  name: string,
+  workspaceId: string | undefined,
+  signal?: AbortSignal,
+): Promise<T | undefined> {
+  return (await search(client, kind, name, workspaceId, signal)).match;
+}
+
+/** The one resource named `name`; NameNotFoundError (with near names) or AmbiguousNameError. */
 export async function lookup<T>(
   client: SeqeraClient,
   kind: Kind<T>,
@@ -58,26 +114,39 @@ export async function lookup<T>(
   workspaceId: string | undefined,
   signal?: AbortSignal,
 ): Promise<T> {
+  const { match, items } = await search(client, kind, name, workspaceId, signal);
+  if (match !== undefined) return match;
+  const near = kind.suggest ? await kind.suggest(client, workspaceId, signal) : items;
+  const candidates = nearNames(name, near.flatMap(kind.names));
+  throw new NameNotFoundError(kind.kind, name, workspaceNumber(workspaceId), candidates);
+}
+
+/** A workspace id as the errors' field has it: the schema's number (exact below 2^53). */
+export function workspaceNumber(workspaceId: string | undefined): number | undefined {
+  return workspaceId === undefined ? undefined : Number(workspaceId);
+}
+
+async function search<T>(
+  client: SeqeraClient,
+  kind: Kind<T>,
+  name: string,
+  workspaceId: string | undefined,
+  signal: AbortSignal | undefined,
+): Promise<{ match: T | undefined; items: T[] }> {
   const matching = (items: T[]) => items.filter((item) => kind.names(item).includes(name));
-  const first = listOf(client, kind, workspaceId, signal);
+  const first = listOf(client, kind, workspaceId, signal, false, name);
   let items = await first.items;
   let matches = matching(items);
   // A kept list may predate the resource: look once more before saying it does not exist.
   if (matches.length === 0 && first.wasKept) {
-    items = await listOf(client, kind, workspaceId, signal, true).items;
+    items = await listOf(client, kind, workspaceId, signal, true, name).items;
     matches = matching(items);
   }
-  if (matches.length === 1) return matches[0]!;
-  // The errors' field is the schema's number (exact below 2^53).
-  const inWorkspace = workspaceId === undefined ? undefined : Number(workspaceId);
-  if (matches.length === 0) {
-    const candidates = nearNames(name, items.flatMap(kind.names));
-    throw new NameNotFoundError(kind.kind, name, inWorkspace, candidates);
-  }
+  if (matches.length <= 1) return { match: matches[0], items };
   throw new AmbiguousNameError(
     kind.kind,
     name,
-    inWorkspace,
+    workspaceNumber(workspaceId),
     matches.map((m) => ({ id: kind.id(m), name: kind.names(m).at(-1)! })),
   );
 }
@@ -88,7 +157,7 @@ export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   return all;
 }
 
-const WORKSPACES: Kind<WorkspaceMembership> = {
+export const WORKSPACES: Kind<WorkspaceMembership> = {
   kind: "workspace",
   list: async (client, _workspaceId, signal) => {
     const { user } = await client.GET("/user-info", { signal });

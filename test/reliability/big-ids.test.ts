@@ -4,16 +4,36 @@
  */
 import { describe, expect, it } from "vitest";
 import {
+  cancelRun,
+  copyPipeline,
   findComputeEnv,
   findPipeline,
+  launchPipeline,
   listRuns,
   NameNotFoundError,
+  relaunchRun,
   waitForRun,
 } from "../../src/index.js";
 import { clientFor } from "../helpers/client.js";
 import { useTestServer } from "../helpers/server.js";
 
+const LAUNCH = {
+  pipeline: "https://github.com/acme/hello",
+  computeEnv: { id: "ce1", name: "aws" },
+  workDir: "s3://work",
+  resumeCommitId: "abc",
+};
+
 const server = await useTestServer((request) => {
+  const call = `${request.method} ${request.pathname}`;
+  if (call === "POST /workflow/launch") return { body: { workflowId: "w2" } };
+  if (call === "POST /pipelines") return { body: { pipeline: { pipelineId: 8 } } };
+  if (call === "POST /labels") return { body: { id: 5, name: "nightly" } };
+  if (call === "GET /labels") return { body: { labels: [], totalSize: 0 } };
+  if (call === "GET /pipelines/7/launch" || call === "GET /workflow/w1/launch")
+    return { body: { launch: LAUNCH } };
+  if (call === "GET /compute-envs/ce1")
+    return { body: { computeEnv: { id: "ce1", config: { workDir: "s3://work" } } } };
   if (request.pathname === "/compute-envs")
     return { body: { computeEnvs: [{ id: "ce1", name: "aws", status: "AVAILABLE" }] } };
   if (request.pathname === "/pipelines")
@@ -48,6 +68,18 @@ describe.each([
     expect(sent()).toEqual([BIG]);
   });
 
+  it("launchPipeline (a label created), relaunchRun, cancelRun and copyPipeline", async () => {
+    const c = client();
+    await launchPipeline(c, "hello", { ...helperOptions, labels: ["nightly"] });
+    await relaunchRun(c, "w1", helperOptions);
+    await cancelRun(c, "w1", helperOptions);
+    const from = "workspaceId" in helperOptions ? helperOptions.workspaceId : undefined;
+    await copyPipeline(c, "hello", { from, to: BIG });
+    expect(server.requests.map((r) => `${r.method} ${r.pathname}`)).toContain("POST /labels");
+    expect(server.requests.length).toBeGreaterThan(8);
+    expect(new Set(sent())).toEqual(new Set([BIG]));
+  });
+
   it("a name not found names the workspace", async () => {
     const error = await findComputeEnv(client(), "gcp", helperOptions).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NameNotFoundError);
@@ -55,10 +87,13 @@ describe.each([
   });
 });
 
-it("client.GET with the per-call workspace as digits sends them exactly", async () => {
-  await clientFor(server).GET("/workflow/{workflowId}", {
-    params: { path: { workflowId: "w1" } },
-    workspace: BIG,
-  });
-  expect(sent()).toEqual([BIG]);
-});
+it.each(["workspaceId", "workspace"])(
+  "client.GET with the per-call %s as digits sends them exactly",
+  async (option) => {
+    await clientFor(server).GET("/workflow/{workflowId}", {
+      params: { path: { workflowId: "w1" } },
+      [option]: BIG,
+    });
+    expect(sent()).toEqual([BIG]);
+  },
+);
