@@ -81,6 +81,8 @@ class RedisLimiter implements RateLimiter {
   private broken: unknown;
   /** Extensions not sent yet: grant number, ms, … */
   private extensions: number[] = [];
+  /** Lost extensions wait for the connection to be ready again. */
+  private resendingOnReady = false;
   /** The learned part of the allowance, shared through Redis, as of the last grant. */
   learnedMs = 0;
 
@@ -139,7 +141,13 @@ class RedisLimiter implements RateLimiter {
       // go again once it is back. Had the lost call run, its grants move twice: only later.
       if (this.closing) return;
       this.extensions.unshift(...batch);
-      redis.once("ready", () => this.sendExtensions());
+      // One listener however many batches were lost: they all go in the next send.
+      if (this.resendingOnReady) return;
+      this.resendingOnReady = true;
+      redis.once("ready", () => {
+        this.resendingOnReady = false;
+        this.sendExtensions();
+      });
     });
   }
 
