@@ -177,13 +177,19 @@ describe("60-java-patterns applies to the releases that have the Java pattern on
     const prepared = await prepareSchema(await obtained("1.181.0"), await tempProject("1.181.0"), {
       strict: true,
     });
-    expect(prepared.overlays.skipped).toEqual(["60-java-patterns.yaml"]);
+    expect(prepared.overlays.skipped).toContainEqual({
+      file: "60-java-patterns.yaml",
+      target:
+        "$.components.schemas.*.properties[?(@.pattern === '[\\\\p{Graph}&&[^/]]\\\\p{Graph}+')]",
+      releases: "<1.109.0",
+    });
+    expect(prepared.overlays.applied).not.toContain("60-java-patterns.yaml");
   });
 });
 
 describe("an overlay action that matches nothing", () => {
   const STALE =
-    "overlay: 1.0.0\ninfo: { title: stale, version: 1.0.0 }\nactions:\n" +
+    'overlay: 1.0.0\nx-releases: "*"\ninfo: { title: stale, version: 1.0.0 }\nactions:\n' +
     "  - target: $.components.schemas.NoSuchSchema.properties.id\n" +
     "    description: fixed upstream long ago\n    update: { nullable: true }\n";
 

@@ -1,5 +1,5 @@
 import { DIFF_KINDS, type DiffEntry, type DiffKind } from "./diff-schema.js";
-import type { UnmatchedAction } from "./overlay.js";
+import type { SkippedAction, UnmatchedAction } from "./overlay.js";
 import type { RuleReport } from "./rules.js";
 
 export interface ReportInput {
@@ -8,6 +8,8 @@ export interface ReportInput {
   entries: readonly DiffEntry[];
   /** Overlay actions that match nothing in the new release. */
   staleOverlays: readonly UnmatchedAction[];
+  /** Overlay actions left out: the new release is outside the releases they state. */
+  skippedOverlays?: readonly SkippedAction[];
   /** What each rule of schema/rules.yaml changed in the new release, and in the old one. */
   rules: readonly RuleReport[];
   previousRules: readonly RuleReport[];
@@ -44,6 +46,7 @@ export function renderReport({
   to,
   entries,
   staleOverlays,
+  skippedOverlays = [],
   rules,
   previousRules,
 }: ReportInput): string {
@@ -74,6 +77,13 @@ export function renderReport({
       lines.push(
         `- stale overlay ${u.file}: \`${u.target}\`${u.description ? ` (${u.description})` : ""}`,
       );
+    }
+  }
+  if (skippedOverlays.length > 0) {
+    lines.push("", `## Overlay actions outside their releases (${skippedOverlays.length})`, "");
+    lines.push(`Not applied to ${to}, as the releases they state exclude it:`, "");
+    for (const s of skippedOverlays) {
+      lines.push(`- ${s.file}: \`${s.target}\` (releases ${s.releases})`);
     }
   }
   return lines.join("\n") + "\n";

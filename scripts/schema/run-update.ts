@@ -65,6 +65,7 @@ export async function runSchemaUpdate(options: UpdateOptions): Promise<UpdateRes
     to,
     entries: diffDocuments(pinned.doc, next.doc),
     staleOverlays: next.overlays.unmatched,
+    skippedOverlays: next.overlays.skipped,
     rules: next.rules,
     previousRules: pinned.rules,
   });
