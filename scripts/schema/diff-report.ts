@@ -13,6 +13,8 @@ export interface ReportInput {
   /** What each rule of schema/rules.yaml changed in the new release, and in the old one. */
   rules: readonly RuleReport[];
   previousRules: readonly RuleReport[];
+  /** What the copying helpers now do with the fields the release added or removed (copies.ts). */
+  copies?: readonly string[];
 }
 
 /** The report section of each kind; a Record, so a new kind cannot be left out of the report. */
@@ -49,6 +51,7 @@ export function renderReport({
   skippedOverlays = [],
   rules,
   previousRules,
+  copies = [],
 }: ReportInput): string {
   const breaking = entries.filter((e) => e.breaking);
   const compatible = entries.filter((e) => !e.breaking);
@@ -66,6 +69,12 @@ export function renderReport({
     ...section(`Breaking for TypeScript users (${breaking.length})`, breaking),
     ...section(`Compatible (${compatible.length})`, compatible),
     ...rulesSection(from, to, rules, previousRules),
+    "",
+    `## What the helpers now do with changed fields (${copies.length})`,
+    "",
+    "Fields of the objects a helper copies (schema/rules.yaml, `copies`), decided by rule:",
+    "",
+    ...(copies.length > 0 ? copies : ["None."]),
   ];
   if (staleOverlays.length > 0) {
     lines.push("", `## Stale overlays (${staleOverlays.length})`, "");

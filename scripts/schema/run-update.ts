@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parseFlags } from "./args.js";
+import { copiesReport } from "./copies.js";
 import { diffDocuments } from "./diff.js";
 import { renderReport } from "./diff-report.js";
 import {
@@ -68,6 +69,7 @@ export async function runSchemaUpdate(options: UpdateOptions): Promise<UpdateRes
     skippedOverlays: next.overlays.skipped,
     rules: next.rules,
     previousRules: pinned.rules,
+    copies: copiesReport(pinned.doc, next.doc, next.copyRules),
   });
   const reportFile = path.resolve(
     root,

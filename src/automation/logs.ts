@@ -123,6 +123,8 @@ export async function downloadRunLog(
     const fileName = options.fileName ?? `nf-${workflowId}.log`;
     return client.GET("/workflow/{workflowId}/download", {
       params: { path: { workflowId }, query: { fileName, workspaceId } },
+      // Text whatever the release declares (application/json before 1.181.0, text/plain since).
+      parseAs: "text",
       signal,
     });
   }
@@ -131,6 +133,7 @@ export async function downloadRunLog(
       path: { workflowId, taskId },
       query: { fileName: options.fileName ?? ".command.log", workspaceId },
     },
+    parseAs: "text",
     signal,
   });
 }
