@@ -28,8 +28,15 @@ export {
   SeqeraApiError,
   ServerError,
   TimeoutError,
+  UnsupportedOperationError,
   type CallInfo,
 } from "./errors/index.js";
+export {
+  hasOperation,
+  requireOperation,
+  type IfOperation,
+  type OperationKey,
+} from "./openapi/require-operation.js";
 export type { Page, Paginated, PaginateOptions } from "./client/paginate.js";
 export type { ParseAs } from "./http/parse.js";
 export type { RateLimitOptions } from "./limits/limiter.js";

@@ -2,10 +2,12 @@ import { spawn } from "node:child_process";
 import { cp, mkdir, readdir, readFile, realpath, rm, symlink } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import YAML from "yaml";
+import { isRecord } from "../../src/openapi/document.js";
 import { parseFlags } from "./args.js";
 import { readPin, writePin } from "./pin.js";
 import { sha256 } from "./source.js";
-import { compareVersions } from "./versions.js";
+import { compareVersions, satisfies } from "./versions.js";
 
 /**
  * `npm run test:releases`: builds the project against every mirrored release. generated/ is
@@ -26,6 +28,9 @@ export const RELEASE_TESTS = [
   "test/examples",
 ];
 
+/** Test files that apply to some releases only, with why (schema/test-releases.yaml). */
+export const TEST_RELEASES_FILE = path.join("schema", "test-releases.yaml");
+
 /** What the copy needs; the rest (generated/, dist/) is made in it. */
 const COPIED = ["src", "test", "scripts", "schema", "package.json", "tsconfig.json"];
 
@@ -40,6 +45,8 @@ export interface ReleaseResult {
   suite?: string;
   passed: boolean;
   seconds: number;
+  /** Test files left out: their `// releases:` range excludes this release. */
+  excluded: string[];
   /** Output of the step that failed, for the log. */
   detail?: string;
 }
@@ -129,11 +136,12 @@ async function buildRelease(
   const file = path.join(mirror, `seqera-api-${version}.yml`);
   const pin = await readPin(root);
   await writePin(copy, { ...pin, version, sha256: sha256(await readFile(file, "utf8")) });
+  const excluded = await excludeTests(copy, version);
 
   const generated = await run(process.execPath, ["--import", "tsx", "scripts/generate.ts"], copy);
   if (generated.code !== 0) {
     const line = generated.stderr.trim().split("\n").at(-1) ?? "failed";
-    return { version, generate: `refused: ${line}`, passed: false, seconds: seconds() };
+    return { version, generate: `refused: ${line}`, passed: false, seconds: seconds(), excluded };
   }
   const tsc = path.join(copy, "node_modules", "typescript", "bin", "tsc");
   const typed = await run(process.execPath, [tsc, "--noEmit", "-p", "tsconfig.json"], copy);
@@ -146,6 +154,7 @@ async function buildRelease(
     allErrors: errors.length,
     passed: errors.length === 0,
     seconds: 0,
+    excluded,
   };
   if (errors.length > 0) result.detail = errors.join("\n");
   if (withTests) {
@@ -166,6 +175,23 @@ async function buildRelease(
   }
   result.seconds = seconds();
   return result;
+}
+
+/** Removes from the copy the test files whose releases (TEST_RELEASES_FILE) exclude `version`. */
+async function excludeTests(copy: string, version: string): Promise<string[]> {
+  const listed: unknown = YAML.parse(await readFile(path.join(copy, TEST_RELEASES_FILE), "utf8"));
+  const excluded: string[] = [];
+  for (const [file, entry] of Object.entries(isRecord(listed) ? listed : {})) {
+    const releases = isRecord(entry) ? entry.releases : undefined;
+    if (typeof releases !== "string" || !isRecord(entry) || typeof entry.why !== "string") {
+      throw new Error(`${TEST_RELEASES_FILE}: ${file} needs 'releases' and 'why'`);
+    }
+    if (satisfies(version, releases)) continue;
+    // A file listed but gone is an error: the list must not outlive the tests it names.
+    await rm(path.join(copy, file));
+    excluded.push(file);
+  }
+  return excluded.sort();
 }
 
 /** vitest's "Tests  12 failed | 340 passed (352)" line, without colours. */
@@ -190,7 +216,10 @@ export function summaryLine(r: ReleaseResult): string {
   const typed =
     r.allErrors === undefined ? "" : `, type errors ${r.srcErrors} in src/, ${r.allErrors} in all`;
   const suite = r.suite ? `, tests ${r.suite}` : "";
-  return `release ${r.version}: ${r.passed ? "ok" : "FAILED"}: generate ${r.generate}${typed}${suite} (${r.seconds}s)`;
+  const left = r.excluded.length
+    ? `; ${r.excluded.length} test files not for it: ${r.excluded.join(", ")}`
+    : "";
+  return `release ${r.version}: ${r.passed ? "ok" : "FAILED"}: generate ${r.generate}${typed}${suite} (${r.seconds}s)${left}`;
 }
 
 /** The job's result as a Markdown table, one row per release. */

@@ -52,7 +52,9 @@ export async function waitForRun(
           signal,
         });
         failedCount = progress?.workflowProgress?.failed;
-        return workflow ?? {};
+        // No run in the answer reads as a run without a status yet: polled again. (Before
+        // 1.140.0 a run has required fields, which an empty one only lacks in type.)
+        return workflow ?? ({} as Run);
       },
       statusOf: (r) => r.status ?? undefined,
       isDone: (r) => r.status != null && (until.has(r.status) || isTerminal(r.status)),
