@@ -5,6 +5,7 @@ import path from "node:path";
 import YAML from "yaml";
 import { isRecord } from "../../src/openapi/document.js";
 import { parseFlags } from "./args.js";
+import { parseSchema } from "./parse.js";
 import { readPin, writePin } from "./pin.js";
 import { sha256 } from "./source.js";
 import { compareVersions, satisfies } from "./versions.js";
@@ -117,6 +118,40 @@ async function linkShared(work: string, shared: string): Promise<void> {
   await symlink(await realpath(shared), link);
 }
 
+/**
+ * A copy of the project's tree in `copy` (node_modules linked), pinned to the release in
+ * `schemaFile`, with the test files that do not apply to it left out (returned). Generation in
+ * it reads `schemaFile` (the copy's pin.json sources are not used: pass `--source`).
+ */
+export async function copyTree(root: string, copy: string, schemaFile: string): Promise<string[]> {
+  await rm(copy, { recursive: true, force: true });
+  await mkdir(copy, { recursive: true });
+  for (const entry of COPIED) {
+    await cp(path.join(root, entry), path.join(copy, entry), { recursive: true });
+  }
+  await symlink(await realpath(path.join(root, "node_modules")), path.join(copy, "node_modules"));
+  const text = await readFile(schemaFile, "utf8");
+  const version = parseSchema(text, schemaFile).info.version;
+  const pin = await readPin(root);
+  await writePin(copy, { ...pin, version, sha256: sha256(text) });
+  return excludeTests(copy, version);
+}
+
+/** `npm run generate` in the copy, from `schemaFile`: undefined if ok, else its one-line refusal. */
+export async function generateIn(copy: string, schemaFile: string): Promise<string | undefined> {
+  const args = ["--import", "tsx", "scripts/generate.ts", "--source", schemaFile];
+  const generated = await run(process.execPath, args, copy);
+  if (generated.code === 0) return undefined;
+  return generated.stderr.trim().split("\n").at(-1) ?? `exit ${generated.code}`;
+}
+
+/** The type-check of the copy (src, tests, scripts): each error line. */
+export async function typeErrorsIn(copy: string): Promise<string[]> {
+  const tsc = path.join(copy, "node_modules", "typescript", "bin", "tsc");
+  const typed = await run(process.execPath, [tsc, "--noEmit", "-p", "tsconfig.json"], copy);
+  return typed.stdout.split("\n").filter((l) => /^\S+\(\d+,\d+\): error TS/.test(l));
+}
+
 async function buildRelease(
   root: string,
   work: string,
@@ -127,25 +162,19 @@ async function buildRelease(
   const started = performance.now();
   const seconds = (): number => Math.round((performance.now() - started) / 1000);
   const copy = path.join(work, version);
-  await rm(copy, { recursive: true, force: true });
-  await mkdir(copy, { recursive: true });
-  for (const entry of COPIED) {
-    await cp(path.join(root, entry), path.join(copy, entry), { recursive: true });
-  }
-  await symlink(await realpath(path.join(root, "node_modules")), path.join(copy, "node_modules"));
   const file = path.join(mirror, `seqera-api-${version}.yml`);
-  const pin = await readPin(root);
-  await writePin(copy, { ...pin, version, sha256: sha256(await readFile(file, "utf8")) });
-  const excluded = await excludeTests(copy, version);
-
-  const generated = await run(process.execPath, ["--import", "tsx", "scripts/generate.ts"], copy);
-  if (generated.code !== 0) {
-    const line = generated.stderr.trim().split("\n").at(-1) ?? "failed";
-    return { version, generate: `refused: ${line}`, passed: false, seconds: seconds(), excluded };
+  const excluded = await copyTree(root, copy, file);
+  const refused = await generateIn(copy, file);
+  if (refused !== undefined) {
+    return {
+      version,
+      generate: `refused: ${refused}`,
+      passed: false,
+      seconds: seconds(),
+      excluded,
+    };
   }
-  const tsc = path.join(copy, "node_modules", "typescript", "bin", "tsc");
-  const typed = await run(process.execPath, [tsc, "--noEmit", "-p", "tsconfig.json"], copy);
-  const errors = typed.stdout.split("\n").filter((l) => /^\S+\(\d+,\d+\): error TS/.test(l));
+  const errors = await typeErrorsIn(copy);
   const srcErrors = errors.filter((l) => l.startsWith("src/")).length;
   const result: ReleaseResult = {
     version,
@@ -242,7 +271,7 @@ interface Ran {
   stderr: string;
 }
 
-function run(
+export function run(
   command: string,
   args: readonly string[],
   cwd: string,
