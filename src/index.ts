@@ -9,7 +9,12 @@ export {
   type SeqeraConfig,
   type ValidateResponses,
 } from "./config/config.js";
-export { checkCompatibility, compareVersions, type CompatibilityReport } from "./client/compat.js";
+export {
+  checkCompatibility,
+  compareVersions,
+  packageLine,
+  type CompatibilityReport,
+} from "./client/compat.js";
 export {
   BadRequestError,
   BodyReadError,

@@ -5,6 +5,8 @@ import { SCHEMA_VERSION } from "../generated/version.js";
 import { runSchemaUpdate } from "../scripts/schema/run-update.js";
 import { copyTree, generateIn, run, typeErrorsIn } from "../scripts/schema/releases.js";
 import {
+  checkCompatibility,
+  packageLine,
   hasOperation,
   requireOperation,
   UnsupportedOperationError,
@@ -12,8 +14,46 @@ import {
   type OperationKey,
 } from "../src/index.js";
 import { readRelease, removeTempDirs, ROOT, tempDir, tempProject } from "./schema-helpers.js";
+import { clientFor } from "./helpers/client.js";
+import { startServer, type TestServer } from "./helpers/server.js";
 
-afterAll(removeTempDirs);
+let server: TestServer | undefined;
+afterAll(async () => {
+  await server?.close();
+  await removeTempDirs();
+});
+
+describe("which package line fits a server", () => {
+  test("packageLine: the release's major.minor", () => {
+    expect(packageLine("1.140.0")).toBe("1.140.x");
+    expect(packageLine("1.85.3")).toBe("1.85.x");
+    expect(packageLine(SCHEMA_VERSION)).toBe(SCHEMA_VERSION.replace(/\.\d+$/, ".x"));
+  });
+
+  test.each([
+    [
+      "1.140.0",
+      false,
+      "The package line for this server is 1.140.x (npm install --save-exact seqera-api-client@1.140).",
+    ],
+    [SCHEMA_VERSION, true, `matches this client (package line ${packageLine(SCHEMA_VERSION)})`],
+    [
+      "9.200.1",
+      true,
+      "The package line for this server, once published, is 9.200.x (npm install --save-exact seqera-api-client@9.200).",
+    ],
+  ])("checkCompatibility names the line for a %s server", async (apiVersion, compatible, says) => {
+    server ??= await startServer();
+    server.reply({ body: { serviceInfo: { version: "25.1.0", apiVersion } } });
+    const report = await checkCompatibility(clientFor(server));
+    expect(report).toMatchObject({
+      compatible,
+      clientLine: packageLine(SCHEMA_VERSION),
+      serverLine: packageLine(apiVersion),
+    });
+    expect(report.message).toContain(says);
+  });
+});
 
 describe("what the release has", () => {
   test("requireOperation gives an operation of the release, and names the release for one it lacks", () => {
