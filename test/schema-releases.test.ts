@@ -13,6 +13,7 @@ import {
   type IfOperation,
   type OperationKey,
 } from "../src/index.js";
+import { sampledComponent } from "../src/testing/answers.js";
 import { readRelease, removeTempDirs, ROOT, tempDir, tempProject } from "./schema-helpers.js";
 import { clientFor } from "./helpers/client.js";
 import { startServer, type TestServer } from "./helpers/server.js";
@@ -79,6 +80,16 @@ describe("what the release has", () => {
         "was built from; use the seqera-api-client line of a release that has it if your " +
         "server does (checkCompatibility names the line for a server)",
     });
+  });
+
+  test("the emulator of a release lacking a schema a route answers with says which, and the release", () => {
+    const doc = { info: { version: "1.85.0" }, components: { schemas: {} } };
+    expect(() => sampledComponent(doc as never, "WorkflowMaxDbDto", false)).toThrow(
+      new UnsupportedOperationError("schema WorkflowMaxDbDto", "1.85.0"),
+    );
+    expect(new UnsupportedOperationError("schema WorkflowMaxDbDto", "1.85.0").message).toMatch(
+      /^schema WorkflowMaxDbDto is not in API 1\.85\.0, /,
+    );
   });
 
   test("the types say so too", () => {
