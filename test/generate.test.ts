@@ -88,7 +88,7 @@ describe("npm run generate", () => {
     expect(edited.stderr).toMatch(
       /^generate: .*generated\/ is stale or was edited \(operations\.ts\); run 'npm run generate'\n$/,
     );
-  });
+  }, 180_000); // two generations in child processes: minutes on a busy 2-core machine
 
   test("an unknown flag is an error, not a silent generation", async () => {
     const result = await runScript("generate.ts", ["--chek"]);

@@ -33,7 +33,16 @@ export const RELEASE_TESTS = [
 export const TEST_RELEASES_FILE = path.join("schema", "test-releases.yaml");
 
 /** What the copy needs; the rest (generated/, dist/) is made in it. */
-const COPIED = ["src", "test", "scripts", "schema", "package.json", "tsconfig.json"];
+const COPIED = [
+  "src",
+  "test",
+  "scripts",
+  "schema",
+  "package.json",
+  "tsconfig.json",
+  ".dependency-cruiser.cjs",
+  "README.md",
+];
 
 export interface ReleaseResult {
   version: string;
@@ -265,12 +274,14 @@ export function renderTable(results: readonly ReleaseResult[]): string {
   ].join("\n");
 }
 
-interface Ran {
+/** A finished child process: its exit code and output. */
+export interface Ran {
   code: number | null;
   stdout: string;
   stderr: string;
 }
 
+/** Runs a command to its end, collecting its output; SEQERA_SCHEMA_SOURCE unset, no colours. */
 export function run(
   command: string,
   args: readonly string[],
