@@ -9,7 +9,12 @@ export {
   type SeqeraConfig,
   type ValidateResponses,
 } from "./config/config.js";
-export { checkCompatibility, compareVersions, type CompatibilityReport } from "./client/compat.js";
+export {
+  checkCompatibility,
+  compareVersions,
+  packageLine,
+  type CompatibilityReport,
+} from "./client/compat.js";
 export {
   BadRequestError,
   BodyReadError,
@@ -28,8 +33,15 @@ export {
   SeqeraApiError,
   ServerError,
   TimeoutError,
+  UnsupportedOperationError,
   type CallInfo,
 } from "./errors/index.js";
+export {
+  hasOperation,
+  requireOperation,
+  type IfOperation,
+  type OperationKey,
+} from "./openapi/require-operation.js";
 export type { Page, Paginated, PaginateOptions } from "./client/paginate.js";
 export type { ParseAs } from "./http/read-response.js";
 export type { RateLimitOptions } from "./limits/limiter.js";

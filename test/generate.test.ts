@@ -37,11 +37,33 @@ describe("npm run generate", () => {
 
   test("two runs give byte-identical files", async () => {
     const names = await readdir(first);
-    expect(names.sort()).toEqual(["openapi.json", "operations.ts", "schema.ts", "version.ts"]);
+    expect(names.sort()).toEqual([
+      "copies.ts",
+      "openapi.json",
+      "operations.ts",
+      "schema.ts",
+      "version.ts",
+    ]);
     expect((await readdir(second)).sort()).toEqual(names);
     for (const name of names) {
       expect((await read(second, name)).equals(await read(first, name)), name).toBe(true);
     }
+  });
+
+  test("copies.ts: every launch field of the release but the rule's exceptions is copied", async () => {
+    const text = (await read(first, "copies.ts")).toString();
+    const copied = JSON.parse(/launch: (\[[^\]]*\])/.exec(text)![1]!.replace(/,\s*\]/, "]"));
+    const doc = JSON.parse((await read(first, "openapi.json")).toString());
+    const fields = Object.keys(doc.components.schemas.WorkflowLaunchRequest.properties).sort();
+    expect(copied).toEqual(
+      fields.filter(
+        (f) =>
+          !["computeEnvId", "labelIds", "dateCreated", "resume", "sessionId", "commitId"].includes(
+            f,
+          ),
+      ),
+    );
+    expect(copied).toContain("outputDir");
   });
 
   test("version.ts carries the pinned release and sha256", async () => {
@@ -71,7 +93,7 @@ describe("npm run generate", () => {
     expect(edited.stderr).toMatch(
       /^generate: .*generated\/ is stale or was edited \(operations\.ts\); run 'npm run generate'\n$/,
     );
-  });
+  }, 180_000); // two generations in child processes: minutes on a busy 2-core machine
 
   test("an unknown flag is an error, not a silent generation", async () => {
     const result = await runScript("generate.ts", ["--chek"]);

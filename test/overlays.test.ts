@@ -177,13 +177,35 @@ describe("60-java-patterns applies to the releases that have the Java pattern on
     const prepared = await prepareSchema(await obtained("1.181.0"), await tempProject("1.181.0"), {
       strict: true,
     });
-    expect(prepared.overlays.skipped).toEqual(["60-java-patterns.yaml"]);
+    expect(prepared.overlays.skipped).toContainEqual({
+      file: "60-java-patterns.yaml",
+      target:
+        "$.components.schemas.*.properties[?(@.pattern === '[\\\\p{Graph}&&[^/]]\\\\p{Graph}+')]",
+      releases: "<1.109.0",
+    });
+    expect(prepared.overlays.applied).not.toContain("60-java-patterns.yaml");
   });
+});
+
+test("55-binary-downloads: before 1.181.0, downloads are declared as the files the service sends", async () => {
+  const raw = YAML.parse(await readRelease("1.140.0")) as OpenApiDocument;
+  const content = (doc: OpenApiDocument, route: string) =>
+    Object.keys((doc.paths[route]!.get as any).responses["200"].content);
+  expect(content(raw, "/workflow/{workflowId}/download")).toEqual(["application/json"]);
+  const prepared = await prepareSchema(await obtained("1.140.0"), await tempProject("1.140.0"), {
+    strict: true,
+  });
+  expect(content(prepared.doc, "/workflow/{workflowId}/download")).toEqual(["text/plain"]);
+  expect(content(prepared.doc, "/workflow/{workflowId}/download/{taskId}")).toEqual(["text/plain"]);
+  expect(content(prepared.doc, "/avatars/{avatarId}")).toEqual(["application/octet-stream"]);
+  expect(content(prepared.doc, "/datasets/{datasetId}/v/{version}/n/{fileName}")).toEqual([
+    "application/octet-stream",
+  ]);
 });
 
 describe("an overlay action that matches nothing", () => {
   const STALE =
-    "overlay: 1.0.0\ninfo: { title: stale, version: 1.0.0 }\nactions:\n" +
+    'overlay: 1.0.0\nx-releases: "*"\ninfo: { title: stale, version: 1.0.0 }\nactions:\n' +
     "  - target: $.components.schemas.NoSuchSchema.properties.id\n" +
     "    description: fixed upstream long ago\n    update: { nullable: true }\n";
 

@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cp, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import http from "node:http";
@@ -6,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { run, type Ran } from "../scripts/schema/releases.js";
 
 /** Test helpers for the schema pipeline: temp projects, a loopback file server, the CLIs. */
 
@@ -83,11 +83,7 @@ export async function serve(routes: Map<string, Route>): Promise<Served> {
   };
 }
 
-export interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+export type CliResult = Ran;
 
 /** Runs one of the project's scripts as `npm run` would, without npm's own output. */
 export function runScript(
@@ -95,22 +91,8 @@ export function runScript(
   args: readonly string[],
   env: Record<string, string> = {},
 ): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ["--import", "tsx", path.join("scripts", script), ...args],
-      {
-        cwd: ROOT,
-        env: { ...process.env, SEQERA_SCHEMA_SOURCE: "", DEBUG: "", ...env },
-      },
-    );
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+  const argv = ["--import", "tsx", path.join("scripts", script), ...args];
+  return run(process.execPath, argv, ROOT, { DEBUG: "", ...env });
 }
 
 /** Every file of `dir` with its bytes and mtime, to prove a failed run left it alone. */

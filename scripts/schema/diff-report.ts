@@ -1,5 +1,5 @@
 import { DIFF_KINDS, type DiffEntry, type DiffKind } from "./diff-schema.js";
-import type { UnmatchedAction } from "./overlay.js";
+import type { SkippedAction, UnmatchedAction } from "./overlay.js";
 import type { RuleReport } from "./rules.js";
 
 export interface ReportInput {
@@ -8,9 +8,13 @@ export interface ReportInput {
   entries: readonly DiffEntry[];
   /** Overlay actions that match nothing in the new release. */
   staleOverlays: readonly UnmatchedAction[];
+  /** Overlay actions left out: the new release is outside the releases they state. */
+  skippedOverlays?: readonly SkippedAction[];
   /** What each rule of schema/rules.yaml changed in the new release, and in the old one. */
   rules: readonly RuleReport[];
   previousRules: readonly RuleReport[];
+  /** What the copying helpers now do with the fields the release added or removed (copies.ts). */
+  copies?: readonly string[];
 }
 
 /** The report section of each kind; a Record, so a new kind cannot be left out of the report. */
@@ -44,8 +48,10 @@ export function renderReport({
   to,
   entries,
   staleOverlays,
+  skippedOverlays = [],
   rules,
   previousRules,
+  copies = [],
 }: ReportInput): string {
   const breaking = entries.filter((e) => e.breaking);
   const compatible = entries.filter((e) => !e.breaking);
@@ -63,6 +69,12 @@ export function renderReport({
     ...section(`Breaking for TypeScript users (${breaking.length})`, breaking),
     ...section(`Compatible (${compatible.length})`, compatible),
     ...rulesSection(from, to, rules, previousRules),
+    "",
+    `## What the helpers now do with changed fields (${copies.length})`,
+    "",
+    "Fields of the objects a helper copies (schema/rules.yaml, `copies`), decided by rule:",
+    "",
+    ...(copies.length > 0 ? copies : ["None."]),
   ];
   if (staleOverlays.length > 0) {
     lines.push("", `## Stale overlays (${staleOverlays.length})`, "");
@@ -74,6 +86,13 @@ export function renderReport({
       lines.push(
         `- stale overlay ${u.file}: \`${u.target}\`${u.description ? ` (${u.description})` : ""}`,
       );
+    }
+  }
+  if (skippedOverlays.length > 0) {
+    lines.push("", `## Overlay actions outside their releases (${skippedOverlays.length})`, "");
+    lines.push(`Not applied to ${to}, as the releases they state exclude it:`, "");
+    for (const s of skippedOverlays) {
+      lines.push(`- ${s.file}: \`${s.target}\` (releases ${s.releases})`);
     }
   }
   return lines.join("\n") + "\n";

@@ -11,14 +11,18 @@ export interface OverlayAction {
   description?: string;
   update?: unknown;
   remove?: boolean;
+  /** The action's own release range (our extension), over its overlay's. */
+  "x-releases"?: string;
 }
 
 export interface Overlay {
   file: string;
   title: string;
   /**
-   * Releases the overlay applies to (e.g. "<1.140.0"); absent means all. Our extension: a defect
-   * fixed upstream keeps its overlay for older releases without failing the pinned build.
+   * Releases the overlay's actions apply to (our extension, `x-releases`), unless an action
+   * states its own: "*" for every release, else comparators from the evidence, e.g.
+   * ">=1.102.0 <1.109.0" (the defect appears in 1.102.0 and is fixed in 1.109.0). A fix made
+   * upstream keeps its action for the older releases without failing the newer ones.
    */
   releases?: string;
   actions: OverlayAction[];
@@ -30,9 +34,17 @@ export interface UnmatchedAction {
   description?: string;
 }
 
+/** An action left out because the release is outside the range it states. */
+export interface SkippedAction {
+  file: string;
+  target: string;
+  releases: string;
+}
+
 export interface OverlayReport {
+  /** Overlays with at least one action applied. */
   applied: string[];
-  skipped: string[];
+  skipped: SkippedAction[];
   unmatched: UnmatchedAction[];
 }
 
@@ -45,12 +57,19 @@ export async function loadOverlays(dir: string): Promise<Overlay[]> {
         throw new Error(`${file} is not an OpenAPI Overlay 1.0.0 document`);
       }
       const info = isRecord(doc.info) ? doc.info : {};
-      return {
-        file,
-        title: String(info.title ?? file),
-        releases: typeof doc["x-releases"] === "string" ? doc["x-releases"] : undefined,
-        actions: doc.actions as OverlayAction[],
-      };
+      const releases = typeof doc["x-releases"] === "string" ? doc["x-releases"] : undefined;
+      const actions = doc.actions as OverlayAction[];
+      for (const action of actions) {
+        const range = action["x-releases"] ?? releases;
+        if (range === undefined) {
+          throw new Error(
+            `${file}: action ${action.target} states no releases; give the overlay or the ` +
+              `action an x-releases range from the evidence ("*" for every release)`,
+          );
+        }
+        satisfies("0.0.0", range); // a malformed range fails here, at load, naming the file
+      }
+      return { file, title: String(info.title ?? file), releases, actions };
     }),
   );
 }
@@ -62,11 +81,14 @@ export async function loadOverlays(dir: string): Promise<Overlay[]> {
 export function applyOverlays(doc: OpenApiDocument, overlays: readonly Overlay[]): OverlayReport {
   const report: OverlayReport = { applied: [], skipped: [], unmatched: [] };
   for (const overlay of overlays) {
-    if (overlay.releases && !satisfies(doc.info.version, overlay.releases)) {
-      report.skipped.push(overlay.file);
-      continue;
-    }
+    let applied = false;
     for (const action of overlay.actions) {
+      const releases = action["x-releases"] ?? overlay.releases ?? "*";
+      if (!satisfies(doc.info.version, releases)) {
+        report.skipped.push({ file: overlay.file, target: action.target, releases });
+        continue;
+      }
+      applied = true;
       if (!applyAction(doc, action)) {
         report.unmatched.push({
           file: overlay.file,
@@ -75,7 +97,7 @@ export function applyOverlays(doc: OpenApiDocument, overlays: readonly Overlay[]
         });
       }
     }
-    report.applied.push(overlay.file);
+    if (applied) report.applied.push(overlay.file);
   }
   return report;
 }

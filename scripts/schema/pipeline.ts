@@ -1,4 +1,5 @@
 import path from "node:path";
+import { loadCopies, type CopyRule } from "./copies.js";
 import { applyOverlays, loadOverlays, type OverlayReport } from "./overlay.js";
 import type { OpenApiDocument } from "../../src/openapi/document.js";
 import { parseSchema, SchemaInputError } from "./parse.js";
@@ -12,6 +13,8 @@ export interface PreparedSchema {
   overlays: OverlayReport;
   /** What each rule of schema/rules.yaml changed, in the order they ran. */
   rules: RuleReport[];
+  /** The copying rules of schema/rules.yaml (applied when generated/copies.ts is rendered). */
+  copyRules: CopyRule[];
 }
 
 /** The obtained file is another release than the pinned one. */
@@ -46,7 +49,8 @@ export async function prepareSchema(
   const overlays = applyOverlays(doc, await loadOverlays(path.join(root, "schema", "overlays")));
   if (options.strict) assertNoStaleOverlays(doc, overlays);
   const rules = applyRules(doc, await loadRules(rulesFile(root)));
-  return { doc, sha256: obtained.sha256, overlays, rules };
+  const copyRules = await loadCopies(rulesFile(root));
+  return { doc, sha256: obtained.sha256, overlays, rules, copyRules };
 }
 
 export function assertNoStaleOverlays(doc: OpenApiDocument, overlays: OverlayReport): void {

@@ -18,7 +18,11 @@ export interface Rendered {
 }
 
 /** Renders every file of generated/ in memory; the same input always gives the same bytes. */
-export async function renderGenerated(doc: OpenApiDocument, sha256: string): Promise<Rendered> {
+export async function renderGenerated(
+  doc: OpenApiDocument,
+  sha256: string,
+  copied: Record<string, string[]> = {},
+): Promise<Rendered> {
   const operations = buildOperationTable(doc);
   const types = await generateTypes(doc);
   const version = doc.info.version;
@@ -34,6 +38,10 @@ export async function renderGenerated(doc: OpenApiDocument, sha256: string): Pro
       `export const SCHEMA_VERSION = ${JSON.stringify(version)};\n` +
       `/** sha256 of the published schema file, as pinned in schema/pin.json. */\n` +
       `export const SCHEMA_SHA256 = ${JSON.stringify(sha256)};\n`,
+    "copies.ts":
+      HEADER +
+      `/** The fields each copying helper copies in this release, by schema/rules.yaml's copies. */\n` +
+      `export const COPIED_FIELDS = ${JSON.stringify(copied)} as const;\n`,
   };
   const files: Record<string, string> = {};
   for (const [name, source] of Object.entries(sources)) {

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { parseFlags } from "./args.js";
+import { copiedFields } from "./copies.js";
 import { staleFiles, writeAtomically } from "./output.js";
 import { SchemaInputError } from "./parse.js";
 import { chooseLocations, readPin } from "./pin.js";
@@ -78,7 +79,11 @@ export async function writeGenerated(
  */
 async function render(prepared: PreparedSchema): Promise<Rendered> {
   const { renderGenerated } = await import("./render.js");
-  return renderGenerated(prepared.doc, prepared.sha256);
+  return renderGenerated(
+    prepared.doc,
+    prepared.sha256,
+    copiedFields(prepared.doc, prepared.copyRules),
+  );
 }
 
 export function summarize(counts: GeneratedCounts, started: number): string {

@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parseFlags } from "./args.js";
+import { copiesReport } from "./copies.js";
 import { diffDocuments } from "./diff.js";
 import { renderReport } from "./diff-report.js";
 import {
@@ -67,8 +68,10 @@ export async function runSchemaUpdate(options: UpdateOptions): Promise<UpdateRes
     to,
     entries: diffDocuments(pinned.doc, next.doc),
     staleOverlays: next.overlays.unmatched,
+    skippedOverlays: next.overlays.skipped,
     rules: next.rules,
     previousRules: pinned.rules,
+    copies: copiesReport(pinned.doc, next.doc, next.copyRules),
   });
   const reportFile = path.resolve(
     root,

@@ -4,9 +4,10 @@ export { compareVersions };
 
 /**
  * Whether `version` satisfies a range of space-separated comparators, all of which must hold:
- * "<1.140.0", ">=1.85.0 <1.140.0". An empty range matches every release.
+ * "<1.140.0", ">=1.85.0 <1.140.0". "*" (or an empty range) matches every release.
  */
 export function satisfies(version: string, range: string): boolean {
+  if (range.trim() === "*") return true;
   return range
     .split(/\s+/)
     .filter(Boolean)

@@ -20,61 +20,22 @@ import { lookup, workspaceNumber } from "../client/names.js";
 import { mergeParamsText, type Params } from "./params.js";
 import { waitForRun, type WaitForRunOptions } from "./runs.js";
 import type { LaunchRequest, Pipeline, PipelineLaunch, Run, RunLaunch } from "./schema.js";
-
-/**
- * Which fields of a launch request are copied from a saved launch configuration. A Record over
- * every request field, so that a schema release adding one fails the type-check here until it
- * is decided. Not copied: the compute environment (an object there, an id here), labels (not
- * part of a saved launch), the saved launch's creation date, `resume`/`sessionId` (a launch
- * starts a new session; relaunchRun sets them itself) and `commitId` (unset, the service
- * resolves the revision: only an explicit `commitId` pins one, as with tw).
- */
-const COPIED: Record<keyof LaunchRequest, boolean> = {
-  commitId: false,
-  computeEnvId: false,
-  configProfiles: true,
-  configText: true,
-  dateCreated: false,
-  entryName: true,
-  headJobCpus: true,
-  headJobMemoryMb: true,
-  id: true,
-  labelIds: false,
-  launchContainer: true,
-  mainScript: true,
-  optimizationId: true,
-  optimizationTargets: true,
-  outputDir: true,
-  paramsText: true,
-  pipeline: true,
-  pipelineSchemaId: true,
-  postRunScript: true,
-  preRunScript: true,
-  pullLatest: true,
-  resume: false,
-  revision: true,
-  runName: true,
-  schemaName: true,
-  sessionId: false,
-  stubRun: true,
-  syntaxParser: true,
-  towerConfig: true,
-  userSecrets: true,
-  workDir: true,
-  workspaceSecrets: true,
-};
+import { COPIED_FIELDS } from "../../generated/copies.js";
 
 /**
  * A launch configuration as read (`GET /pipelines/{id}/launch`, `GET /workflow/{id}/launch`)
  * turned into the `launch` body of `POST /workflow/launch`: the fields both have, null ones
- * left out, the compute environment object replaced by its id, without `resume`, `sessionId`
- * and `commitId`.
+ * left out, and the compute environment object replaced by its id. Which fields are copied is
+ * decided by rule (schema/rules.yaml, copies `launch`): every launch setting of the release,
+ * one it adds included, but the compute environment, labels, the creation date, `resume`,
+ * `sessionId` (a launch starts a new session; relaunchRun sets them itself) and `commitId`
+ * (the service resolves the revision: only an explicit `commitId` pins one, as with tw).
  */
 export function toLaunchRequest(launch: PipelineLaunch | RunLaunch): LaunchRequest {
   const source = launch as Record<string, unknown>;
   const request: Record<string, unknown> = {};
-  for (const [key, copied] of Object.entries(COPIED)) {
-    if (copied && source[key] != null) request[key] = source[key];
+  for (const key of COPIED_FIELDS.launch) {
+    if (source[key] != null) request[key] = source[key];
   }
   if (launch.computeEnv?.id) request.computeEnvId = launch.computeEnv.id;
   return request as LaunchRequest;

@@ -139,6 +139,8 @@ export async function downloadRunLog(
     return client.GET("/workflow/{workflowId}/download", {
       params: { path: { workflowId }, query: { fileName } },
       workspaceId,
+      // Text whatever the release declares (application/json before 1.181.0, text/plain since).
+      parseAs: "text",
       signal,
     });
   }
@@ -148,6 +150,7 @@ export async function downloadRunLog(
       query: { fileName: options.fileName ?? ".command.log" },
     },
     workspaceId,
+    parseAs: "text",
     signal,
   });
 }

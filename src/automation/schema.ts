@@ -1,13 +1,23 @@
 /** The schema objects the automation helpers take and return, as responses carry them. */
 import type { Readable } from "openapi-typescript-helpers";
-import type { components } from "../../generated/schema.js";
+import type { PathsWithMethod } from "openapi-typescript-helpers";
+import type { components, paths } from "../../generated/schema.js";
+import type { Operation, ResponseData } from "../client/types.js";
 
 type Schemas = components["schemas"];
 /** A schema object as a response carries it (readOnly markers removed, as the typed calls do). */
 type Read<N extends keyof Schemas> = Readable<Schemas[N]>;
+/**
+ * A GET's success body, as the typed call resolves to it. Types named by the operation rather
+ * than by its schema hold for every release: the schema behind an answer is renamed across
+ * releases (a run is `Workflow` in 1.85.0, `WorkflowMaxDbDto` since 1.102.0).
+ */
+type Answer<P extends PathsWithMethod<paths, "get">> = NonNullable<
+  ResponseData<Operation<P, "get">, {}>
+>;
 
 /** A workflow run (`GET /workflow/{workflowId}`'s `workflow`). */
-export type Run = Read<"WorkflowMaxDbDto">;
+export type Run = NonNullable<Answer<"/workflow/{workflowId}">["workflow"]>;
 export type RunStatus = Schemas["WorkflowStatus"];
 /** A run as the runs list (`GET /workflow`) gives it. */
 export type RunSummary = Read<"WorkflowDbDto">;
@@ -26,7 +36,7 @@ export type PipelineSecret = Read<"PipelineSecret">;
 /** One organization-and-workspace pair the user belongs to (`GET /user/{userId}/workspaces`). */
 export type WorkspaceMembership = Read<"OrgAndWorkspaceDto">;
 /** A pipeline's saved launch configuration (`GET /pipelines/{pipelineId}/launch`). */
-export type PipelineLaunch = Read<"LaunchDbDto">;
+export type PipelineLaunch = NonNullable<Answer<"/pipelines/{pipelineId}/launch">["launch"]>;
 /** The launch configuration of an earlier run (`GET /workflow/{workflowId}/launch`). */
 export type RunLaunch = Read<"WorkflowLaunchResponse">;
 /** The `launch` body of `POST /workflow/launch`. */

@@ -1,9 +1,9 @@
 import { SCHEMA_VERSION } from "../../generated/version.js";
 import type { SeqeraClient } from "./client.js";
 import type { CallOptions } from "./types.js";
-import { compareVersions } from "../core/versions.js";
+import { compareVersions, packageLine } from "../core/versions.js";
 
-export { compareVersions };
+export { compareVersions, packageLine };
 
 export interface CompatibilityReport {
   /** `serviceInfo.apiVersion` as the server reports it; undefined if it reports none. */
@@ -12,6 +12,13 @@ export interface CompatibilityReport {
   schemaVersion: string;
   /** False when the server is older than the schema (or does not say its version). */
   compatible: boolean;
+  /** This package's line ("1.181.x"): the release its types were generated from. */
+  clientLine: string;
+  /**
+   * The package line built from the server's release ("1.140.x" for a 1.140.0 server), the one
+   * whose types and helpers match it exactly; undefined if the server reports no API version.
+   */
+  serverLine: string | undefined;
   message: string;
 }
 
@@ -26,30 +33,34 @@ export async function checkCompatibility(
   const info = await client.GET("/service-info", options);
   const serverApiVersion = info?.serviceInfo?.apiVersion || undefined;
   const schemaVersion = SCHEMA_VERSION;
+  const clientLine = packageLine(schemaVersion);
   if (serverApiVersion === undefined) {
     return {
       serverApiVersion,
       schemaVersion,
+      clientLine,
+      serverLine: undefined,
       compatible: false,
       message: `The server did not report its API version; this client was built from API ${schemaVersion}.`,
     };
   }
   const order = compareVersions(serverApiVersion, schemaVersion);
+  const serverLine = packageLine(serverApiVersion);
+  const install = `npm install --save-exact seqera-api-client@${serverLine.slice(0, -2)}`;
+  const lines = { serverApiVersion, schemaVersion, clientLine, serverLine };
   if (order < 0) {
     return {
-      serverApiVersion,
-      schemaVersion,
+      ...lines,
       compatible: false,
-      message: `The server's API ${serverApiVersion} is older than API ${schemaVersion} this client was built from: operations and fields added since may be missing (the server answers 403 for paths it does not know).`,
+      message: `The server's API ${serverApiVersion} is older than API ${schemaVersion} this client was built from: operations and fields added since may be missing (the server answers 403 for paths it does not know). The package line for this server is ${serverLine} (${install}).`,
     };
   }
   return {
-    serverApiVersion,
-    schemaVersion,
+    ...lines,
     compatible: true,
     message:
-      order === 0
-        ? `The server's API ${serverApiVersion} matches this client.`
-        : `The server's API ${serverApiVersion} is newer than API ${schemaVersion} this client was built from; operations and fields added since are not typed.`,
+      serverLine === clientLine
+        ? `The server's API ${serverApiVersion} matches this client (package line ${clientLine}).`
+        : `The server's API ${serverApiVersion} is newer than API ${schemaVersion} this client was built from; operations and fields added since are not typed. The package line for this server, once published, is ${serverLine} (${install}).`,
   };
 }

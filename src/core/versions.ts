@@ -20,3 +20,13 @@ function numbers(version: string): number[] {
     .split(".")
     .map((part) => Number.parseInt(part, 10) || 0);
 }
+
+/**
+ * The package line built from an API release: "1.140.x" for 1.140.0 (or 1.140.3). The package's
+ * version is the release's major.minor, the patch ours; each line is published under its own
+ * dist-tag (docs/releases.md).
+ */
+export function packageLine(apiVersion: string): string {
+  const [major = 0, minor = 0] = numbers(apiVersion);
+  return `${major}.${minor}.x`;
+}

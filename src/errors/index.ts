@@ -16,3 +16,4 @@ export { ConfigurationError } from "./configuration-error.js";
 
 export { NameNotFoundError } from "./name-not-found-error.js";
 export { AmbiguousNameError } from "./ambiguous-name-error.js";
+export { UnsupportedOperationError } from "./unsupported-operation-error.js";

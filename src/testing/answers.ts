@@ -8,6 +8,7 @@ import {
 } from "../openapi/operations-document.js";
 import { sampleSchema } from "./sample.js";
 import type { EmulatorResponse } from "./types.js";
+import { UnsupportedOperationError } from "../errors/unsupported-operation-error.js";
 
 /** Sampled JSON per schema node and nulls setting; sampled once per process. */
 const sampledJson = new Map<string, WeakMap<SchemaObject, string>>();
@@ -45,7 +46,9 @@ export function sampledComponent(
   name: string,
   nulls: boolean,
 ): Record<string, unknown> {
-  if (!doc.components.schemas[name]) throw new Error(`No schema ${name}`);
+  if (!doc.components.schemas[name]) {
+    throw new UnsupportedOperationError(`schema ${name}`, doc.info.version);
+  }
   let ref = componentRefs.get(name);
   if (!ref) componentRefs.set(name, (ref = { $ref: `#/components/schemas/${name}` }));
   return sampled(doc, ref, nulls) as Record<string, unknown>;

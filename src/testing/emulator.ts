@@ -25,6 +25,7 @@ import { stateRoutes } from "./routes/index.js";
 import { isActive } from "./state/runs.js";
 import { EmulatorState, type Seed } from "./state/state.js";
 import type { EmulatorRequest, EmulatorResponse, Handler, RecordedRequest } from "./types.js";
+import { UnsupportedOperationError } from "../errors/unsupported-operation-error.js";
 
 export interface EmulatorOptions {
   /** Valid access tokens; default one random token, exposed as `emulator.token`. */
@@ -232,13 +233,15 @@ export class Emulator {
       }
       const answer = await this.#process(req, url, admitted, rawBody, record);
       this.#answer(res, record, answer);
-    } catch {
+    } catch (err) {
       // A handler failed; once the answer has started there is nothing left to say.
       if (res.headersSent) return void res.destroy();
-      this.#answer(res, record, {
-        status: 500,
-        body: { message: withErrorId("Unexpected error while processing") },
-      });
+      // A route needing what this release lacks says so, naming the release.
+      const message =
+        err instanceof UnsupportedOperationError
+          ? err.message
+          : "Unexpected error while processing";
+      this.#answer(res, record, { status: 500, body: { message: withErrorId(message) } });
     }
   }
 

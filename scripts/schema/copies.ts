@@ -1,0 +1,124 @@
+import { readFile } from "node:fs/promises";
+import YAML from "yaml";
+import { deref, isRecord, type OpenApiDocument } from "../../src/openapi/document.js";
+import { SchemaInputError } from "./parse.js";
+
+/**
+ * An object a helper copies field by field (schema/rules.yaml, `copies`): which fields of the
+ * `target` schema it copies is decided by rule, the `default` for every field but the `except`ed
+ * ones, so a release adding a field needs no code change, and the report says what became of it.
+ */
+export interface CopyRule {
+  name: string;
+  /** The helper, as the report names it: "toLaunchRequest (src/automation/launch.ts)". */
+  helper: string;
+  target: string;
+  default: "copied" | "not copied";
+  reason: string;
+  /** Fields that do not follow the default, each with why. */
+  except: Record<string, string>;
+}
+
+export async function loadCopies(file: string): Promise<CopyRule[]> {
+  const doc: unknown = YAML.parse(await readFile(file, "utf8"));
+  const list = isRecord(doc) ? (doc.copies ?? []) : [];
+  if (!Array.isArray(list)) throw new SchemaInputError(`${file}: 'copies' is not a list`);
+  return list.map((entry: unknown) => {
+    const e = isRecord(entry) ? entry : {};
+    const strings = ["name", "helper", "target", "reason"] as const;
+    for (const key of strings) {
+      if (typeof e[key] !== "string" || !(e[key] as string).trim()) {
+        throw new SchemaInputError(`${file}: a copies entry has no '${key}'`);
+      }
+    }
+    if (e.default !== "copied" && e.default !== "not copied") {
+      throw new SchemaInputError(
+        `${file}: copies ${String(e.name)}: default is 'copied' or 'not copied'`,
+      );
+    }
+    const except = isRecord(e.except) ? e.except : {};
+    return {
+      name: e.name as string,
+      helper: e.helper as string,
+      target: e.target as string,
+      default: e.default,
+      reason: e.reason as string,
+      except: Object.fromEntries(Object.entries(except).map(([k, v]) => [k, String(v)])),
+    };
+  });
+}
+
+/** The properties of a component schema, its `allOf` members' included; undefined if absent. */
+export function schemaFields(doc: OpenApiDocument, name: string): string[] | undefined {
+  const schema = doc.components?.schemas?.[name];
+  if (!isRecord(schema)) return undefined;
+  const fields = new Set<string>();
+  const visit = (node: unknown): void => {
+    const s = deref(doc, node);
+    if (!s) return;
+    if (isRecord(s.properties)) for (const key of Object.keys(s.properties)) fields.add(key);
+    if (Array.isArray(s.allOf)) s.allOf.forEach(visit);
+  };
+  visit(schema);
+  return [...fields].sort();
+}
+
+/** Whether the helper copies `field`: the default, unless the rule excepts it. */
+export const copies = (rule: CopyRule, field: string): boolean =>
+  field in rule.except ? rule.default !== "copied" : rule.default === "copied";
+
+/**
+ * The copied fields of each rule in `doc`, for generated/copies.ts. A release without a rule's
+ * target schema is refused: the helper named would have nothing to copy into.
+ */
+export function copiedFields(
+  doc: OpenApiDocument,
+  rules: readonly CopyRule[],
+): Record<string, string[]> {
+  const result: Record<string, string[]> = {};
+  for (const rule of rules) {
+    const fields = schemaFields(doc, rule.target);
+    if (!fields) {
+      throw new SchemaInputError(
+        `release ${doc.info.version} has no schema ${rule.target}, which ${rule.helper} copies ` +
+          `into (schema/rules.yaml, copies ${rule.name}); the helper must change for this release`,
+      );
+    }
+    result[rule.name] = fields.filter((field) => copies(rule, field));
+  }
+  return result;
+}
+
+/**
+ * The report's account of each copied object between two releases: every field added (and what
+ * the helper now does with it, by rule) and every field removed (which the helper no longer sends).
+ */
+export function copiesReport(
+  from: OpenApiDocument,
+  to: OpenApiDocument,
+  rules: readonly CopyRule[],
+): string[] {
+  const lines: string[] = [];
+  for (const rule of rules) {
+    const before = new Set(schemaFields(from, rule.target) ?? []);
+    const after = schemaFields(to, rule.target);
+    if (!after) {
+      lines.push(`- \`${rule.target}\`: removed; ${rule.helper} needs it and must change`);
+      continue;
+    }
+    for (const field of after.filter((f) => !before.has(f))) {
+      const why = rule.except[field] ?? `the default for ${rule.name} (${rule.reason.trim()})`;
+      lines.push(
+        `- \`${rule.target}.${field}\`: added; ${rule.helper} ` +
+          `${copies(rule, field) ? "copies it" : "does not copy it"}: ${why}`,
+      );
+    }
+    for (const field of [...before].filter((f) => !after.includes(f))) {
+      lines.push(
+        `- \`${rule.target}.${field}\`: removed; ${rule.helper} no longer ` +
+          `${copies(rule, field) ? "copies" : "handles"} it`,
+      );
+    }
+  }
+  return lines;
+}
