@@ -129,7 +129,9 @@ test("point at an Enterprise install", async () => {
     expect(report).toMatchObject({
       serverApiVersion: "1.100.0",
       compatible: false,
+      serverLine: "1.100.x",
     });
+    expect(report.message).toContain("npm install --save-exact seqera-api-client@1.100");
     expect(warn).toHaveBeenCalledWith(report.message);
     // That emulator serves the API under /api only: the client kept the prefix.
     expect(enterprise.requests.map((r) => [r.operationId, r.status])).toEqual([["Info", 200]]);
