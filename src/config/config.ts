@@ -4,6 +4,7 @@
  * bad value is a ConfigurationError naming the option and the value, before any request; the
  * modules that use the options may take them as valid.
  */
+import { isLoopback } from "../core/loopback.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import type { Logger } from "../http/log.js";
 import type { RateLimitOptions } from "../limits/limiter.js";
@@ -263,15 +264,6 @@ function checkBaseUrl(value: unknown, allowInsecureHttp: boolean): string {
   }
   // The operation path ("/workflow") is appended to this.
   return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
-}
-
-function isLoopback(hostname: string): boolean {
-  return (
-    hostname === "localhost" ||
-    hostname.endsWith(".localhost") ||
-    hostname === "[::1]" ||
-    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname)
-  );
 }
 
 /** An organization or workspace name as the service allows them (letters, digits, - and _). */
