@@ -1,18 +1,17 @@
-import { readFile } from "node:fs/promises";
-import type { Params } from "../automation/params.js";
+import type { LaunchResult, LaunchSettings } from "../index.js";
 import type { CliContext } from "./context.js";
-import { UsageError } from "./cli-errors.js";
 import type { OptionValues } from "./command-line.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
+import { launchSettings } from "./launch-options.js";
 import { writeBody } from "./output.js";
-import { openSession } from "./session.js";
+import { openSession, type Session } from "./session.js";
 import { singleArgument } from "./single-argument.js";
 import { statusReporter } from "./wait-command.js";
 
 /**
  * `seqera-api launch <pipeline>`: a Launchpad pipeline by name (or a repository URL) with its
- * saved configuration, params merged; with --wait, until the run ends. Prints
- * `{"workflowId": ..., "run": ...}` (run only when waited).
+ * saved configuration and tw launch's options over it; with --wait, until the run ends. Prints
+ * `{"workflowId", "createdLabels", "run"}` (run only when waited).
  */
 export async function launchCommand(
   args: string[],
@@ -21,26 +20,45 @@ export async function launchCommand(
 ): Promise<ExitCode> {
   const pipeline = singleArgument(
     args,
-    "Usage: seqera-api launch <pipeline name or URL> [--params file] [--wait]",
+    "Usage: seqera-api launch <pipeline name or URL> [--params-file file] [--wait]",
   );
-  const params = values.params === undefined ? undefined : await readParams(values.params);
+  const settings = await launchSettings(values);
   const session = await openSession(values, context);
-  const { launchPipeline, RunFailedError } = await import("../index.js");
+  const { launchPipeline } = await import("../index.js");
+  return reportLaunch(session, values, context, (wait) =>
+    launchPipeline(session.client, pipeline, {
+      ...settings,
+      labels: values.labels,
+      disableOptimization: values["disable-optimization"],
+      wait,
+    }),
+  );
+}
+
+/**
+ * Runs a launch (with the wait --wait asks for), prints its result, and says on stderr which
+ * labels it created; a run that failed is printed too, before its one-line error.
+ */
+export async function reportLaunch(
+  session: Session,
+  values: OptionValues,
+  context: CliContext,
+  launch: (wait: LaunchSettings["wait"]) => Promise<LaunchResult>,
+): Promise<ExitCode> {
+  const { RunFailedError } = await import("../index.js");
   const status = statusReporter(context.stderr);
   try {
-    const result = await launchPipeline(session.client, {
-      pipeline,
-      params,
-      computeEnv: values["compute-env"],
-      labels: values.label,
-      revision: values.revision,
-      runName: values["run-name"],
-      wait: values.wait && {
+    const result = await launch(
+      values.wait && {
         timeoutMs: session.timeoutMs,
         pollIntervalMs: session.pollIntervalMs,
         onStatus: status.update,
       },
-    });
+    );
+    if (result.createdLabels.length > 0) {
+      const names = result.createdLabels.map((name) => JSON.stringify(name)).join(", ");
+      context.stderr.write(`seqera-api: created the missing labels ${names}\n`);
+    }
     await writeBody(context.stdout, result);
     return EXIT.ok;
   } catch (error) {
@@ -53,24 +71,4 @@ export async function launchCommand(
     status.done();
     await session.client.close();
   }
-}
-
-/** JSON or YAML (YAML reads JSON too); an object, as params are. */
-async function readParams(file: string): Promise<Params> {
-  const text = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
-    throw new UsageError(
-      `--params ${file}: cannot read the file (${error.code ?? error.message}).`,
-    );
-  });
-  const { parse } = await import("yaml");
-  let params: unknown;
-  try {
-    params = parse(text);
-  } catch (error) {
-    throw new UsageError(`--params ${file} is neither JSON nor YAML: ${(error as Error).message}`);
-  }
-  if (typeof params !== "object" || params === null || Array.isArray(params)) {
-    throw new UsageError(`--params ${file} must hold an object of params (name: value).`);
-  }
-  return params as Params;
 }

@@ -1,5 +1,5 @@
 import { oneLine } from "./client-options.js";
-import { parseCommandLine } from "./command-line.js";
+import { parseCommandLine, type CommandLine } from "./command-line.js";
 import type { CliContext } from "./context.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { write } from "./output.js";
@@ -11,8 +11,10 @@ import { UsageError } from "./cli-errors.js";
  * client nor the schema.
  */
 export async function run(argv: string[], context: CliContext): Promise<ExitCode> {
+  let parsed: CommandLine | undefined;
   try {
     const line = parseCommandLine(argv);
+    parsed = line;
     if (line.values.version) {
       const { versionLine } = await import("./version.js");
       await write(context.stdout, versionLine());
@@ -45,6 +47,14 @@ export async function run(argv: string[], context: CliContext): Promise<ExitCode
         const { launchCommand } = await import("./launch-command.js");
         return await launchCommand(line.args, line.values, context);
       }
+      case "relaunch": {
+        const { relaunchCommand } = await import("./relaunch-command.js");
+        return await relaunchCommand(line.args, line.values, context);
+      }
+      case "cancel": {
+        const { cancelCommand } = await import("./cancel-command.js");
+        return await cancelCommand(line.args, line.values, context);
+      }
       case "wait": {
         const { waitCommand } = await import("./wait-command.js");
         return await waitCommand(line.args, line.values, context);
@@ -64,8 +74,8 @@ export async function run(argv: string[], context: CliContext): Promise<ExitCode
       context.stderr.write(`seqera-api: ${oneLine(error.message)}\n`);
       return EXIT.usage;
     }
-    const { errorLine, exitCodeFor } = await import("./report-error.js");
-    context.stderr.write(`${errorLine(error)}\n`);
+    const { errorLine, exitCodeFor, ranBy } = await import("./report-error.js");
+    context.stderr.write(`${errorLine(error, ranBy(parsed))}\n`);
     return exitCodeFor(error);
   }
 }

@@ -1,0 +1,63 @@
+import { readFile } from "node:fs/promises";
+import type { Params } from "../automation/params.js";
+import { UsageError } from "./cli-errors.js";
+import type { OptionValues } from "./command-line.js";
+
+/**
+ * The launch settings of `launch` and `relaunch`, from tw's flags to the library's option names
+ * (those of the launch request): files read (--config, --pre-run, --post-run, --params-file),
+ * absent flags left out so that the saved setting is kept.
+ */
+export async function launchSettings(values: OptionValues) {
+  const [params, configText, preRunScript, postRunScript] = await Promise.all([
+    values["params-file"] === undefined ? undefined : readParams(values["params-file"]),
+    readText("--config", values.config),
+    readText("--pre-run", values["pre-run"]),
+    readText("--post-run", values["post-run"]),
+  ]);
+  return {
+    params,
+    configText,
+    preRunScript,
+    postRunScript,
+    computeEnv: values["compute-env"],
+    runName: values.name,
+    workDir: values["work-dir"],
+    configProfiles: values.profile,
+    revision: values.revision,
+    mainScript: values["main-script"],
+    entryName: values["entry-name"],
+    schemaName: values["schema-name"],
+    pullLatest: values["pull-latest"],
+    stubRun: values["stub-run"],
+    userSecrets: values["user-secrets"],
+    workspaceSecrets: values["workspace-secrets"],
+    launchContainer: values["launch-container"],
+  };
+}
+
+/** A file's text, for a flag that sends it (a config, a script); undefined without the flag. */
+async function readText(flag: string, file: string | undefined): Promise<string | undefined> {
+  if (file === undefined) return undefined;
+  return readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
+    throw new UsageError(`${flag} ${file}: cannot read the file (${error.code ?? error.message}).`);
+  });
+}
+
+/** JSON or YAML (YAML reads JSON too); an object, as params are. */
+async function readParams(file: string): Promise<Params> {
+  const text = (await readText("--params-file", file))!;
+  const { parse } = await import("yaml");
+  let params: unknown;
+  try {
+    params = parse(text);
+  } catch (error) {
+    throw new UsageError(
+      `--params-file ${file} is neither JSON nor YAML: ${(error as Error).message}`,
+    );
+  }
+  if (typeof params !== "object" || params === null || Array.isArray(params)) {
+    throw new UsageError(`--params-file ${file} must hold an object of params (name: value).`);
+  }
+  return params as Params;
+}
