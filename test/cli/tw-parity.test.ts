@@ -1,0 +1,422 @@
+/**
+ * The CLI against tw's own test suite (seqeralabs/tower-cli, LaunchCmdTest and RunsCmdTest):
+ * given the answers tw's MockServer expectations serve, `seqera-api` sends the requests tw
+ * sends — method, path, query, body as a JSON subset, each exactly as many times — and nothing
+ * else. The answers are the recorded ones of ../shared/real-responses (read at test time; the
+ * manifest names tw's resource file), and our own minimal ones where tw's test writes its own.
+ */
+import { readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { EXIT } from "../../src/cli/exit-codes.js";
+import { TOKEN } from "../helpers/client.js";
+import { useTestServer, type RecordedRequest, type ScriptedResponse } from "../helpers/server.js";
+import { buildCli, root, runCli, type BuiltCli } from "./cli.js";
+
+const recorded = path.resolve(root, "../shared/real-responses");
+const manifest = JSON.parse(await readFile(path.join(recorded, "manifest.json"), "utf8")) as {
+  fixtures: { file: string; source: { file: string } }[];
+};
+
+/** The body tw's test answers with, by its resource's name (`runcmd/pipelines_sarek`). */
+async function twResource(name: string): Promise<ScriptedResponse> {
+  const wanted = `src/test/resources/${name}.json`;
+  const fixture = manifest.fixtures.find((f) => f.source.file === wanted);
+  if (!fixture) throw new Error(`${wanted} is not in ../shared/real-responses/manifest.json`);
+  return { body: JSON.parse(await readFile(path.join(recorded, fixture.file), "utf8")) };
+}
+
+/** One of tw's MockServer expectations: `request()...withQueryStringParameter(...), exactly(n)`. */
+interface Expectation {
+  method: string;
+  path: string;
+  /** Query parameters the request must carry (others may come too, as in MockServer). */
+  query?: Record<string, string>;
+  /** A JSON subset of the body, as MockServer's `withBody(json)` matches it. */
+  body?: object;
+  times?: number;
+  answer: ScriptedResponse;
+}
+
+const server = await useTestServer();
+let cli: BuiltCli;
+beforeAll(async () => {
+  cli = await buildCli();
+});
+afterAll(() => cli?.remove());
+
+const matches = (e: Expectation, r: RecordedRequest) =>
+  r.method === e.method &&
+  r.pathname === e.path &&
+  Object.entries(e.query ?? {}).every(([k, v]) => r.query.get(k) === v);
+
+/**
+ * Runs the CLI against exactly these expectations (a request none of them matches is answered
+ * 404, as MockServer does), then checks each was met its number of times with its body.
+ */
+async function runAgainst(expectations: Expectation[], args: string[]) {
+  const served = new Map<Expectation, RecordedRequest[]>(expectations.map((e) => [e, []]));
+  server.handle((request) => {
+    const expectation = expectations.find(
+      (e) => matches(e, request) && served.get(e)!.length < (e.times ?? 1),
+    );
+    if (!expectation) return { status: 404, body: { message: "No expectation" } };
+    served.get(expectation)!.push(request);
+    return expectation.answer;
+  });
+  const result = await runCli(cli.main, args, {
+    env: { TOWER_API_ENDPOINT: server.url, TOWER_ACCESS_TOKEN: TOKEN },
+  });
+  const unexpected = server.requests
+    .filter((r) => !expectations.some((e) => served.get(e)!.includes(r)))
+    .map((r) => `${r.method} ${r.url}`);
+  expect(unexpected, result.stderr).toEqual([]);
+  for (const [expectation, requests] of served) {
+    const what = `${expectation.method} ${expectation.path}`;
+    expect(requests.length, `${what}: ${result.stderr}`).toBe(expectation.times ?? 1);
+    for (const request of requests) {
+      expect(request.headers.authorization).toBe(`Bearer ${TOKEN}`);
+      if (expectation.body)
+        expect(JSON.parse(request.body.toString()), what).toMatchObject(expectation.body);
+    }
+  }
+  return { result, served };
+}
+
+const file = async (name: string, content: string) => {
+  const at = path.join(tmpdir(), `${process.pid}-tw-${name}`);
+  await writeFile(at, content);
+  return at;
+};
+
+/** The answers of a Launchpad launch of tw's `sarek` (LaunchCmdTest's recorded resources). */
+const sarek = async (): Promise<Expectation[]> => [
+  {
+    method: "GET",
+    path: "/pipelines",
+    query: { search: "sarek", visibility: "all" },
+    answer: await twResource("runcmd/pipelines_sarek"),
+  },
+  {
+    method: "GET",
+    path: "/pipelines/250911634275687/launch",
+    answer: await twResource("runcmd/pipeline_launch_describe"),
+  },
+];
+const launched = async (body: object, query?: Record<string, string>): Promise<Expectation> => ({
+  method: "POST",
+  path: "/workflow/launch",
+  query,
+  body,
+  answer: await twResource("runcmd/workflow_launch"),
+});
+
+/** tw's own answers for a workspace's compute environments, written down in its tests. */
+const computeEnvs = (workspaceId?: string): Expectation[] => {
+  const query: Record<string, string> = workspaceId === undefined ? {} : { workspaceId };
+  return [
+    {
+      method: "GET",
+      path: "/compute-envs",
+      query: { ...query, status: "AVAILABLE" },
+      answer: {
+        body: {
+          computeEnvs: [
+            { id: "4iqCDE6C2Stq0jzBsHJvHn", name: "aws", status: "AVAILABLE", primary: true },
+            { id: "53aWhB2qJroy0i51FOrFAC", name: "manual", status: "AVAILABLE", primary: null },
+          ],
+        },
+      },
+    },
+    {
+      method: "GET",
+      path: "/compute-envs/4iqCDE6C2Stq0jzBsHJvHn",
+      query,
+      answer: {
+        body: {
+          computeEnv: {
+            id: "4iqCDE6C2Stq0jzBsHJvHn",
+            name: "aws",
+            status: "AVAILABLE",
+            config: { workDir: "s3://nextflow-ci/jordeu", preRunScript: null },
+          },
+        },
+      },
+    },
+  ];
+};
+
+describe("tw launch (LaunchCmdTest)", () => {
+  test("testSubmitLaunchpadPipeline: the saved launch, nothing added", async () => {
+    const { result, served } = await runAgainst(
+      [
+        ...(await sarek()),
+        await launched({
+          launch: {
+            computeEnvId: "4X7YrYJp9B1d1DUpfur7DS",
+            pipeline: "https://github.com/nf-core/sarek",
+            workDir: "/efs",
+            pullLatest: false,
+            stubRun: false,
+          },
+        }),
+      ],
+      ["launch", "sarek"],
+    );
+    expect(result).toMatchObject({ code: EXIT.ok, stderr: "" });
+    expect(JSON.parse(result.stdout)).toEqual({ workflowId: "35aLiS0bIM5efd", createdLabels: [] });
+    // A fresh launch: neither the saved launch's resume nor its session (tw sends neither).
+    const [request] = [...served.values()].at(-1)!;
+    const { launch } = JSON.parse(request!.body.toString());
+    expect(launch).not.toHaveProperty("resume");
+    expect(launch).not.toHaveProperty("sessionId");
+  });
+
+  test("testSubmitLaunchpadPipelineWithAdvancedOptions: every tw option, files read", async () => {
+    const config = await file("nextflow.config", "extra_config");
+    const pre = await file("pre.sh", "pre_run_me");
+    const post = await file("post.sh", "post_run_me");
+    const { result } = await runAgainst(
+      [
+        ...(await sarek()),
+        await launched({
+          launch: {
+            computeEnvId: "4X7YrYJp9B1d1DUpfur7DS",
+            pipeline: "https://github.com/nf-core/sarek",
+            workDir: "/my_work_dir",
+            revision: "develop",
+            configProfiles: ["test", "docker"],
+            configText: "extra_config",
+            preRunScript: "pre_run_me",
+            postRunScript: "post_run_me",
+            mainScript: "alternate.nf",
+            entryName: "dsl2",
+            schemaName: "my_schema.json",
+            pullLatest: true,
+            stubRun: true,
+          },
+        }),
+      ],
+      // tw's -p (profiles) is our --profile: -p is a path parameter of operation calls.
+      ["launch", "sarek", "--profile", "test,docker", "-r", "develop", "--work-dir", "/my_work_dir"]
+        .concat(["--config", config, "--pull-latest", "--stub-run", "--pre-run", pre])
+        .concat(["--post-run", post, "--main-script", "alternate.nf", "--entry-name", "dsl2"])
+        .concat(["--schema-name", "my_schema.json"]),
+    );
+    expect(result).toMatchObject({ code: EXIT.ok, stderr: "" });
+  });
+
+  test("--disable-optimization: the saved optimization is not sent", async () => {
+    const { result, served } = await runAgainst(
+      [
+        ...(await sarek()),
+        await launched({ launch: { pipeline: "https://github.com/nf-core/sarek" } }),
+      ],
+      ["launch", "sarek", "--disable-optimization"],
+    );
+    expect(result.code, result.stderr).toBe(EXIT.ok);
+    const [request] = [...served.values()].at(-1)!;
+    const { launch } = JSON.parse(request!.body.toString());
+    expect(launch).not.toHaveProperty("optimizationId");
+    expect(launch).not.toHaveProperty("optimizationTargets");
+  });
+
+  test("testSubmitGithubPipeline: a URL, on the AVAILABLE primary, with its work directory", async () => {
+    const { result } = await runAgainst(
+      [
+        ...computeEnvs(),
+        await launched({
+          launch: {
+            computeEnvId: "4iqCDE6C2Stq0jzBsHJvHn",
+            pipeline: "https://github.com/nextflow-io/hello",
+            workDir: "s3://nextflow-ci/jordeu",
+          },
+        }),
+      ],
+      ["launch", "https://github.com/nextflow-io/hello"],
+    );
+    expect(result).toMatchObject({ code: EXIT.ok, stderr: "" });
+  });
+
+  test("testSubmitToAWorkspace: every request carries the workspace", async () => {
+    const workspaceId = "222756650686576";
+    const { result } = await runAgainst(
+      [
+        ...computeEnvs(workspaceId),
+        await launched(
+          {
+            launch: {
+              computeEnvId: "4iqCDE6C2Stq0jzBsHJvHn",
+              pipeline: "https://github.com/nextflow-io/hello",
+              workDir: "s3://nextflow-ci/jordeu",
+            },
+          },
+          { workspaceId },
+        ),
+      ],
+      ["launch", "https://github.com/nextflow-io/hello", "-w", workspaceId],
+    );
+    expect(result).toMatchObject({ code: EXIT.ok, stderr: "" });
+  });
+
+  test("-c <name> on a Launchpad pipeline: that environment and its work directory", async () => {
+    const { result } = await runAgainst(
+      [
+        ...(await sarek()),
+        ...computeEnvs(),
+        await launched({
+          launch: { computeEnvId: "4iqCDE6C2Stq0jzBsHJvHn", workDir: "s3://nextflow-ci/jordeu" },
+        }),
+      ],
+      ["launch", "sarek", "-c", "aws"],
+    );
+    expect(result).toMatchObject({ code: EXIT.ok, stderr: "" });
+  });
+
+  test("-l: existing labels by id, a missing one created first and said on stderr", async () => {
+    const { result } = await runAgainst(
+      [
+        {
+          method: "GET",
+          path: "/labels",
+          answer: await twResource("runcmd/labels_user"),
+        },
+        {
+          method: "POST",
+          path: "/labels",
+          body: { name: "fresh", resource: false },
+          answer: { body: { id: 99, name: "fresh", resource: false, isDefault: false } },
+        },
+        ...(await sarek()),
+        await launched({ launch: { labelIds: [1, 99] } }),
+      ],
+      ["launch", "sarek", "-l", "LabelOne,fresh"],
+    );
+    expect(result.code, result.stderr).toBe(EXIT.ok);
+    expect(result.stderr).toBe('seqera-api: created the missing labels "fresh"\n');
+    expect(JSON.parse(result.stdout)).toMatchObject({ createdLabels: ["fresh"] });
+  });
+
+  test("testPipelineNotfound: exit 2, naming the pipeline, nothing launched", async () => {
+    const { result } = await runAgainst(
+      [
+        {
+          method: "GET",
+          path: "/pipelines",
+          query: { search: "hello", visibility: "all" },
+          answer: await twResource("runcmd/pipelines_none"),
+        },
+        // Ours, not tw's: one listing of the workspace's pipelines, for the nearest names.
+        {
+          method: "GET",
+          path: "/pipelines",
+          query: { visibility: "all" },
+          answer: await twResource("runcmd/pipelines_sarek"),
+        },
+      ],
+      ["launch", "hello"],
+    );
+    expect(result.code).toBe(EXIT.usage);
+    expect(result.stderr).toMatch(/^seqera-api: No pipeline named "hello"[^\n]*\n$/);
+  });
+
+  test("testInvalidAuth: a 401 is exit 4, under the command that was run", async () => {
+    const { result } = await runAgainst(
+      [{ method: "GET", path: "/pipelines", answer: { status: 401 } }],
+      ["launch", "hello"],
+    );
+    expect(result.code).toBe(EXIT.auth);
+    expect(result.stderr).toMatch(/^seqera-api launch: 401 GET \/pipelines: /);
+  });
+});
+
+describe("tw runs (RunsCmdTest, RelaunchCmd)", () => {
+  const run = "5mDfiUtqyptDib";
+  const describeRun = async (): Promise<Expectation[]> => [
+    {
+      method: "GET",
+      path: `/workflow/${run}`,
+      answer: await twResource("runcmd/workflow_view"),
+    },
+    {
+      method: "GET",
+      path: `/workflow/${run}/launch`,
+      answer: await twResource("runcmd/runs/workflow_launch"),
+    },
+  ];
+
+  test("relaunch (resume): the run's launchId and session, from its commit, in its resume dir", async () => {
+    const { result } = await runAgainst(
+      [
+        ...(await describeRun()),
+        await launched({
+          launch: {
+            id: "5SCyEXKrCqFoGzOXGpesr5",
+            sessionId: "ecaad2dd-83bb-4e0d-9418-d84f177e1e74",
+            computeEnvId: "2lu3NFms1qRvwTVnrs1yhg",
+            pipeline: "https://github.com/nf-core/rnaseq",
+            workDir: "s3://fusionfs/scratch/5qRNYT6iAJfRbJ",
+            revision: "89bf536ce4faa98b4d50a8ec0a0343780bc62e0a",
+            configProfiles: ["test_full", "docker"],
+            paramsText: "outdir: s3://fusionfs/results",
+            resume: true,
+            pullLatest: false,
+            stubRun: false,
+          },
+        }),
+      ],
+      ["relaunch", run],
+    );
+    expect(result).toMatchObject({ code: EXIT.ok, stderr: "" });
+    expect(JSON.parse(result.stdout)).toMatchObject({ workflowId: "35aLiS0bIM5efd" });
+  });
+
+  test("relaunch --no-resume: the launch's own session, work dir and revision; resume false", async () => {
+    const { result, served } = await runAgainst(
+      [
+        ...(await describeRun()),
+        await launched({
+          launch: {
+            id: "5SCyEXKrCqFoGzOXGpesr5",
+            sessionId: "d77a5ac4-1a25-45d6-bab0-358605abc332",
+            workDir: "s3://fusionfs",
+            resume: false,
+          },
+        }),
+      ],
+      ["relaunch", run, "--no-resume", "-n", "again"],
+    );
+    expect(result).toMatchObject({ code: EXIT.ok, stderr: "" });
+    const [request] = [...served.values()].at(-1)!;
+    const { launch } = JSON.parse(request!.body.toString());
+    expect(launch.runName).toBe("again");
+    expect(launch).not.toHaveProperty("revision");
+  });
+
+  test("relaunch --work-dir without --no-resume: exit 2 before any request", async () => {
+    const { result } = await runAgainst([], ["relaunch", run, "--work-dir", "s3://elsewhere"]);
+    expect(result).toMatchObject({ code: EXIT.usage, stdout: "" });
+    expect(result.stderr).toMatch(/^seqera-api: --work-dir needs --no-resume/);
+  });
+
+  test("testCancel: POST /workflow/{id}/cancel exactly once", async () => {
+    const { result } = await runAgainst(
+      [{ method: "POST", path: "/workflow/5dAZoXrcmZXRO4/cancel", answer: { status: 204 } }],
+      ["cancel", "5dAZoXrcmZXRO4"],
+    );
+    expect(result).toMatchObject({ code: EXIT.ok, stderr: "" });
+    expect(JSON.parse(result.stdout)).toEqual({ workflowId: "5dAZoXrcmZXRO4", cancelled: true });
+  });
+
+  test("testCancelNotFound: a 403 says the run may be in another workspace, exit 4", async () => {
+    const { result } = await runAgainst(
+      [{ method: "POST", path: "/workflow/5dAZoXrcmZXRO4/cancel", answer: { status: 403 } }],
+      ["cancel", "5dAZoXrcmZXRO4"],
+    );
+    expect(result.code).toBe(EXIT.auth);
+    expect(result.stderr).toBe(
+      "seqera-api cancel: 403 POST /workflow/{workflowId}/cancel: Forbidden: the run is not in the token owner's personal workspace (no --workspace or TOWER_WORKSPACE_ID), or TOWER_ACCESS_TOKEN is invalid or expired, or lacks a permission this needs.\n",
+    );
+  });
+});
