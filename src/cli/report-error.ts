@@ -75,6 +75,10 @@ export function errorLine(error: unknown, ran: Ran = { command: undefined }): st
     const command = ran.command === "call" ? ran.operationId : ran.command;
     return `seqera-api ${command}: ${status}${error.method} ${error.path}: ${message}${id}`;
   }
+  if (error instanceof NameNotFoundError && error.resourceName === "(primary)") {
+    const names = error.candidates.map((name) => JSON.stringify(name)).join(", ");
+    return `seqera-api: Workspace ${error.workspaceId ?? "(personal)"} has no primary AVAILABLE compute environment: choose one with --compute-env (-c)${names ? `: ${names}` : ""}.`;
+  }
   if (error instanceof ResumeUnavailableError) {
     return `seqera-api: Run ${error.workflowId} cannot be resumed: it reported no commit id. Run it again from scratch: seqera-api relaunch ${error.workflowId} --no-resume`;
   }

@@ -15,7 +15,10 @@ beforeAll(async () => {
     buildCli(),
     startEmulator({
       seed: {
-        workspaces: [{ org: "acme", name: "prod", id: 42 }],
+        workspaces: [
+          { org: "acme", name: "prod", id: 42 },
+          { org: "acme", name: "bare", id: 44 },
+        ],
         computeEnvs: [
           { name: "aws-ce", workspaceId: 42, status: "AVAILABLE", id: "ce1", primary: true },
         ],
@@ -171,6 +174,31 @@ describe("messages in the CLI's terms", () => {
     expect(result.code).toBe(EXIT.usage);
     expect(result.stderr).toContain("put the access token in TOWER_ACCESS_TOKEN");
     expect(result.stderr).not.toContain("secret");
+  });
+
+  test("no primary compute environment: --compute-env, not the library's option", async () => {
+    const before = launches().length;
+    const result = await seqera(["launch", "https://github.com/nextflow-io/hello", "-w", "44"]);
+    expect(result).toMatchObject({ code: EXIT.usage, stdout: "" });
+    expect(result.stderr).toBe(
+      "seqera-api: Workspace 44 has no primary AVAILABLE compute environment: choose one with --compute-env (-c).\n",
+    );
+    expect(launches()).toHaveLength(before);
+  });
+
+  test("a run that reported no commit: relaunch says how to run it from scratch", async () => {
+    const run = emulator.state.runs.add({ workspaceId: 42, status: "FAILED" });
+    emulator.setHandler("DescribeWorkflowLaunch", () => ({
+      status: 200,
+      body: { launch: { id: "l1", pipeline: "https://github.com/x/y", resumeCommitId: null } },
+    }));
+    const before = launches().length;
+    const result = await seqera(["relaunch", run.id]);
+    expect(launches()).toHaveLength(before);
+    expect(result).toMatchObject({ code: EXIT.usage, stdout: "" });
+    expect(result.stderr).toBe(
+      `seqera-api: Run ${run.id} cannot be resumed: it reported no commit id. Run it again from scratch: seqera-api relaunch ${run.id} --no-resume\n`,
+    );
   });
 
   test("a refused token on /user-info: only the token is blamed", async () => {
