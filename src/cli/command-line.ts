@@ -344,14 +344,10 @@ export interface CommandLine {
   fields: FieldArg[];
 }
 
+/** The words that name a command; any other first word is an operation ("call"). */
 const COMMAND_WORDS: ReadonlySet<string> = new Set<CommandName>([
+  ...API_COMMANDS.filter((command) => command !== "call"),
   "emulator",
-  "launch",
-  "relaunch",
-  "wait",
-  "logs",
-  "cancel",
-  "datasets",
 ]);
 
 /** Parses argv (without node and the script). Throws UsageError with one line on bad input. */

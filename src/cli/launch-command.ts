@@ -2,10 +2,9 @@ import type { LaunchResult, LaunchSettings } from "../index.js";
 import type { CliContext } from "./context.js";
 import type { OptionValues } from "./command-line.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
-import { launchSettings } from "./launch-options.js";
+import { launchArgument, launchSettings } from "./launch-options.js";
 import { writeBody } from "./output.js";
 import { openSession, type Session } from "./session.js";
-import { singleArgument } from "./single-argument.js";
 import { statusReporter } from "./wait-command.js";
 
 /**
@@ -18,7 +17,7 @@ export async function launchCommand(
   values: OptionValues,
   context: CliContext,
 ): Promise<ExitCode> {
-  const pipeline = singleArgument(
+  const pipeline = launchArgument(
     args,
     "Usage: seqera-api launch <pipeline name or URL> [--params-file file] [--wait]",
   );

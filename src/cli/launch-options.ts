@@ -2,6 +2,19 @@ import { readFile } from "node:fs/promises";
 import type { Params } from "../automation/params.js";
 import { UsageError } from "./cli-errors.js";
 import type { OptionValues } from "./command-line.js";
+import { singleArgument } from "./single-argument.js";
+
+const STATUS = /^(SUBMITTED|RUNNING|SUCCEEDED|FAILED|CANCELLED|UNKNOWN)$/i;
+
+/** The one argument of launch or relaunch; tw's `--wait SUCCEEDED` told what --wait does here. */
+export function launchArgument(args: string[], usage: string): string {
+  if (args.length === 2 && STATUS.test(args[1]!)) {
+    throw new UsageError(
+      `--wait takes no status ("${args[1]}"): it waits for the run to end, and the exit code says how it ended (0 SUCCEEDED, 1 FAILED or CANCELLED).`,
+    );
+  }
+  return singleArgument(args, usage);
+}
 
 /**
  * The launch settings of `launch` and `relaunch`, from tw's flags to the library's option names

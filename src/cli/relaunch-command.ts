@@ -2,10 +2,9 @@ import type { CliContext } from "./context.js";
 import type { OptionValues } from "./command-line.js";
 import type { ExitCode } from "./exit-codes.js";
 import { reportLaunch } from "./launch-command.js";
-import { launchSettings } from "./launch-options.js";
+import { launchArgument, launchSettings } from "./launch-options.js";
 import { UsageError } from "./cli-errors.js";
 import { openSession } from "./session.js";
-import { singleArgument } from "./single-argument.js";
 
 /**
  * `seqera-api relaunch <workflowId>`: resumes the run as tw runs relaunch does (its launch, its
@@ -17,7 +16,7 @@ export async function relaunchCommand(
   values: OptionValues,
   context: CliContext,
 ): Promise<ExitCode> {
-  const workflowId = singleArgument(
+  const workflowId = launchArgument(
     args,
     "Usage: seqera-api relaunch <workflowId> [--no-resume] [--wait] [--timeout 6h]",
   );

@@ -77,6 +77,14 @@ describe("tw's command words", () => {
     expect(emulator.requests.length).toBe(before);
   });
 
+  test("tw's --wait SUCCEEDED: exit 2, saying what --wait does here", async () => {
+    const result = await seqera(["launch", "rnaseq", "--wait", "SUCCEEDED"]);
+    expect(result).toMatchObject({ code: EXIT.usage, stdout: "" });
+    expect(result.stderr).toBe(
+      'seqera-api: --wait takes no status ("SUCCEEDED"): it waits for the run to end, and the exit code says how it ended (0 SUCCEEDED, 1 FAILED or CANCELLED).\n',
+    );
+  });
+
   test("--help lists relaunch and cancel, and each has its own", async () => {
     const general = await seqera(["--help"]);
     expect(general.stdout).toMatch(/seqera-api relaunch <workflowId> +resume a run/);
