@@ -42,8 +42,24 @@ export {
   type LaunchPipelineOptions,
   type LaunchResult,
   type LaunchSettings,
+  type PipelineVersionSettings,
   type RelaunchOptions,
 } from "./launch.js";
+export { copyPipeline, type CopiedPipeline, type CopyPipelineOptions } from "./copy.js";
+export {
+  toComputeEnvRequest,
+  toCredentialsRequest,
+  toLabelRequest,
+  toPipelineRequest,
+  type ComputeEnvFields,
+  type CreateComputeEnvRequest,
+  type CreateCredentialsRequest,
+  type CreateLabelRequest,
+  type CreatePipelineRequest,
+  type CredentialsFields,
+  type LabelFields,
+  type PipelineFields,
+} from "./convert.js";
 export { mergeParamsText, parseParamsText, type Params } from "./params.js";
 export {
   downloadRunLog,

@@ -5,17 +5,17 @@
  */
 import type { SeqeraClient } from "../client/client.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
+import { NameNotFoundError } from "../errors/name-not-found-error.js";
 import { ResumeUnavailableError } from "./errors/resume-unavailable-error.js";
 import {
   AVAILABLE_COMPUTE_ENVS,
-  LABELS,
   PIPELINES,
   primaryComputeEnv,
   withFresh,
   workspaceIdOf,
   type WorkspaceRef,
 } from "./names.js";
-import { lookup, listOf } from "../client/names.js";
+import { lookup } from "../client/names.js";
 import { mergeParamsText, type Params } from "./params.js";
 import { waitForRun, type WaitForRunOptions } from "./runs.js";
 import type { LaunchRequest, PipelineLaunch, Run, RunLaunch } from "./schema.js";
@@ -24,11 +24,12 @@ import type { LaunchRequest, PipelineLaunch, Run, RunLaunch } from "./schema.js"
  * Which fields of a launch request are copied from a saved launch configuration. A Record over
  * every request field, so that a schema release adding one fails the type-check here until it
  * is decided. Not copied: the compute environment (an object there, an id here), labels (not
- * part of a saved launch), the saved launch's creation date, and `resume`/`sessionId` (a launch
- * starts a new session; relaunchRun sets them itself).
+ * part of a saved launch), the saved launch's creation date, `resume`/`sessionId` (a launch
+ * starts a new session; relaunchRun sets them itself) and `commitId` (unset, the service
+ * resolves the revision: only an explicit `commitId` pins one, as with tw).
  */
 const COPIED: Record<keyof LaunchRequest, boolean> = {
-  commitId: true,
+  commitId: false,
   computeEnvId: false,
   configProfiles: true,
   configText: true,
@@ -65,7 +66,8 @@ const COPIED: Record<keyof LaunchRequest, boolean> = {
 /**
  * A launch configuration as read (`GET /pipelines/{id}/launch`, `GET /workflow/{id}/launch`)
  * turned into the `launch` body of `POST /workflow/launch`: the fields both have, null ones
- * left out, the compute environment object replaced by its id, without `resume`/`sessionId`.
+ * left out, the compute environment object replaced by its id, without `resume`, `sessionId`
+ * and `commitId`.
  */
 export function toLaunchRequest(launch: PipelineLaunch | RunLaunch): LaunchRequest {
   const source = launch as Record<string, unknown>;
@@ -124,6 +126,14 @@ export interface LaunchSettings {
   workspaceSecrets?: string[];
   /** The container of the Nextflow head job. */
   launchContainer?: string;
+  /** The params schema to use, by id. */
+  pipelineSchemaId?: number;
+  /** CPUs of the Nextflow head job. */
+  headJobCpus?: number;
+  /** Memory of the Nextflow head job, in MB. */
+  headJobMemoryMb?: number;
+  /** Pin the run to this commit; unset, the service resolves `revision`. */
+  commitId?: string;
   /** Send no resource optimization (the saved `optimizationId`/`optimizationTargets` are dropped). */
   disableOptimization?: boolean;
   /** Wait for the run to end (true) or as these options say; the result then has `run`. Default no wait. */
@@ -134,7 +144,15 @@ export interface LaunchSettings {
 /** @deprecated The former name of LaunchSettings. */
 export type LaunchChanges = LaunchSettings;
 
-export interface LaunchPipelineOptions extends LaunchSettings {
+/** A Launchpad pipeline's version to launch (pipeline versioning), by id or by name. */
+export interface PipelineVersionSettings {
+  /** The version's id (`GET /pipelines/{id}/launch?versionId=`). */
+  versionId?: string;
+  /** The published version's name, looked up (`GET /pipelines/{id}/versions?search=`). */
+  versionName?: string;
+}
+
+export interface LaunchPipelineOptions extends LaunchSettings, PipelineVersionSettings {
   /**
    * A pipeline's name in the workspace's Launchpad (or shared with it from the organization),
    * launched with its saved configuration; or a repository URL (http://, https://, file:/),
@@ -158,6 +176,7 @@ interface ComputeEnvConfig {
     workDir?: string | null;
     preRunScript?: string | null;
     postRunScript?: string | null;
+    nextflowConfig?: string | null;
   } | null;
 }
 
@@ -173,7 +192,7 @@ interface ComputeEnvConfig {
 export function launchPipeline(
   client: SeqeraClient,
   pipeline: string,
-  settings?: LaunchSettings,
+  settings?: LaunchSettings & PipelineVersionSettings,
 ): Promise<LaunchResult>;
 export function launchPipeline(
   client: SeqeraClient,
@@ -182,7 +201,7 @@ export function launchPipeline(
 export async function launchPipeline(
   client: SeqeraClient,
   pipelineOrOptions: string | LaunchPipelineOptions,
-  settings: LaunchSettings = {},
+  settings: LaunchSettings & PipelineVersionSettings = {},
 ): Promise<LaunchResult> {
   const options =
     typeof pipelineOrOptions === "string"
@@ -209,18 +228,27 @@ export async function launchPipeline(
       found.workspaceId != null && found.workspaceId !== workspaceId
         ? found.workspaceId
         : undefined;
+    const pipelineId = found.pipelineId!;
+    const versionId =
+      options.versionId ??
+      (options.versionName === undefined
+        ? undefined
+        : await versionIdOf(client, pipelineId, options.versionName, workspaceId, signal));
     const { launch } = await client.GET("/pipelines/{pipelineId}/launch", {
-      params: {
-        path: { pipelineId: found.pipelineId! },
-        query: { ...query, sourceWorkspaceId },
-      },
+      params: { path: { pipelineId }, query: { ...query, sourceWorkspaceId, versionId } },
       signal,
     });
     const request = toLaunchRequest(launch ?? {});
     if (options.computeEnv) {
+      // Another compute environment: its work directory, and its scripts and config where the
+      // saved launch has none.
       const computeEnv = await describeComputeEnv(client, options.computeEnv, workspaceId, signal);
+      const config = computeEnv.config ?? {};
       request.computeEnvId = computeEnv.id!;
-      request.workDir = computeEnv.config?.workDir ?? undefined;
+      request.workDir = config.workDir ?? undefined;
+      request.preRunScript ??= config.preRunScript ?? undefined;
+      request.postRunScript ??= config.postRunScript ?? undefined;
+      request.configText ??= config.nextflowConfig ?? undefined;
     }
     request.computeEnvId ??= (await primaryComputeEnv(client, { workspaceId, signal })).id;
     if (!request.workDir && !options.workDir) {
@@ -232,6 +260,25 @@ export async function launchPipeline(
     }
     return submit(client, request, options, workspaceId, sourceWorkspaceId);
   });
+}
+
+/** The id of the pipeline's published version named `name`, as tw looks it up. */
+async function versionIdOf(
+  client: SeqeraClient,
+  pipelineId: number,
+  name: string,
+  workspaceId: number | undefined,
+  signal: AbortSignal | undefined,
+): Promise<string> {
+  const { versions } = await client.GET("/pipelines/{pipelineId}/versions", {
+    params: { path: { pipelineId }, query: { workspaceId, search: name, isPublished: true } },
+    signal,
+  });
+  const id = versions?.find((v) => v.version?.name === name)?.version?.id;
+  if (id == null) {
+    throw new NameNotFoundError("pipeline version", name, workspaceId, []);
+  }
+  return id;
 }
 
 /** The named (or else primary) AVAILABLE compute environment, described for its config. */
@@ -260,8 +307,6 @@ export interface RelaunchOptions extends LaunchSettings {
   resume?: boolean;
   /** Another pipeline (repository URL) to run; only without resume. */
   pipeline?: string;
-  /** Pin the run to this commit; unset, the service resolves the revision. */
-  commitId?: string;
 }
 
 /**
@@ -298,15 +343,13 @@ export async function relaunchRun(
   const saved = launch ?? {};
   if (resume && !saved.resumeCommitId) throw new ResumeUnavailableError(workflowId);
   const request = toLaunchRequest(saved);
-  // The commit is never inherited: unset means unpinned.
-  delete request.commitId;
+  // A relaunch gets a new run name unless one is given.
   delete request.runName;
   request.id = workflow?.launchId ?? undefined;
   request.resume = resume;
   request.sessionId = (resume ? workflow?.sessionId : undefined) ?? saved.sessionId ?? undefined;
   request.dateCreated = new Date().toISOString();
   if (options.pipeline) request.pipeline = options.pipeline;
-  if (options.commitId) request.commitId = options.commitId;
   if (resume) {
     request.revision = saved.resumeCommitId!;
     request.workDir = saved.resumeDir ?? saved.workDir ?? workflow?.workDir ?? undefined;
@@ -364,6 +407,10 @@ async function submit(
   set("userSecrets", settings.userSecrets);
   set("workspaceSecrets", settings.workspaceSecrets);
   set("launchContainer", settings.launchContainer);
+  set("pipelineSchemaId", settings.pipelineSchemaId);
+  set("headJobCpus", settings.headJobCpus);
+  set("headJobMemoryMb", settings.headJobMemoryMb);
+  set("commitId", settings.commitId);
   if (settings.disableOptimization) {
     delete request.optimizationId;
     delete request.optimizationTargets;
@@ -389,39 +436,44 @@ async function submit(
 }
 
 /**
- * The ids of the labels "name" (a plain label) and "name=value" (a resource label), creating the
- * missing ones (`POST /labels`), as tw does for plain labels.
+ * The ids of the labels "name" (a plain label) and "name=value" (a resource label), each looked
+ * up with the service's search (`GET /labels?search=<name>&type=simple|resource`) and created
+ * when missing (`POST /labels`), as tw does.
  */
 async function labelIds(
   client: SeqeraClient,
-  names: readonly string[],
+  texts: readonly string[],
   workspaceId: number | undefined,
   signal: AbortSignal | undefined,
 ): Promise<{ ids: number[]; created: string[] }> {
-  const existing = await listOf(client, LABELS, workspaceId, signal, true).items;
   const ids: number[] = [];
   const created: string[] = [];
-  for (const text of new Set(names)) {
+  for (const text of new Set(texts)) {
     const cut = text.indexOf("=");
     const name = cut < 0 ? text : text.slice(0, cut);
     const value = cut < 0 ? undefined : text.slice(cut + 1);
-    const found = existing.find(
-      (l) => l.name === name && (value === undefined ? l.value == null : l.value === value),
-    );
-    if (found?.id != null) {
-      ids.push(found.id);
-      continue;
-    }
-    const label = await client.POST("/labels", {
-      params: { query: { workspaceId } },
-      body:
-        value === undefined
-          ? { name, resource: false, isDefault: false }
-          : { name, value, resource: true, isDefault: false },
+    let id: number | undefined;
+    for await (const label of client.paginate("/labels", {
+      params: {
+        query: { workspaceId, search: name, type: value === undefined ? "simple" : "resource" },
+      },
       signal,
-    });
-    ids.push(label.id!);
-    created.push(text);
+    })) {
+      if (label.name === name && (label.value ?? undefined) === value && label.id != null) {
+        id = label.id;
+        break;
+      }
+    }
+    if (id === undefined) {
+      const label = await client.POST("/labels", {
+        params: { query: { workspaceId } },
+        body: value === undefined ? { name } : { name, value, resource: true },
+        signal,
+      });
+      id = label.id!;
+      created.push(text);
+    }
+    ids.push(id);
   }
   return { ids, created };
 }

@@ -126,7 +126,7 @@ const DATASETS: Kind<Dataset> = {
   id: (d) => d.id ?? "",
 };
 
-export const LABELS: Kind<Label> = {
+const LABELS: Kind<Label> = {
   kind: "label",
   list: (client, workspaceId, signal) =>
     collect(client.paginate("/labels", { params: { query: { workspaceId } }, signal })),

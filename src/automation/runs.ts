@@ -154,9 +154,15 @@ export async function waitForComputeEnv(
 export interface ListRunsOptions {
   /** Runs with one of these statuses. */
   status?: RunStatus | readonly RunStatus[];
-  /** Runs submitted on or after this day: a Date (its UTC day) or "YYYY-MM-DD". */
+  /**
+   * Runs submitted at or after this instant (a Date, or an ISO 8601 date-time string), or on or
+   * after this day ("YYYY-MM-DD", UTC).
+   */
   after?: Date | string;
-  /** Runs submitted on or before this day: a Date (its UTC day) or "YYYY-MM-DD". */
+  /**
+   * Runs submitted at or before this instant (a Date, or an ISO 8601 date-time string), or on or
+   * before this day ("YYYY-MM-DD", UTC).
+   */
   before?: Date | string;
   /** Runs with one of these labels ("name" or "name=value"). */
   labels?: readonly string[];
@@ -172,7 +178,12 @@ export interface ListRunsOptions {
 /**
  * The workspace's runs, newest first, filtered by the service (`GET /workflow`'s `search`,
  * in the web interface's syntax: `status:FAILED after:2024-05-01 label:nightly`), page by page
- * as the loop asks.
+ * as the loop asks. The service's `after:`/`before:` take whole days: an instant is sent as its
+ * UTC day and the runs of that day outside the instant are left out here, by submit time.
+ *
+ * @example
+ * const since = new Date(Date.now() - 24 * 3600_000);
+ * for await (const run of listRuns(client, { status: "FAILED", after: since })) console.log(run.id);
  */
 export async function* listRuns(
   client: SeqeraClient,
@@ -181,23 +192,49 @@ export async function* listRuns(
   const { signal, limit } = options;
   const workspaceId = await workspaceIdOf(client, options.workspaceId, signal);
   const statuses = typeof options.status === "string" ? [options.status] : (options.status ?? []);
+  const after = bound(options.after, "after");
+  const before = bound(options.before, "before");
   const words = [
     ...statuses.map((s) => `status:${s}`),
     ...(options.labels ?? []).map((l) => `label:${l}`),
-    ...(options.after === undefined ? [] : [`after:${day(options.after)}`]),
-    ...(options.before === undefined ? [] : [`before:${day(options.before)}`]),
+    ...(after ? [`after:${after.day}`] : []),
+    ...(before ? [`before:${before.day}`] : []),
     ...(options.search ? [options.search] : []),
   ];
   const search = words.length ? words.join(" ") : undefined;
+  const precise = after?.at !== undefined || before?.at !== undefined;
+  if (limit !== undefined && limit <= 0) return;
+  let count = 0;
   for await (const item of client.paginate("/workflow", {
     params: { query: { workspaceId, search } },
-    limit,
+    // Filtered here, the service's count is not ours.
+    limit: precise ? undefined : limit,
     signal,
   })) {
-    if (item.workflow) yield item.workflow;
+    const run = item.workflow;
+    if (!run) continue;
+    if (precise) {
+      const submitted = Date.parse(run.submit ?? run.dateCreated ?? "");
+      if (after?.at !== undefined && !(submitted >= after.at)) continue;
+      if (before?.at !== undefined && !(submitted <= before.at)) continue;
+    }
+    yield run;
+    if (limit !== undefined && ++count >= limit) return;
   }
 }
 
-function day(value: Date | string): string {
-  return typeof value === "string" ? value : value.toISOString().slice(0, 10);
+/** A bound as the service takes it (a UTC day) and, for an instant, the instant in ms. */
+function bound(
+  value: Date | string | undefined,
+  name: string,
+): { day: string; at?: number } | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value)) return { day: value };
+  const at = typeof value === "string" ? Date.parse(value) : value.getTime();
+  if (Number.isNaN(at)) {
+    throw new TypeError(
+      `listRuns: \`${name}\` is a Date, an ISO 8601 date-time or "YYYY-MM-DD", got ${JSON.stringify(String(value))}`,
+    );
+  }
+  return { day: new Date(at).toISOString().slice(0, 10), at };
 }

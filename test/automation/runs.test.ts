@@ -255,3 +255,49 @@ describe("listRuns", () => {
     }
   });
 });
+
+describe("listRuns to the instant", () => {
+  test("a Date or date-time bounds by submit time, though the service takes whole days", async () => {
+    const emu = await seededEmulator();
+    try {
+      // One day, four runs: 01:00, 09:00, 15:00, 23:00 UTC.
+      for (const hour of ["01", "09", "15", "23"]) {
+        emu.state.runs.add({
+          workspaceId: 42,
+          runName: `h${hour}`,
+          status: "FAILED",
+          dateCreated: `2024-05-10T${hour}:00:00Z`,
+        });
+      }
+      const names = async (options: Parameters<typeof listRuns>[1]) => {
+        const found: string[] = [];
+        for await (const run of listRuns(clientOf(emu), options)) found.push(run.runName!);
+        return found;
+      };
+      const from = emu.requests.length;
+      await expect(names({ after: new Date("2024-05-10T09:00:00Z") })).resolves.toEqual([
+        "h23",
+        "h15",
+        "h09",
+      ]);
+      // The service was asked for the day; the hours before 09:00 were left out here.
+      expect(emu.requests[from]!.search).toContain(
+        `search=${encodeURIComponent("after:2024-05-10")}`,
+      );
+      await expect(
+        names({ after: "2024-05-10T05:00:00Z", before: "2024-05-10T16:00:00+00:00" }),
+      ).resolves.toEqual(["h15", "h09"]);
+      // A day stays a day, and a limit counts the runs given, not the runs filtered out.
+      await expect(names({ after: "2024-05-10" })).resolves.toHaveLength(4);
+      await expect(names({ before: new Date("2024-05-10T20:00:00Z"), limit: 2 })).resolves.toEqual([
+        "h15",
+        "h09",
+      ]);
+      await expect(names({ after: "yesterday" })).rejects.toThrow(
+        'listRuns: `after` is a Date, an ISO 8601 date-time or "YYYY-MM-DD", got "yesterday"',
+      );
+    } finally {
+      await emu.close();
+    }
+  });
+});

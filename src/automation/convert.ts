@@ -1,0 +1,152 @@
+/**
+ * Converters from what the service answers to what it accepts: an answer's fields are
+ * `T | null | undefined` (the server writes absent values as null) where a request's are `T`
+ * or absent, so copying one into the other does not compile without them. Each reads only the
+ * fields it copies (so any schema release's answer fits), drops nulls and read-only fields.
+ */
+import type { components } from "../../generated/schema.js";
+import { toLaunchRequest } from "./launch.js";
+import type { LaunchRequest, PipelineLaunch, RunLaunch } from "./schema.js";
+
+type Schemas = components["schemas"];
+export type CreatePipelineRequest = Schemas["CreatePipelineRequest"];
+export type CreateComputeEnvRequest = Schemas["CreateComputeEnvRequest"];
+export type CreateCredentialsRequest = Schemas["CreateCredentialsRequest"];
+export type CreateLabelRequest = Schemas["CreateLabelRequest"];
+type ComputeEnvBody = Schemas["ComputeEnv_ComputeConfig_"];
+type CredentialsBody = Schemas["Credentials"];
+
+/** Launch fields that name things of the workspace the launch was read from. */
+const WORKSPACE_BOUND = [
+  "id",
+  "pipelineSchemaId",
+  "optimizationId",
+  "optimizationTargets",
+  "labelIds",
+] as const satisfies readonly (keyof LaunchRequest)[];
+
+/** The fields of a pipeline that a new pipeline copies (`GET /pipelines`, `GET /pipelines/{id}`). */
+export interface PipelineFields {
+  name?: string | null;
+  description?: string | null;
+  icon?: string | null;
+}
+
+/**
+ * A pipeline and its launch configuration as read, as the body of `POST /pipelines`. The launch
+ * loses what belongs to the workspace it was read from (its id, schema and optimization ids,
+ * labels); `changes` overrides fields of the launch (e.g. `computeEnvId` in the target workspace).
+ *
+ * @example
+ * const body = toPipelineRequest(pipeline, launch!, { computeEnvId: "4X7YrYJp9B1d1DUpfur7DS" });
+ * await client.POST("/pipelines", { body, workspace: "acme/dev" });
+ */
+export function toPipelineRequest(
+  pipeline: PipelineFields,
+  launch: PipelineLaunch | RunLaunch,
+  changes: Partial<LaunchRequest> = {},
+): CreatePipelineRequest {
+  const copied = toLaunchRequest(launch);
+  for (const key of WORKSPACE_BOUND) delete copied[key];
+  return withoutNulls({
+    name: pipeline.name,
+    description: pipeline.description,
+    icon: pipeline.icon,
+    launch: { ...copied, ...changes },
+  });
+}
+
+/** The fields of a compute environment that a new one copies (`GET /compute-envs/{id}`). */
+export interface ComputeEnvFields {
+  name?: string | null;
+  platform?: ComputeEnvBody["platform"] | null;
+  config?: ComputeEnvBody["config"] | null;
+  credentialsId?: string | null;
+  description?: string | null;
+}
+
+/**
+ * A compute environment as read, as the body of `POST /compute-envs`; `changes` overrides
+ * fields (e.g. `credentialsId` in the target workspace, a new `name`). TypeError when the
+ * answer lacks the name, platform or configuration the request needs.
+ */
+export function toComputeEnvRequest(
+  computeEnv: ComputeEnvFields,
+  changes: Partial<ComputeEnvBody> = {},
+): CreateComputeEnvRequest {
+  const name = changes.name ?? computeEnv.name;
+  const platform = changes.platform ?? computeEnv.platform;
+  const config = changes.config ?? computeEnv.config;
+  if (!name || !platform || !config) {
+    throw new TypeError(
+      "toComputeEnvRequest: the compute environment has no name, platform or config; read it with GET /compute-envs/{computeEnvId}",
+    );
+  }
+  const body: ComputeEnvBody = withoutNulls({
+    name,
+    platform,
+    config: withoutNulls(config) as ComputeEnvBody["config"],
+    credentialsId: computeEnv.credentialsId,
+    description: computeEnv.description,
+    ...changes,
+  });
+  return { computeEnv: body };
+}
+
+/** The fields of credentials that new ones copy (`GET /credentials`: metadata, never the keys). */
+export interface CredentialsFields {
+  name?: string | null;
+  provider?: CredentialsBody["provider"] | null;
+  description?: string | null;
+  baseUrl?: string | null;
+  category?: string | null;
+}
+
+/**
+ * Credentials' metadata as read, with `keys` (the service never returns them), as the body of
+ * `POST /credentials`. TypeError when the answer lacks the name or provider.
+ */
+export function toCredentialsRequest(
+  credentials: CredentialsFields,
+  keys: CredentialsBody["keys"],
+): CreateCredentialsRequest {
+  const { name, provider } = credentials;
+  if (!name || !provider) {
+    throw new TypeError("toCredentialsRequest: the credentials have no name or provider");
+  }
+  return {
+    credentials: withoutNulls({
+      name,
+      provider,
+      description: credentials.description,
+      baseUrl: credentials.baseUrl,
+      category: credentials.category,
+      keys,
+    }),
+  };
+}
+
+/** The fields of a label that a new one copies (`GET /labels`). */
+export interface LabelFields {
+  name?: string | null;
+  value?: string | null;
+  resource?: boolean | null;
+  isDefault?: boolean | null;
+}
+
+/** A label as read, as the body of `POST /labels` (e.g. to create it in another workspace). */
+export function toLabelRequest(label: LabelFields): CreateLabelRequest {
+  return withoutNulls({
+    name: label.name,
+    value: label.value,
+    resource: label.resource,
+    isDefault: label.isDefault,
+  });
+}
+
+/** The object without its null and undefined properties, typed as such. */
+type NoNulls<T> = { [K in keyof T]?: Exclude<T[K], null> };
+
+function withoutNulls<T extends object>(value: T): NoNulls<T> & T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v != null)) as NoNulls<T> & T;
+}

@@ -1,0 +1,89 @@
+/** Copying a Launchpad pipeline to another workspace, its compute environment mapped by name. */
+import type { SeqeraClient } from "../client/client.js";
+import { lookupOptional } from "../client/names.js";
+import { toPipelineRequest } from "./convert.js";
+import {
+  AVAILABLE_COMPUTE_ENVS,
+  PIPELINES,
+  primaryComputeEnv,
+  withFresh,
+  workspaceIdOf,
+  type WorkspaceRef,
+} from "./names.js";
+
+export interface CopyPipelineOptions {
+  /** The workspace the pipeline is in; default the client's. */
+  from?: WorkspaceRef;
+  /** The workspace to copy it to. */
+  to: WorkspaceRef;
+  /** The copy's name; default the pipeline's. */
+  name?: string;
+  signal?: AbortSignal;
+}
+
+export interface CopiedPipeline {
+  /** The new pipeline's id, in `to`. */
+  pipelineId: number;
+  /** The compute environment the copy launches on, in `to`. */
+  computeEnvId: string;
+  /**
+   * "name": `to` has an AVAILABLE compute environment named as the saved one; "primary": it has
+   * none, so the copy uses its primary.
+   */
+  computeEnvBy: "name" | "primary";
+}
+
+/**
+ * Copies the pipeline named `pipeline` from one workspace to another (`POST /pipelines`) with
+ * its launch configuration: the compute environment is the AVAILABLE one of the same name in
+ * `to`, else `to`'s primary, and the copy runs in that compute environment's work directory.
+ * What belongs to the source workspace (launch id, schema, optimization, labels) is not copied.
+ *
+ * @example
+ * await copyPipeline(client, "rnaseq", { from: "acme/prod", to: "acme/dev" });
+ */
+export async function copyPipeline(
+  client: SeqeraClient,
+  pipeline: string,
+  options: CopyPipelineOptions,
+): Promise<CopiedPipeline> {
+  const { signal } = options;
+  const from = await workspaceIdOf(client, options.from, signal);
+  const to = await workspaceIdOf(client, options.to, signal);
+  return withFresh(client, PIPELINES, pipeline, from, signal, async (found) => {
+    const sourceWorkspaceId =
+      found.workspaceId != null && found.workspaceId !== from ? found.workspaceId : undefined;
+    const { launch } = await client.GET("/pipelines/{pipelineId}/launch", {
+      params: {
+        path: { pipelineId: found.pipelineId! },
+        query: { workspaceId: from, sourceWorkspaceId },
+      },
+      signal,
+    });
+    const savedName = launch?.computeEnv?.name;
+    const sameName = savedName
+      ? await lookupOptional(client, AVAILABLE_COMPUTE_ENVS, savedName, to, signal)
+      : undefined;
+    const computeEnvId =
+      sameName?.id ?? (await primaryComputeEnv(client, { workspaceId: to, signal })).id;
+    const { computeEnv } = await client.GET("/compute-envs/{computeEnvId}", {
+      params: { path: { computeEnvId }, query: { workspaceId: to } },
+      signal,
+    });
+    const body = toPipelineRequest(found, launch ?? {}, {
+      computeEnvId,
+      workDir: computeEnv?.config?.workDir ?? undefined,
+    });
+    if (options.name) body.name = options.name;
+    const created = await client.POST("/pipelines", {
+      params: { query: { workspaceId: to } },
+      body,
+      signal,
+    });
+    return {
+      pipelineId: created.pipeline!.pipelineId!,
+      computeEnvId,
+      computeEnvBy: sameName ? "name" : "primary",
+    };
+  });
+}
