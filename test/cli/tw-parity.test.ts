@@ -5,84 +5,49 @@
  * else. The answers are the recorded ones of ../shared/real-responses (read at test time; the
  * manifest names tw's resource file), and our own minimal ones where tw's test writes its own.
  */
-import { readFile, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { EXIT } from "../../src/cli/exit-codes.js";
 import { TOKEN } from "../helpers/client.js";
-import { useTestServer, type RecordedRequest, type ScriptedResponse } from "../helpers/server.js";
-import { buildCli, root, runCli, type BuiltCli } from "./cli.js";
+import {
+  startTwMock,
+  twResource,
+  type Expectation,
+  type TwMock,
+} from "../tower-cli/mock-server.js";
+import { buildCli, runCli, type BuiltCli } from "./cli.js";
 
-const recorded = path.resolve(root, "../shared/real-responses");
-const manifest = JSON.parse(await readFile(path.join(recorded, "manifest.json"), "utf8")) as {
-  fixtures: { file: string; source: { file: string } }[];
-};
-
-/** The body tw's test answers with, by its resource's name (`runcmd/pipelines_sarek`). */
-async function twResource(name: string): Promise<ScriptedResponse> {
-  const wanted = `src/test/resources/${name}.json`;
-  const fixture = manifest.fixtures.find((f) => f.source.file === wanted);
-  if (!fixture) throw new Error(`${wanted} is not in ../shared/real-responses/manifest.json`);
-  return { body: JSON.parse(await readFile(path.join(recorded, fixture.file), "utf8")) };
-}
-
-/** One of tw's MockServer expectations: `request()...withQueryStringParameter(...), exactly(n)`. */
-interface Expectation {
-  method: string;
-  path: string;
-  /** Query parameters the request must carry (others may come too, as in MockServer). */
-  query?: Record<string, string>;
-  /** A JSON subset of the body, as MockServer's `withBody(json)` matches it. */
-  body?: object;
-  times?: number;
-  answer: ScriptedResponse;
-}
-
-const server = await useTestServer();
 let cli: BuiltCli;
+let mock: TwMock;
 beforeAll(async () => {
   cli = await buildCli();
 });
 afterAll(() => cli?.remove());
-
-const matches = (e: Expectation, r: RecordedRequest) =>
-  r.method === e.method &&
-  r.pathname === e.path &&
-  Object.entries(e.query ?? {}).every(([k, v]) => r.query.get(k) === v);
+beforeEach(async () => {
+  mock = await startTwMock();
+});
+afterEach(() => mock.close());
 
 /**
- * Runs the CLI against exactly these expectations (a request none of them matches is answered
- * 404, as MockServer does), then checks each was met its number of times with its body.
+ * Runs the CLI against exactly these expectations (a request none matches, body included, is
+ * answered 404, as MockServer does), then checks each was met its number of times, and that
+ * every request carried the token.
  */
 async function runAgainst(expectations: Expectation[], args: string[]) {
-  const served = new Map<Expectation, RecordedRequest[]>(expectations.map((e) => [e, []]));
-  server.handle((request) => {
-    const expectation = expectations.find(
-      (e) => matches(e, request) && served.get(e)!.length < (e.times ?? 1),
-    );
-    if (!expectation) return { status: 404, body: { message: "No expectation" } };
-    served.get(expectation)!.push(request);
-    return expectation.answer;
-  });
+  mock.expect(...expectations);
   const result = await runCli(cli.main, args, {
-    env: { TOWER_API_ENDPOINT: server.url, TOWER_ACCESS_TOKEN: TOKEN },
+    env: { TOWER_API_ENDPOINT: mock.url, TOWER_ACCESS_TOKEN: TOKEN },
   });
-  const unexpected = server.requests
-    .filter((r) => !expectations.some((e) => served.get(e)!.includes(r)))
-    .map((r) => `${r.method} ${r.url}`);
-  expect(unexpected, result.stderr).toEqual([]);
-  for (const [expectation, requests] of served) {
-    const what = `${expectation.method} ${expectation.path}`;
-    expect(requests.length, `${what}: ${result.stderr}`).toBe(expectation.times ?? 1);
-    for (const request of requests) {
-      expect(request.headers.authorization).toBe(`Bearer ${TOKEN}`);
-      if (expectation.body)
-        expect(JSON.parse(request.body.toString()), what).toMatchObject(expectation.body);
-    }
-  }
-  return { result, served };
+  mock.verify();
+  for (const request of mock.server.requests)
+    expect(request.headers.authorization).toBe(`Bearer ${TOKEN}`);
+  return result;
 }
+/** The launch body the CLI sent. */
+const sentLaunch = () =>
+  (mock.bodies("POST", "/workflow/launch")[0] as { launch: Record<string, unknown> }).launch;
 
 const file = async (name: string, content: string) => {
   const at = path.join(tmpdir(), `${process.pid}-tw-${name}`);
@@ -91,25 +56,25 @@ const file = async (name: string, content: string) => {
 };
 
 /** The answers of a Launchpad launch of tw's `sarek` (LaunchCmdTest's recorded resources). */
-const sarek = async (): Promise<Expectation[]> => [
+const sarek = (): Expectation[] => [
   {
     method: "GET",
     path: "/pipelines",
     query: { search: "sarek", visibility: "all" },
-    answer: await twResource("runcmd/pipelines_sarek"),
+    answer: twResource("pipelines_sarek"),
   },
   {
     method: "GET",
     path: "/pipelines/250911634275687/launch",
-    answer: await twResource("runcmd/pipeline_launch_describe"),
+    answer: twResource("pipeline_launch_describe"),
   },
 ];
-const launched = async (body: object, query?: Record<string, string>): Promise<Expectation> => ({
+const launched = (body: object, query?: Record<string, string>): Expectation => ({
   method: "POST",
   path: "/workflow/launch",
   query,
   body,
-  answer: await twResource("runcmd/workflow_launch"),
+  answer: twResource("workflow_launch"),
 });
 
 /** tw's own answers for a workspace's compute environments, written down in its tests. */
@@ -121,12 +86,10 @@ const computeEnvs = (workspaceId?: string): Expectation[] => {
       path: "/compute-envs",
       query: { ...query, status: "AVAILABLE" },
       answer: {
-        body: {
-          computeEnvs: [
-            { id: "4iqCDE6C2Stq0jzBsHJvHn", name: "aws", status: "AVAILABLE", primary: true },
-            { id: "53aWhB2qJroy0i51FOrFAC", name: "manual", status: "AVAILABLE", primary: null },
-          ],
-        },
+        computeEnvs: [
+          { id: "4iqCDE6C2Stq0jzBsHJvHn", name: "aws", status: "AVAILABLE", primary: true },
+          { id: "53aWhB2qJroy0i51FOrFAC", name: "manual", status: "AVAILABLE", primary: null },
+        ],
       },
     },
     {
@@ -134,13 +97,11 @@ const computeEnvs = (workspaceId?: string): Expectation[] => {
       path: "/compute-envs/4iqCDE6C2Stq0jzBsHJvHn",
       query,
       answer: {
-        body: {
-          computeEnv: {
-            id: "4iqCDE6C2Stq0jzBsHJvHn",
-            name: "aws",
-            status: "AVAILABLE",
-            config: { workDir: "s3://nextflow-ci/jordeu", preRunScript: null },
-          },
+        computeEnv: {
+          id: "4iqCDE6C2Stq0jzBsHJvHn",
+          name: "aws",
+          status: "AVAILABLE",
+          config: { workDir: "s3://nextflow-ci/jordeu", preRunScript: null },
         },
       },
     },
@@ -149,10 +110,10 @@ const computeEnvs = (workspaceId?: string): Expectation[] => {
 
 describe("tw launch (LaunchCmdTest)", () => {
   test("testSubmitLaunchpadPipeline: the saved launch, nothing added", async () => {
-    const { result, served } = await runAgainst(
+    const result = await runAgainst(
       [
-        ...(await sarek()),
-        await launched({
+        ...sarek(),
+        launched({
           launch: {
             computeEnvId: "4X7YrYJp9B1d1DUpfur7DS",
             pipeline: "https://github.com/nf-core/sarek",
@@ -167,8 +128,7 @@ describe("tw launch (LaunchCmdTest)", () => {
     expect(result).toMatchObject({ code: EXIT.ok, stderr: "" });
     expect(JSON.parse(result.stdout)).toEqual({ workflowId: "35aLiS0bIM5efd", createdLabels: [] });
     // A fresh launch: neither the saved launch's resume nor its session (tw sends neither).
-    const [request] = [...served.values()].at(-1)!;
-    const { launch } = JSON.parse(request!.body.toString());
+    const launch = sentLaunch();
     expect(launch).not.toHaveProperty("resume");
     expect(launch).not.toHaveProperty("sessionId");
   });
@@ -177,10 +137,10 @@ describe("tw launch (LaunchCmdTest)", () => {
     const config = await file("nextflow.config", "extra_config");
     const pre = await file("pre.sh", "pre_run_me");
     const post = await file("post.sh", "post_run_me");
-    const { result } = await runAgainst(
+    const result = await runAgainst(
       [
-        ...(await sarek()),
-        await launched({
+        ...sarek(),
+        launched({
           launch: {
             computeEnvId: "4X7YrYJp9B1d1DUpfur7DS",
             pipeline: "https://github.com/nf-core/sarek",
@@ -208,25 +168,21 @@ describe("tw launch (LaunchCmdTest)", () => {
   });
 
   test("--disable-optimization: the saved optimization is not sent", async () => {
-    const { result, served } = await runAgainst(
-      [
-        ...(await sarek()),
-        await launched({ launch: { pipeline: "https://github.com/nf-core/sarek" } }),
-      ],
+    const result = await runAgainst(
+      [...sarek(), launched({ launch: { pipeline: "https://github.com/nf-core/sarek" } })],
       ["launch", "sarek", "--disable-optimization"],
     );
     expect(result.code, result.stderr).toBe(EXIT.ok);
-    const [request] = [...served.values()].at(-1)!;
-    const { launch } = JSON.parse(request!.body.toString());
+    const launch = sentLaunch();
     expect(launch).not.toHaveProperty("optimizationId");
     expect(launch).not.toHaveProperty("optimizationTargets");
   });
 
   test("testSubmitGithubPipeline: a URL, on the AVAILABLE primary, with its work directory", async () => {
-    const { result } = await runAgainst(
+    const result = await runAgainst(
       [
         ...computeEnvs(),
-        await launched({
+        launched({
           launch: {
             computeEnvId: "4iqCDE6C2Stq0jzBsHJvHn",
             pipeline: "https://github.com/nextflow-io/hello",
@@ -241,10 +197,10 @@ describe("tw launch (LaunchCmdTest)", () => {
 
   test("testSubmitToAWorkspace: every request carries the workspace", async () => {
     const workspaceId = "222756650686576";
-    const { result } = await runAgainst(
+    const result = await runAgainst(
       [
         ...computeEnvs(workspaceId),
-        await launched(
+        launched(
           {
             launch: {
               computeEnvId: "4iqCDE6C2Stq0jzBsHJvHn",
@@ -261,11 +217,11 @@ describe("tw launch (LaunchCmdTest)", () => {
   });
 
   test("-c <name> on a Launchpad pipeline: that environment and its work directory", async () => {
-    const { result } = await runAgainst(
+    const result = await runAgainst(
       [
-        ...(await sarek()),
+        ...sarek(),
         ...computeEnvs(),
-        await launched({
+        launched({
           launch: { computeEnvId: "4iqCDE6C2Stq0jzBsHJvHn", workDir: "s3://nextflow-ci/jordeu" },
         }),
       ],
@@ -274,24 +230,28 @@ describe("tw launch (LaunchCmdTest)", () => {
     expect(result).toMatchObject({ code: EXIT.ok, stderr: "" });
   });
 
-  test("-l: existing labels by id, a missing one created first and said on stderr", async () => {
-    const { result } = await runAgainst(
+  test("-l: found labels by id, a missing one created first and said on stderr", async () => {
+    const search = (name: string, type: string, answer: object): Expectation => ({
+      method: "GET",
+      path: "/labels",
+      query: { search: name, type },
+      answer,
+    });
+    const result = await runAgainst(
       [
-        {
-          method: "GET",
-          path: "/labels",
-          answer: await twResource("runcmd/labels_user"),
-        },
+        search("LabelOne", "simple", twResource("labels_user")),
+        search("fresh", "simple", { labels: [], totalSize: 0 }),
+        search("ResourceLabelOne", "resource", twResource("labels_user")),
         {
           method: "POST",
           path: "/labels",
-          body: { name: "fresh", resource: false },
-          answer: { body: { id: 99, name: "fresh", resource: false, isDefault: false } },
+          exactBody: { name: "fresh" },
+          answer: { id: 99, name: "fresh", resource: false, isDefault: false },
         },
-        ...(await sarek()),
-        await launched({ launch: { labelIds: [1, 99] } }),
+        ...sarek(),
+        launched({ launch: { labelIds: [1, 99, 11] } }),
       ],
-      ["launch", "sarek", "-l", "LabelOne,fresh"],
+      ["launch", "sarek", "-l", "LabelOne,fresh", "-l", "ResourceLabelOne=ValueOne"],
     );
     expect(result.code, result.stderr).toBe(EXIT.ok);
     expect(result.stderr).toBe('seqera-api: created the missing labels "fresh"\n');
@@ -299,20 +259,20 @@ describe("tw launch (LaunchCmdTest)", () => {
   });
 
   test("testPipelineNotfound: exit 2, naming the pipeline, nothing launched", async () => {
-    const { result } = await runAgainst(
+    const result = await runAgainst(
       [
         {
           method: "GET",
           path: "/pipelines",
           query: { search: "hello", visibility: "all" },
-          answer: await twResource("runcmd/pipelines_none"),
+          answer: twResource("pipelines_none"),
         },
         // Ours, not tw's: one listing of the workspace's pipelines, for the nearest names.
         {
           method: "GET",
           path: "/pipelines",
           query: { visibility: "all" },
-          answer: await twResource("runcmd/pipelines_sarek"),
+          answer: twResource("pipelines_sarek"),
         },
       ],
       ["launch", "hello"],
@@ -322,8 +282,8 @@ describe("tw launch (LaunchCmdTest)", () => {
   });
 
   test("testInvalidAuth: a 401 is exit 4, under the command that was run", async () => {
-    const { result } = await runAgainst(
-      [{ method: "GET", path: "/pipelines", answer: { status: 401 } }],
+    const result = await runAgainst(
+      [{ method: "GET", path: "/pipelines", status: 401 }],
       ["launch", "hello"],
     );
     expect(result.code).toBe(EXIT.auth);
@@ -333,24 +293,24 @@ describe("tw launch (LaunchCmdTest)", () => {
 
 describe("tw runs (RunsCmdTest, RelaunchCmd)", () => {
   const run = "5mDfiUtqyptDib";
-  const describeRun = async (): Promise<Expectation[]> => [
+  const describeRun = (): Expectation[] => [
     {
       method: "GET",
       path: `/workflow/${run}`,
-      answer: await twResource("runcmd/workflow_view"),
+      answer: twResource("workflow_view"),
     },
     {
       method: "GET",
       path: `/workflow/${run}/launch`,
-      answer: await twResource("runcmd/runs/workflow_launch"),
+      answer: twResource("runs/workflow_launch"),
     },
   ];
 
   test("relaunch (resume): the run's launchId and session, from its commit, in its resume dir", async () => {
-    const { result } = await runAgainst(
+    const result = await runAgainst(
       [
-        ...(await describeRun()),
-        await launched({
+        ...describeRun(),
+        launched({
           launch: {
             id: "5SCyEXKrCqFoGzOXGpesr5",
             sessionId: "ecaad2dd-83bb-4e0d-9418-d84f177e1e74",
@@ -373,10 +333,10 @@ describe("tw runs (RunsCmdTest, RelaunchCmd)", () => {
   });
 
   test("relaunch --no-resume: the launch's own session, work dir and revision; resume false", async () => {
-    const { result, served } = await runAgainst(
+    const result = await runAgainst(
       [
-        ...(await describeRun()),
-        await launched({
+        ...describeRun(),
+        launched({
           launch: {
             id: "5SCyEXKrCqFoGzOXGpesr5",
             sessionId: "d77a5ac4-1a25-45d6-bab0-358605abc332",
@@ -388,21 +348,20 @@ describe("tw runs (RunsCmdTest, RelaunchCmd)", () => {
       ["relaunch", run, "--no-resume", "-n", "again"],
     );
     expect(result).toMatchObject({ code: EXIT.ok, stderr: "" });
-    const [request] = [...served.values()].at(-1)!;
-    const { launch } = JSON.parse(request!.body.toString());
+    const launch = sentLaunch();
     expect(launch.runName).toBe("again");
     expect(launch).not.toHaveProperty("revision");
   });
 
   test("relaunch --work-dir without --no-resume: exit 2 before any request", async () => {
-    const { result } = await runAgainst([], ["relaunch", run, "--work-dir", "s3://elsewhere"]);
+    const result = await runAgainst([], ["relaunch", run, "--work-dir", "s3://elsewhere"]);
     expect(result).toMatchObject({ code: EXIT.usage, stdout: "" });
     expect(result.stderr).toMatch(/^seqera-api: --work-dir needs --no-resume/);
   });
 
   test("testCancel: POST /workflow/{id}/cancel exactly once", async () => {
-    const { result } = await runAgainst(
-      [{ method: "POST", path: "/workflow/5dAZoXrcmZXRO4/cancel", answer: { status: 204 } }],
+    const result = await runAgainst(
+      [{ method: "POST", path: "/workflow/5dAZoXrcmZXRO4/cancel", status: 204 }],
       ["cancel", "5dAZoXrcmZXRO4"],
     );
     expect(result).toMatchObject({ code: EXIT.ok, stderr: "" });
@@ -410,8 +369,8 @@ describe("tw runs (RunsCmdTest, RelaunchCmd)", () => {
   });
 
   test("testCancelNotFound: a 403 says the run may be in another workspace, exit 4", async () => {
-    const { result } = await runAgainst(
-      [{ method: "POST", path: "/workflow/5dAZoXrcmZXRO4/cancel", answer: { status: 403 } }],
+    const result = await runAgainst(
+      [{ method: "POST", path: "/workflow/5dAZoXrcmZXRO4/cancel", status: 403 }],
       ["cancel", "5dAZoXrcmZXRO4"],
     );
     expect(result.code).toBe(EXIT.auth);
