@@ -258,6 +258,13 @@ export const OPTIONS = {
     help: "The file's first row is a header.",
     commands: ["datasets"],
   },
+  description: {
+    type: "string",
+    short: "d",
+    value: "text",
+    help: "The dataset's description, when it is created.",
+    commands: ["datasets"],
+  },
   timeout: {
     type: "string",
     value: "duration",

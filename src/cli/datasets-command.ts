@@ -18,7 +18,9 @@ export async function datasetsCommand(
 ): Promise<ExitCode> {
   const [verb, name, file, ...extra] = args;
   if (verb !== "add" || name === undefined || file === undefined || extra.length > 0) {
-    throw new UsageError("Usage: seqera-api datasets add <name> <file.csv|file.tsv> [--header]");
+    throw new UsageError(
+      "Usage: seqera-api datasets add <name> <file.csv|file.tsv> [--header] [-d description]",
+    );
   }
   await access(file).catch((error: NodeJS.ErrnoException) => {
     throw new UsageError(`${file}: cannot read the file (${error.code ?? error.message}).`);
@@ -30,6 +32,7 @@ export async function datasetsCommand(
       name,
       file,
       hasHeader: values.header === true,
+      description: values.description,
     });
     await writeBody(context.stdout, uploaded);
     return EXIT.ok;

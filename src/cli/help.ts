@@ -49,7 +49,7 @@ error message and failed tasks on stderr), 3 --timeout first.`,
 
 Prints the run's console output (its nf-<workflowId>.txt file). With --follow, prints the
 console log as it grows, each line once, until the run has ended.`,
-  datasets: `seqera-api datasets add <name> <file.csv|file.tsv> [--header]
+  datasets: `seqera-api datasets add <name> <file.csv|file.tsv> [--header] [-d description]
 
 Creates the dataset (or adds a version to the one of that name) and prints
 {"datasetId", "version", "url"}: the url is what a pipeline's input param takes.`,

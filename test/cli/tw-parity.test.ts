@@ -379,3 +379,63 @@ describe("tw runs (RunsCmdTest, RelaunchCmd)", () => {
     );
   });
 });
+
+describe("tw datasets (DatasetsCmdTest)", () => {
+  const workspaceId = "249664655368293";
+  const upload = (datasetId: string): Expectation => ({
+    method: "POST",
+    path: `/datasets/${datasetId}/upload`,
+    query: { workspaceId, header: "false" },
+    answer: twResource("datasets/dataset_upload_response"),
+  });
+
+  test("testAdd: the dataset created with its description, then the file uploaded", async () => {
+    const csv = await file("data.csv", "a,b\n1,2\n");
+    const result = await runAgainst(
+      [
+        {
+          method: "POST",
+          path: "/datasets",
+          query: { workspaceId },
+          exactBody: { name: "dataset3", description: "Dataset 3 description." },
+          answer: twResource("datasets/dataset_created_response"),
+        },
+        upload("1W3BTHWgRH71OJmOPMdG7S"),
+      ],
+      ["datasets", "add", "dataset3", csv, "-w", workspaceId, "-d", "Dataset 3 description."],
+    );
+    expect(result).toMatchObject({ code: EXIT.ok, stderr: "" });
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      datasetId: "1W3BTHWgRH71OJmOPMdG7S",
+      version: 3,
+    });
+    const [uploaded] = mock.server.requests.filter((r) => r.pathname.endsWith("/upload"));
+    expect(uploaded!.headers["content-type"]).toMatch(/^multipart\/form-data; boundary=/);
+    expect(uploaded!.body.toString()).toContain("a,b\n1,2\n");
+  });
+
+  test("a name already taken (ours, not tw's): a new version of that dataset", async () => {
+    const csv = await file("data.csv", "a,b\n1,2\n");
+    const result = await runAgainst(
+      [
+        {
+          method: "POST",
+          path: "/datasets",
+          query: { workspaceId },
+          status: 409,
+          answer: { message: "A dataset named dataset1 already exists" },
+        },
+        {
+          method: "GET",
+          path: "/datasets",
+          query: { workspaceId },
+          answer: twResource("datasets/datasets_list"),
+        },
+        upload("4D9TP0w2pM0qmwqVHgrgBK"),
+      ],
+      ["datasets", "add", "dataset1", csv, "-w", workspaceId],
+    );
+    expect(result).toMatchObject({ code: EXIT.ok, stderr: "" });
+    expect(JSON.parse(result.stdout)).toMatchObject({ datasetId: "4D9TP0w2pM0qmwqVHgrgBK" });
+  });
+});
