@@ -216,6 +216,29 @@ describe("tw launch (LaunchCmdTest)", () => {
     expect(result).toMatchObject({ code: EXIT.ok, stderr: "" });
   });
 
+  test("-w organization/workspace: the name looked up as tw does, then sent as its id", async () => {
+    const workspaceId = "75887156211589";
+    const result = await runAgainst(
+      [
+        { method: "GET", path: "/user-info", answer: twResource("user") },
+        {
+          method: "GET",
+          path: "/user/1264/workspaces",
+          answer: twResource("workspaces/workspaces_list"),
+        },
+        ...computeEnvs(workspaceId),
+        launched(
+          {
+            launch: { computeEnvId: "4iqCDE6C2Stq0jzBsHJvHn", workDir: "s3://nextflow-ci/jordeu" },
+          },
+          { workspaceId },
+        ),
+      ],
+      ["launch", "https://github.com/nextflow-io/hello", "-w", "organization1/workspace1"],
+    );
+    expect(result).toMatchObject({ code: EXIT.ok, stderr: "" });
+  });
+
   test("-c <name> on a Launchpad pipeline: that environment and its work directory", async () => {
     const result = await runAgainst(
       [
