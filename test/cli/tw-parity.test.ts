@@ -376,6 +376,28 @@ describe("tw runs (RunsCmdTest, RelaunchCmd)", () => {
     expect(launch).not.toHaveProperty("revision");
   });
 
+  test("relaunch with tw's launch options: each replaces the run's setting", async () => {
+    const config = await file("relaunch.config", "process.cpus = 2");
+    const result = await runAgainst(
+      [
+        ...describeRun(),
+        computeEnvs()[0]!,
+        launched({
+          launch: {
+            id: "5SCyEXKrCqFoGzOXGpesr5",
+            computeEnvId: "4iqCDE6C2Stq0jzBsHJvHn",
+            configProfiles: ["test"],
+            configText: "process.cpus = 2",
+            pullLatest: true,
+            resume: true,
+          },
+        }),
+      ],
+      ["relaunch", run, "-c", "aws", "--profile", "test", "--config", config, "--pull-latest"],
+    );
+    expect(result).toMatchObject({ code: EXIT.ok, stderr: "" });
+  });
+
   test("relaunch --work-dir without --no-resume: exit 2 before any request", async () => {
     const result = await runAgainst([], ["relaunch", run, "--work-dir", "s3://elsewhere"]);
     expect(result).toMatchObject({ code: EXIT.usage, stdout: "" });
