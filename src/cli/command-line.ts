@@ -352,7 +352,7 @@ export interface CommandLine {
 }
 
 /** The words that name a command; any other first word is an operation ("call"). */
-const COMMAND_WORDS: ReadonlySet<string> = new Set<CommandName>([
+export const COMMAND_WORDS: ReadonlySet<string> = new Set<CommandName>([
   ...API_COMMANDS.filter((command) => command !== "call"),
   "emulator",
 ]);

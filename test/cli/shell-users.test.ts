@@ -77,6 +77,15 @@ describe("tw's command words", () => {
     expect(emulator.requests.length).toBe(before);
   });
 
+  test.each([
+    ["relauch", "relaunch"],
+    ["cancle", "cancel"],
+  ])("a misspelt command %s: did you mean %s", async (word, command) => {
+    const result = await seqera([word, "4Bi5xBK6E2Nbhj"]);
+    expect(result).toMatchObject({ code: EXIT.usage, stdout: "" });
+    expect(result.stderr).toMatch(new RegExp(`^seqera-api: .*Did you mean ${command}\\b`));
+  });
+
   test("tw's --wait SUCCEEDED: exit 2, saying what --wait does here", async () => {
     const result = await seqera(["launch", "rnaseq", "--wait", "SUCCEEDED"]);
     expect(result).toMatchObject({ code: EXIT.usage, stdout: "" });
