@@ -4,17 +4,25 @@
  * or absent, so copying one into the other does not compile without them. Each reads only the
  * fields it copies (so any schema release's answer fits), drops nulls and read-only fields.
  */
+import type { Writable } from "openapi-typescript-helpers";
 import type { components } from "../../generated/schema.js";
 import { toLaunchRequest } from "./launch.js";
 import type { LaunchRequest, PipelineLaunch, RunLaunch } from "./schema.js";
 
 type Schemas = components["schemas"];
-export type CreatePipelineRequest = Schemas["CreatePipelineRequest"];
-export type CreateComputeEnvRequest = Schemas["CreateComputeEnvRequest"];
-export type CreateCredentialsRequest = Schemas["CreateCredentialsRequest"];
-export type CreateLabelRequest = Schemas["CreateLabelRequest"];
-type ComputeEnvBody = Schemas["ComputeEnv_ComputeConfig_"];
-type CredentialsBody = Schemas["Credentials"];
+/** A request body as a call takes it (read-only fields removed, write-only ones plain). */
+type Body<N extends keyof Schemas> = Writable<Schemas[N]>;
+export type CreatePipelineRequest = Body<"CreatePipelineRequest">;
+export type CreateComputeEnvRequest = Body<"CreateComputeEnvRequest">;
+export type CreateCredentialsRequest = Body<"CreateCredentialsRequest">;
+export type CreateLabelRequest = Body<"CreateLabelRequest">;
+type ComputeEnvBody = Body<"ComputeEnv_ComputeConfig_">;
+type CredentialsBody = Body<"Credentials">;
+/**
+ * Fields of a compute environment's configuration that the service writes and never takes:
+ * what it created for the environment.
+ */
+const SERVICE_WRITTEN_CONFIG = ["forgedResources", "deletedResources"];
 
 /** Launch fields that name things of the workspace the launch was read from. */
 const WORKSPACE_BOUND = [
@@ -44,7 +52,7 @@ export interface PipelineFields {
 export function toPipelineRequest(
   pipeline: PipelineFields,
   launch: PipelineLaunch | RunLaunch,
-  changes: Partial<LaunchRequest> = {},
+  changes: Nullable<LaunchRequest> = {},
 ): CreatePipelineRequest {
   const copied = toLaunchRequest(launch);
   for (const key of WORKSPACE_BOUND) delete copied[key];
@@ -52,7 +60,7 @@ export function toPipelineRequest(
     name: pipeline.name,
     description: pipeline.description,
     icon: pipeline.icon,
-    launch: { ...copied, ...changes },
+    launch: { ...copied, ...withoutNulls(changes) },
   });
 }
 
@@ -60,7 +68,8 @@ export function toPipelineRequest(
 export interface ComputeEnvFields {
   name?: string | null;
   platform?: ComputeEnvBody["platform"] | null;
-  config?: ComputeEnvBody["config"] | null;
+  /** Copied as read, without the resources the service created (`forgedResources`, …). */
+  config?: object | null;
   credentialsId?: string | null;
   description?: string | null;
 }
@@ -76,7 +85,7 @@ export function toComputeEnvRequest(
 ): CreateComputeEnvRequest {
   const name = changes.name ?? computeEnv.name;
   const platform = changes.platform ?? computeEnv.platform;
-  const config = changes.config ?? computeEnv.config;
+  const config = changes.config ?? configOf(computeEnv.config);
   if (!name || !platform || !config) {
     throw new TypeError(
       "toComputeEnvRequest: the compute environment has no name, platform or config; read it with GET /compute-envs/{computeEnvId}",
@@ -85,12 +94,21 @@ export function toComputeEnvRequest(
   const body: ComputeEnvBody = withoutNulls({
     name,
     platform,
-    config: withoutNulls(config) as ComputeEnvBody["config"],
+    config,
     credentialsId: computeEnv.credentialsId,
     description: computeEnv.description,
     ...changes,
   });
   return { computeEnv: body };
+}
+
+/** A configuration as read, as a request takes it: no nulls, nothing the service wrote. */
+function configOf(config: object | null | undefined): ComputeEnvBody["config"] | undefined {
+  if (!config) return undefined;
+  const copy = deepWithoutNulls(config) as Record<string, unknown>;
+  for (const key of SERVICE_WRITTEN_CONFIG) delete copy[key];
+  // The answer's configuration is the request's, its read-only fields removed just above.
+  return copy as ComputeEnvBody["config"];
 }
 
 /** The fields of credentials that new ones copy (`GET /credentials`: metadata, never the keys). */
@@ -149,4 +167,18 @@ type NoNulls<T> = { [K in keyof T]?: Exclude<T[K], null> };
 
 function withoutNulls<T extends object>(value: T): NoNulls<T> & T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v != null)) as NoNulls<T> & T;
+}
+
+/** Fields a request may be given, null (as an answer writes "absent") included. */
+type Nullable<T> = { [K in keyof T]?: T[K] | null };
+
+/** A JSON value without null properties at any depth (arrays keep their items). */
+function deepWithoutNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(deepWithoutNulls);
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, v]) => v != null)
+      .map(([k, v]) => [k, deepWithoutNulls(v)]),
+  );
 }

@@ -134,6 +134,10 @@ export interface LaunchSettings {
   headJobMemoryMb?: number;
   /** Pin the run to this commit; unset, the service resolves `revision`. */
   commitId?: string;
+  /** The run's output directory (Nextflow `-output-dir`). */
+  outputDir?: string;
+  /** The Nextflow syntax parser. */
+  syntaxParser?: LaunchRequest["syntaxParser"];
   /** Send no resource optimization (the saved `optimizationId`/`optimizationTargets` are dropped). */
   disableOptimization?: boolean;
   /** Wait for the run to end (true) or as these options say; the result then has `run`. Default no wait. */
@@ -411,6 +415,8 @@ async function submit(
   set("headJobCpus", settings.headJobCpus);
   set("headJobMemoryMb", settings.headJobMemoryMb);
   set("commitId", settings.commitId);
+  set("outputDir", settings.outputDir);
+  set("syntaxParser", settings.syntaxParser);
   if (settings.disableOptimization) {
     delete request.optimizationId;
     delete request.optimizationTargets;

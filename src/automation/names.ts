@@ -63,28 +63,42 @@ export async function workspaceIdOf(
   return typeof value === "number" ? value : resolveWorkspaceId(client, value, { signal });
 }
 
-/** Every page of the pipelines the service finds for `name`, in the workspace and shared with it. */
-const PIPELINES: Kind<Pipeline> = {
-  kind: "pipeline",
-  searched: true,
-  list: (client, workspaceId, signal, name) =>
-    collect(
-      client.paginate("/pipelines", {
-        params: { query: { workspaceId, search: name, visibility: "all" } },
-        pageSize: 50,
-        signal,
-      }),
-    ),
-  suggest: async (client, workspaceId, signal) =>
-    (
-      await client.GET("/pipelines", {
-        params: { query: { workspaceId, visibility: "all", max: 100 } },
-        signal,
-      })
-    ).pipelines ?? [],
-  names: (p) => [p.name ?? ""],
-  id: (p) => String(p.pipelineId),
-};
+/**
+ * A kind the service searches by name (`search=<name>&visibility=all`, as tw asks, so that
+ * resources shared from the organization are found): every page of the answer; after a miss,
+ * one page of the whole list for near names.
+ */
+function searchedKind<T extends { name?: string | null }>(
+  kind: string,
+  list: (
+    client: SeqeraClient,
+    query: { workspaceId: number | undefined; search?: string; visibility: "all" },
+    page: { pageSize: number } | { max: number },
+    signal: AbortSignal | undefined,
+  ) => Promise<T[]>,
+  id: (item: T) => string,
+): Kind<T> {
+  return {
+    kind,
+    searched: true,
+    list: (client, workspaceId, signal, name) =>
+      list(client, { workspaceId, search: name, visibility: "all" }, { pageSize: 50 }, signal),
+    suggest: (client, workspaceId, signal) =>
+      list(client, { workspaceId, visibility: "all" }, { max: 100 }, signal),
+    names: (item) => [item.name ?? ""],
+    id,
+  };
+}
+
+const PIPELINES = searchedKind<Pipeline>(
+  "pipeline",
+  async (client, query, page, signal) =>
+    "max" in page
+      ? ((await client.GET("/pipelines", { params: { query: { ...query, ...page } }, signal }))
+          .pipelines ?? [])
+      : collect(client.paginate("/pipelines", { params: { query }, ...page, signal })),
+  (p) => String(p.pipelineId),
+);
 
 const COMPUTE_ENVS: Kind<ComputeEnvSummary> = {
   kind: "compute environment",
@@ -118,13 +132,15 @@ const CREDENTIALS: Kind<Credentials> = {
   id: (c) => c.id ?? "",
 };
 
-const DATASETS: Kind<Dataset> = {
-  kind: "dataset",
-  list: (client, workspaceId, signal) =>
-    collect(client.paginate("/datasets", { params: { query: { workspaceId } }, signal })),
-  names: (d) => [d.name ?? ""],
-  id: (d) => d.id ?? "",
-};
+const DATASETS = searchedKind<Dataset>(
+  "dataset",
+  async (client, query, page, signal) =>
+    "max" in page
+      ? ((await client.GET("/datasets", { params: { query: { ...query, ...page } }, signal }))
+          .datasets ?? [])
+      : collect(client.paginate("/datasets", { params: { query }, ...page, signal })),
+  (d) => d.id ?? "",
+);
 
 const LABELS: Kind<Label> = {
   kind: "label",

@@ -56,7 +56,8 @@ export function createSeqeraClient(options: SeqeraClientOptions = {}): SeqeraCli
     checkCallOptions(init, method, path);
     const plan = planFor(method, path);
     const named = plan.takesWorkspaceId
-      ? (init.workspace ??
+      ? (init.workspaceId ??
+        init.workspace ??
         (init.params?.query?.workspaceId == null ? config.workspaceRef : undefined))
       : undefined;
     const request = prepareRequest(

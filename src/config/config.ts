@@ -167,6 +167,7 @@ export function checkCallOptions(init: object, method: string, path: string): vo
         checkMaxResponseBytes(value, name());
         break;
       case "workspace":
+      case "workspaceId":
         checkWorkspace(value, name());
         break;
       case "retryUnsafe":

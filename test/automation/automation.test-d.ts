@@ -4,13 +4,23 @@
  */
 import { expectTypeOf } from "vitest";
 import {
+  findPipeline,
+  findWorkspace,
   launchPipeline,
+  primaryComputeEnv,
+  relaunchRun,
+  toComputeEnvRequest,
+  toCredentialsRequest,
+  toLabelRequest,
   toLaunchRequest,
+  toPipelineRequest,
   uploadDataset,
   waitForRun,
+  type Pipeline,
   type Run,
   type RunStatus,
   type SeqeraClient,
+  type WorkspaceInfo,
 } from "../../src/index.js";
 
 export async function typeChecks(client: SeqeraClient): Promise<void> {
@@ -35,6 +45,44 @@ export async function typeChecks(client: SeqeraClient): Promise<void> {
   await launchPipeline(client, { pipeline: "rnaseq", params: { a: 1 }, wait: { timeoutMs: 1 } });
   // @ts-expect-error the pipeline is required
   await launchPipeline(client, { params: { a: 1 } });
+  // The pipeline first, then tw's settings named as the request's fields.
+  await launchPipeline(client, "rnaseq", {
+    stubRun: true,
+    labels: ["a=b"],
+    disableOptimization: true,
+  });
+  // @ts-expect-error a launch setting is typed
+  await launchPipeline(client, "rnaseq", { stubRun: "yes" });
+  await relaunchRun(client, "x", { resume: false, workDir: "s3://w" });
+
+  // Optional finds say so in their type; the others give the resource.
+  expectTypeOf(await findPipeline(client, "p")).toEqualTypeOf<Pipeline>();
+  expectTypeOf(await findPipeline(client, "p", { optional: true })).toEqualTypeOf<
+    Pipeline | undefined
+  >();
+  expectTypeOf(await findWorkspace(client, "org/ws")).toEqualTypeOf<WorkspaceInfo>();
+  expectTypeOf((await primaryComputeEnv(client)).id).toEqualTypeOf<string>();
+
+  // What was read goes back as a request body: no `!`, no cast.
+  const pipeline = await findPipeline(client, "p");
+  const { launch: saved } = await client.GET("/pipelines/{pipelineId}/launch", {
+    params: { path: { pipelineId: 1 } },
+  });
+  await client.POST("/pipelines", { body: toPipelineRequest(pipeline, saved ?? {}) });
+  const { computeEnv } = await client.GET("/compute-envs/{computeEnvId}", {
+    params: { path: { computeEnvId: "c" } },
+  });
+  await client.POST("/compute-envs", { body: toComputeEnvRequest(computeEnv ?? {}) });
+  const { credentials } = await client.GET("/credentials", {});
+  for (const c of credentials ?? []) {
+    await client.POST("/credentials", {
+      body: toCredentialsRequest(c, { discriminator: "aws", accessKey: "k", secretKey: "s" }),
+    });
+  }
+  const { labels } = await client.GET("/labels", {});
+  for (const label of labels ?? []) {
+    await client.POST("/labels", { body: toLabelRequest(label), workspaceId: "org/other" });
+  }
 
   // A dataset comes from content or a file, not both.
   await uploadDataset(client, { name: "d", content: "a,b\n" });

@@ -190,3 +190,22 @@ describe("near names", () => {
     expect(nearNames("genomics", ["sarek", "viralrecon"])).toEqual([]);
   });
 });
+
+describe("one name for the workspace option: `workspaceId`, per call too", () => {
+  test("a call's `workspaceId` (id or name) is sent as the workspace's id, as `workspace` was", async () => {
+    const client = clientOf(emulator, { workspaceId: undefined });
+    const from = emulator.requests.length;
+    await client.GET("/workflow", { workspaceId: "acme/dev" });
+    await client.GET("/workflow", { workspaceId: 44 });
+    await client.GET("/workflow", { workspace: "acme/prod" });
+    const sent = emulator.requests.slice(from).filter((r) => r.operationId === "ListWorkflows");
+    expect(sent.map((r) => new URLSearchParams(r.search).get("workspaceId"))).toEqual([
+      "43",
+      "44",
+      "42",
+    ]);
+    await expect(client.GET("/workflow", { workspaceId: -1 })).rejects.toThrow(
+      /^workspaceId \(GET \/workflow\) must be a positive integer or "organization\/workspace", got -1\.$/,
+    );
+  });
+});

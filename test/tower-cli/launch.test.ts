@@ -132,6 +132,17 @@ describe("tw LaunchCmdTest, ported", () => {
     expect(body!.launch).not.toHaveProperty("commitId");
   });
 
+  test("testSubmitLaunchpadPipelineOverridingNullableOptions: syntax parser, output dir", async () => {
+    const saved = (twResource("pipeline_launch_describe") as { launch: object }).launch;
+    mock.expect(findSarek, {
+      ...describeSarek,
+      answer: { launch: { ...saved, syntaxParser: "v2", outputDir: "/outputs" } },
+    });
+    mock.expect(launched({ ...SAREK_LAUNCH, syntaxParser: "v1", outputDir: "/new-outputs" }));
+    await launchPipeline(mock.client(), "sarek", { syntaxParser: "v1", outputDir: "/new-outputs" });
+    mock.verify();
+  });
+
   test("testSubmitLaunchpadPipelineWithAdvancedOptions: every advanced setting sent", async () => {
     mock.expect(
       findSarek,
