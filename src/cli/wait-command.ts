@@ -4,7 +4,7 @@ import type { OptionValues } from "./command-line.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { writeBody, type Streams } from "./output.js";
 import { progressOn } from "./progress.js";
-import { openSession } from "./session.js";
+import { withSession, type Session } from "./session.js";
 import { singleArgument } from "./single-argument.js";
 
 /** `seqera-api wait <workflowId>`: until the run ends; prints the run; exit 0, 1 or 3. */
@@ -14,23 +14,40 @@ export async function waitCommand(
   context: CliContext,
 ): Promise<ExitCode> {
   const workflowId = singleArgument(args, "Usage: seqera-api wait <workflowId> [--timeout 30m]");
-  const session = await openSession(values, context);
-  const { waitForRun, RunFailedError } = await import("../index.js");
+  const { RunFailedError } = await import("../index.js");
+  return withSession(`wait ${workflowId}`, values, context, async (session) => {
+    try {
+      await writeBody(context.stdout, await waitInSession(session, workflowId, context));
+      return EXIT.ok;
+    } catch (error) {
+      if (error instanceof RunFailedError) await writeBody(context.stdout, error.run);
+      throw error;
+    }
+  });
+}
+
+/**
+ * waitForRun within the command's scope (the workspace lookup and the failed-task listing too),
+ * showing the status on a terminal; past --timeout, a WaitTimeoutError naming the last status.
+ */
+export async function waitInSession(
+  { client, scope, timeoutMs, pollIntervalMs }: Session,
+  workflowId: string,
+  context: CliContext,
+): Promise<Run> {
+  const { waitForRun, WaitTimeoutError } = await import("../index.js");
   const status = statusReporter(context.stderr);
+  scope.explainDeadline(
+    () => new WaitTimeoutError("run", workflowId, timeoutMs!, status.last()?.status ?? undefined),
+  );
   try {
-    const run = await waitForRun(session.client, workflowId, {
-      timeoutMs: session.timeoutMs,
-      pollIntervalMs: session.pollIntervalMs,
+    return await waitForRun(client, workflowId, {
+      pollIntervalMs,
       onStatus: status.update,
+      signal: scope.signal,
     });
-    await writeBody(context.stdout, run);
-    return EXIT.ok;
-  } catch (error) {
-    if (error instanceof RunFailedError) await writeBody(context.stdout, error.run);
-    throw error;
   } finally {
     status.done();
-    await session.client.close();
   }
 }
 
@@ -51,6 +68,8 @@ export function statusReporter(stderr: Streams["stderr"]) {
       // Keep the clock moving between polls; unref'd, so it never holds the process.
       timer ??= setInterval(draw, 1000).unref();
     },
+    /** The run as last seen. */
+    last: () => last,
     done: () => {
       clearInterval(timer);
       progress.done();
