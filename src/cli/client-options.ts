@@ -1,5 +1,6 @@
 import type { LogEntry, SeqeraClientOptions } from "../index.js";
 import type { Streams } from "./output.js";
+import { terminalSafe } from "./terminal-text.js";
 
 /** The environment variable naming a Redis server that shares the token's rate limit. */
 export const REDIS_ENV = "SEQERA_RATE_LIMIT_REDIS";
@@ -25,7 +26,9 @@ export function clientOptions(
   if (flags.workspace !== undefined) options.workspaceId = flags.workspace;
   const redis = env[REDIS_ENV]?.trim();
   if (redis) options.rateLimit = { redis };
-  if (flags.verbose) options.logger = (entry) => void stderr.write(`${logLine(entry)}\n`);
+  // An attempt's error may quote the service: inert on a terminal.
+  if (flags.verbose)
+    options.logger = (entry) => void stderr.write(`${terminalSafe(logLine(entry))}\n`);
   return options;
 }
 

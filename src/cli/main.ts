@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 /** The `seqera-api` executable: see help.ts for its usage and exit-codes.ts for its exit codes. */
-import { text } from "node:stream/consumers";
+import { buffer } from "node:stream/consumers";
 import type { Interrupt } from "./cli-errors.js";
 import type { CliContext } from "./context.js";
 import { EXIT } from "./exit-codes.js";
+import { decodeUtf8 } from "./input-text.js";
 import { run } from "./run.js";
 
 // A reader that stops early (`| head`) closes the pipe: that is not a failure of ours.
@@ -34,6 +35,6 @@ process.exitCode = await run(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,
   env: process.env,
-  stdin: () => text(process.stdin),
+  stdin: async () => decodeUtf8("Standard input", await buffer(process.stdin)),
   interrupts,
 });

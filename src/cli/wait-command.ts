@@ -1,5 +1,7 @@
 import type { Run } from "../automation/schema.js";
 import type { CliContext } from "./context.js";
+import { DeadlineError } from "./cli-errors.js";
+import { formatMs } from "./duration.js";
 import type { OptionValues } from "./command-line.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { writeBody, type Streams } from "./output.js";
@@ -35,11 +37,18 @@ export async function waitInSession(
   workflowId: string,
   context: CliContext,
 ): Promise<Run> {
-  const { waitForRun, WaitTimeoutError } = await import("../index.js");
+  const { waitForRun, WaitTimeoutError, TERMINAL_RUN_STATUSES } = await import("../index.js");
   const status = statusReporter(context.stderr);
-  scope.explainDeadline(
-    () => new WaitTimeoutError("run", workflowId, timeoutMs!, status.last()?.status ?? undefined),
-  );
+  scope.explainDeadline(() => {
+    const last = status.last()?.status ?? undefined;
+    // The run ended: what ran out of time is the listing of its failed tasks.
+    if (last && TERMINAL_RUN_STATUSES.includes(last)) {
+      return new DeadlineError(
+        `Run ${workflowId} ended ${last}, but listing its failed tasks did not finish within --timeout ${formatMs(timeoutMs!)}.`,
+      );
+    }
+    return new WaitTimeoutError("run", workflowId, timeoutMs!, last);
+  });
   try {
     return await waitForRun(client, workflowId, {
       pollIntervalMs,
