@@ -149,17 +149,21 @@ function started(args: string[]) {
     clearTimeout(killer);
     return { code, signal, stdout, stderr } as CliResult;
   });
-  return { child, ended };
+  return { child, ended, stderr: () => stderr };
 }
 
-/** Resolves when the server has received a request matching `test`. */
-async function received(match: (request: RecordedRequest) => boolean): Promise<void> {
+/** Resolves once `done()` holds (checked every 20 ms); fails after 20 s. */
+async function until(done: () => boolean, what: string): Promise<void> {
   const deadline = performance.now() + 20_000;
-  while (!server.requests.some(match)) {
-    if (performance.now() > deadline) throw new Error("the request never came");
+  while (!done()) {
+    if (performance.now() > deadline) throw new Error(`${what} never happened`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+/** Resolves when the server has received a request matching `match`. */
+const received = (match: (request: RecordedRequest) => boolean) =>
+  until(() => server.requests.some(match), "the request");
 
 describe("an interrupt never loses a launched run", () => {
   test.each([
@@ -203,10 +207,11 @@ describe("an interrupt never loses a launched run", () => {
 
   test("SIGINT twice during a launch request that never ends: stops at once, exit 130", async () => {
     server.handle(launchable(() => never, 600_000));
-    const { child, ended } = started([...launchArgs]);
+    const { child, ended, stderr } = started([...launchArgs]);
     await received((r) => r.method === "POST");
     child.kill("SIGINT");
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Two signals sent at once may arrive as one: the second goes once the first was seen.
+    await until(() => stderr().includes("finishing the launch request"), "the first SIGINT");
     const at = performance.now();
     child.kill("SIGINT");
     const result = await ended;
