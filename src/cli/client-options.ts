@@ -2,6 +2,7 @@ import { isLoopback } from "../core/loopback.js";
 import type { LogEntry, SeqeraClientOptions } from "../index.js";
 import { UsageError } from "./cli-errors.js";
 import type { Streams } from "./output.js";
+import { terminalSafe } from "./terminal-text.js";
 
 /** The environment variable naming a Redis server that shares the token's rate limit. */
 export const REDIS_ENV = "SEQERA_RATE_LIMIT_REDIS";
@@ -39,7 +40,9 @@ export function clientOptions(
   else checkEndpoint(flags.url, env.TOWER_API_ENDPOINT);
   const redis = env[REDIS_ENV]?.trim();
   if (redis) options.rateLimit = { redis };
-  if (flags.verbose) options.logger = (entry) => void stderr.write(`${logLine(entry)}\n`);
+  // An attempt's error may quote the service: inert on a terminal.
+  if (flags.verbose)
+    options.logger = (entry) => void stderr.write(`${terminalSafe(logLine(entry))}\n`);
   return options;
 }
 

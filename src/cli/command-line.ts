@@ -268,7 +268,7 @@ export const OPTIONS = {
   timeout: {
     type: "string",
     value: "duration",
-    help: "Give up after this long (90s, 30m, 2h), retries, pages and waits included: exit code 3.",
+    help: "Give up after this long (90s, 30m, 2h): the whole command, lookups, retries, pages and waits included; exit code 3.",
     commands: ["call", ...WAITING, "cancel"],
   },
   "poll-interval": {

@@ -1,7 +1,7 @@
-import { readFile } from "node:fs/promises";
 import type { Params } from "../automation/params.js";
 import { UsageError } from "./cli-errors.js";
 import type { OptionValues } from "./command-line.js";
+import { parseYamlText, readUtf8File } from "./input-text.js";
 import { singleArgument } from "./single-argument.js";
 
 const STATUS = /^(SUBMITTED|RUNNING|SUCCEEDED|FAILED|CANCELLED|UNKNOWN)$/i;
@@ -49,28 +49,17 @@ export async function launchSettings(values: OptionValues) {
   };
 }
 
-/** A file's text, for a flag that sends it (a config, a script); undefined without the flag. */
+/** A file's UTF-8 text, for a flag that sends it (a config, a script); undefined without the flag. */
 async function readText(flag: string, file: string | undefined): Promise<string | undefined> {
-  if (file === undefined) return undefined;
-  return readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
-    throw new UsageError(`${flag} ${file}: cannot read the file (${error.code ?? error.message}).`);
-  });
+  return file === undefined ? undefined : readUtf8File(`${flag} ${file}`, file);
 }
 
-/** JSON or YAML (YAML reads JSON too); an object, as params are. */
+/** JSON or YAML (YAML reads JSON too); an object, as params are. Errors never quote the file. */
 async function readParams(file: string): Promise<Params> {
-  const text = (await readText("--params-file", file))!;
-  const { parse } = await import("yaml");
-  let params: unknown;
-  try {
-    params = parse(text);
-  } catch (error) {
-    throw new UsageError(
-      `--params-file ${file} is neither JSON nor YAML: ${(error as Error).message}`,
-    );
-  }
+  const label = `--params-file ${file}`;
+  const params = await parseYamlText(label, await readUtf8File(label, file));
   if (typeof params !== "object" || params === null || Array.isArray(params)) {
-    throw new UsageError(`--params-file ${file} must hold an object of params (name: value).`);
+    throw new UsageError(`${label} must hold an object of params (name: value).`);
   }
   return params as Params;
 }

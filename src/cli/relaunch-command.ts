@@ -1,10 +1,10 @@
 import type { CliContext } from "./context.js";
 import type { OptionValues } from "./command-line.js";
 import type { ExitCode } from "./exit-codes.js";
-import { reportLaunch } from "./launch-command.js";
 import { launchArgument, launchSettings } from "./launch-options.js";
+import { launchThenWait } from "./launch-then-wait.js";
 import { UsageError } from "./cli-errors.js";
-import { openSession } from "./session.js";
+import { withSession } from "./session.js";
 
 /**
  * `seqera-api relaunch <workflowId>`: resumes the run as tw runs relaunch does (its launch, its
@@ -31,15 +31,16 @@ export async function relaunchCommand(
     throw new UsageError("--pipeline needs --no-resume: a resumed run keeps its pipeline.");
   }
   const settings = await launchSettings(values);
-  const session = await openSession(values, context);
   const { relaunchRun } = await import("../index.js");
-  return reportLaunch(session, values, context, (wait) =>
-    relaunchRun(session.client, workflowId, {
-      ...settings,
-      resume,
-      pipeline: values.pipeline,
-      commitId: values["commit-id"],
-      wait,
-    }),
+  return withSession(`relaunch ${workflowId}`, values, context, (session) =>
+    launchThenWait(session, values.wait === true, context, (signal) =>
+      relaunchRun(session.client, workflowId, {
+        ...settings,
+        resume,
+        pipeline: values.pipeline,
+        commitId: values["commit-id"],
+        signal,
+      }),
+    ),
   );
 }

@@ -13,11 +13,13 @@ import { oneLine } from "./client-options.js";
 import type { CommandLine, CommandName } from "./command-line.js";
 import { findTarget } from "./operation-target.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
-import { DeadlineError, UsageError } from "./cli-errors.js";
+import { DeadlineError, InterruptedError, UsageError } from "./cli-errors.js";
 
 /** The exit code for a failure, by the categories of EXIT. */
 export function exitCodeFor(error: unknown): ExitCode {
   if (error instanceof RunFailedError) return EXIT.runFailed;
+  if (error instanceof InterruptedError)
+    return error.signal === "SIGINT" ? EXIT.sigint : EXIT.sigterm;
   if (
     error instanceof UsageError ||
     error instanceof ConfigurationError ||

@@ -4,6 +4,8 @@ import type { CliContext } from "./context.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { write } from "./output.js";
 import { UsageError } from "./cli-errors.js";
+import { terminalSafe } from "./terminal-text.js";
+import { createRedactor } from "../core/redact.js";
 
 /**
  * Runs one command line and returns its exit code; every failure becomes one line on stderr.
@@ -71,11 +73,21 @@ export async function run(argv: string[], context: CliContext): Promise<ExitCode
   } catch (error) {
     // Bad input is reported without loading the client's error classes.
     if (error instanceof UsageError) {
-      context.stderr.write(`seqera-api: ${oneLine(error.message)}\n`);
+      report(context, `seqera-api: ${oneLine(error.message)}`);
       return EXIT.usage;
     }
     const { errorLine, exitCodeFor, ranBy } = await import("./report-error.js");
-    context.stderr.write(`${errorLine(error, ranBy(parsed))}\n`);
+    report(context, errorLine(error, ranBy(parsed)));
     return exitCodeFor(error);
   }
+}
+
+/**
+ * The one line on stderr: without the token (an argument may have been the token itself,
+ * `--url "$TOWER_ACCESS_TOKEN"`) and with any control the service sent made inert.
+ */
+function report(context: CliContext, line: string): void {
+  const token = context.env.TOWER_ACCESS_TOKEN?.trim();
+  const redacted = token ? createRedactor(token)(line) : line;
+  context.stderr.write(`${terminalSafe(redacted)}\n`);
 }

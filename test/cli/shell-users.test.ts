@@ -218,8 +218,11 @@ describe("messages in the CLI's terms", () => {
     );
   });
 
+  // Not a word of the message: every error line is cleaned of the token (issue 17).
+  const REFUSED_TOKEN = "old-token-7c41e9d2";
+
   test("a refused token on /user-info: only the token is blamed", async () => {
-    const result = await seqera(["UserInfo"], { env: env({ TOWER_ACCESS_TOKEN: "revoked" }) });
+    const result = await seqera(["UserInfo"], { env: env({ TOWER_ACCESS_TOKEN: REFUSED_TOKEN }) });
     expect(result.code).toBe(EXIT.auth);
     expect(result.stderr).toBe(
       "seqera-api: 403 UserInfo: Forbidden: TOWER_ACCESS_TOKEN was refused (invalid, expired or revoked), the only cause of a 403 there; create a new token under Your tokens in the Seqera Platform UI.\n",
@@ -233,7 +236,7 @@ describe("messages in the CLI's terms", () => {
   ])(
     "%j with a workspace by name and a refused token: the command run, not UserInfo",
     async (args, command) => {
-      const result = await seqera(args, { env: env({ TOWER_ACCESS_TOKEN: "revoked" }) });
+      const result = await seqera(args, { env: env({ TOWER_ACCESS_TOKEN: REFUSED_TOKEN }) });
       expect(result.code).toBe(EXIT.auth);
       expect(result.stderr).toBe(
         `seqera-api ${command}: 403 GET /user-info: Forbidden: TOWER_ACCESS_TOKEN was refused (invalid, expired or revoked), the only cause of a 403 there; create a new token under Your tokens in the Seqera Platform UI.\n`,
