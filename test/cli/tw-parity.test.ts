@@ -155,6 +155,12 @@ describe("tw launch (LaunchCmdTest)", () => {
             schemaName: "my_schema.json",
             pullLatest: true,
             stubRun: true,
+            // tw's newer options, beyond its test
+            outputDir: "s3://out",
+            syntaxParser: "v2",
+            launchContainer: "quay.io/nf:24",
+            userSecrets: ["A", "B"],
+            workspaceSecrets: ["C"],
           },
         }),
       ],
@@ -162,7 +168,9 @@ describe("tw launch (LaunchCmdTest)", () => {
       ["launch", "sarek", "--profile", "test,docker", "-r", "develop", "--work-dir", "/my_work_dir"]
         .concat(["--config", config, "--pull-latest", "--stub-run", "--pre-run", pre])
         .concat(["--post-run", post, "--main-script", "alternate.nf", "--entry-name", "dsl2"])
-        .concat(["--schema-name", "my_schema.json"]),
+        .concat(["--schema-name", "my_schema.json", "--output-dir", "s3://out"])
+        .concat(["--syntax-parser", "v2", "--launch-container", "quay.io/nf:24"])
+        .concat(["--user-secrets", "A,B", "--workspace-secrets", "C"]),
     );
     expect(result).toMatchObject({ code: EXIT.ok, stderr: "" });
   });
