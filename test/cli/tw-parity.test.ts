@@ -8,27 +8,18 @@
 import { writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { EXIT } from "../../src/cli/exit-codes.js";
 import { TOKEN } from "../helpers/client.js";
-import {
-  startTwMock,
-  twResource,
-  type Expectation,
-  type TwMock,
-} from "../tower-cli/mock-server.js";
+import { twMockPerTest, twResource, type Expectation } from "../tower-cli/mock-server.js";
 import { buildCli, runCli, type BuiltCli } from "./cli.js";
 
 let cli: BuiltCli;
-let mock: TwMock;
 beforeAll(async () => {
   cli = await buildCli();
 });
 afterAll(() => cli?.remove());
-beforeEach(async () => {
-  mock = await startTwMock();
-});
-afterEach(() => mock.close());
+const mock = twMockPerTest();
 
 /**
  * Runs the CLI against exactly these expectations (a request none matches, body included, is
@@ -36,18 +27,18 @@ afterEach(() => mock.close());
  * every request carried the token.
  */
 async function runAgainst(expectations: Expectation[], args: string[]) {
-  mock.expect(...expectations);
+  mock().expect(...expectations);
   const result = await runCli(cli.main, args, {
-    env: { TOWER_API_ENDPOINT: mock.url, TOWER_ACCESS_TOKEN: TOKEN },
+    env: { TOWER_API_ENDPOINT: mock().url, TOWER_ACCESS_TOKEN: TOKEN },
   });
-  mock.verify();
-  for (const request of mock.server.requests)
+  mock().verify();
+  for (const request of mock().server.requests)
     expect(request.headers.authorization).toBe(`Bearer ${TOKEN}`);
   return result;
 }
 /** The launch body the CLI sent. */
 const sentLaunch = () =>
-  (mock.bodies("POST", "/workflow/launch")[0] as { launch: Record<string, unknown> }).launch;
+  (mock().bodies("POST", "/workflow/launch")[0] as { launch: Record<string, unknown> }).launch;
 
 const file = async (name: string, content: string) => {
   const at = path.join(tmpdir(), `${process.pid}-tw-${name}`);
@@ -462,7 +453,7 @@ describe("tw datasets (DatasetsCmdTest)", () => {
       datasetId: "1W3BTHWgRH71OJmOPMdG7S",
       version: 3,
     });
-    const [uploaded] = mock.server.requests.filter((r) => r.pathname.endsWith("/upload"));
+    const [uploaded] = mock().server.requests.filter((r) => r.pathname.endsWith("/upload"));
     expect(uploaded!.headers["content-type"]).toMatch(/^multipart\/form-data; boundary=/);
     expect(uploaded!.body.toString()).toContain("a,b\n1,2\n");
   });
