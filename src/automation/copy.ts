@@ -2,11 +2,10 @@
 import type { SeqeraClient } from "../client/client.js";
 import { lookupOptional } from "../client/names.js";
 import { toPipelineRequest } from "./convert.js";
+import { savedLaunch } from "./launch.js";
 import {
   AVAILABLE_COMPUTE_ENVS,
-  PIPELINES,
   primaryComputeEnv,
-  withFresh,
   workspaceIdOf,
   type WorkspaceRef,
 } from "./names.js";
@@ -50,40 +49,30 @@ export async function copyPipeline(
   const { signal } = options;
   const from = await workspaceIdOf(client, options.from, signal);
   const to = await workspaceIdOf(client, options.to, signal);
-  return withFresh(client, PIPELINES, pipeline, from, signal, async (found) => {
-    const sourceWorkspaceId =
-      found.workspaceId != null && found.workspaceId !== from ? found.workspaceId : undefined;
-    const { launch } = await client.GET("/pipelines/{pipelineId}/launch", {
-      params: {
-        path: { pipelineId: found.pipelineId! },
-        query: { workspaceId: from, sourceWorkspaceId },
-      },
-      signal,
-    });
-    const savedName = launch?.computeEnv?.name;
-    const sameName = savedName
-      ? await lookupOptional(client, AVAILABLE_COMPUTE_ENVS, savedName, to, signal)
-      : undefined;
-    const computeEnvId =
-      sameName?.id ?? (await primaryComputeEnv(client, { workspaceId: to, signal })).id;
-    const { computeEnv } = await client.GET("/compute-envs/{computeEnvId}", {
-      params: { path: { computeEnvId }, query: { workspaceId: to } },
-      signal,
-    });
-    const body = toPipelineRequest(found, launch ?? {}, {
-      computeEnvId,
-      workDir: computeEnv?.config?.workDir ?? undefined,
-    });
-    if (options.name) body.name = options.name;
-    const created = await client.POST("/pipelines", {
-      params: { query: { workspaceId: to } },
-      body,
-      signal,
-    });
-    return {
-      pipelineId: created.pipeline!.pipelineId!,
-      computeEnvId,
-      computeEnvBy: sameName ? "name" : "primary",
-    };
+  const found = await savedLaunch(client, pipeline, from, {}, signal);
+  const savedName = found.launch.computeEnv?.name;
+  const sameName = savedName
+    ? await lookupOptional(client, AVAILABLE_COMPUTE_ENVS, savedName, to, signal)
+    : undefined;
+  const computeEnvId =
+    sameName?.id ?? (await primaryComputeEnv(client, { workspaceId: to, signal })).id;
+  const { computeEnv } = await client.GET("/compute-envs/{computeEnvId}", {
+    params: { path: { computeEnvId }, query: { workspaceId: to } },
+    signal,
   });
+  const body = toPipelineRequest(found.pipeline, found.launch, {
+    computeEnvId,
+    workDir: computeEnv?.config?.workDir,
+  });
+  if (options.name) body.name = options.name;
+  const created = await client.POST("/pipelines", {
+    params: { query: { workspaceId: to } },
+    body,
+    signal,
+  });
+  return {
+    pipelineId: created.pipeline!.pipelineId!,
+    computeEnvId,
+    computeEnvBy: sameName ? "name" : "primary",
+  };
 }

@@ -18,7 +18,7 @@ import {
 import { lookup } from "../client/names.js";
 import { mergeParamsText, type Params } from "./params.js";
 import { waitForRun, type WaitForRunOptions } from "./runs.js";
-import type { LaunchRequest, PipelineLaunch, Run, RunLaunch } from "./schema.js";
+import type { LaunchRequest, Pipeline, PipelineLaunch, Run, RunLaunch } from "./schema.js";
 
 /**
  * Which fields of a launch request are copied from a saved launch configuration. A Record over
@@ -225,44 +225,65 @@ export async function launchPipeline(
     };
     return submit(client, request, options, workspaceId, undefined);
   }
-  // A kept pipeline id that answers 403/404 (deleted, re-created) is looked up once more.
-  return withFresh(client, PIPELINES, pipeline, workspaceId, signal, async (found) => {
-    // A pipeline shared from the organization lives in another workspace: name it as its source.
-    const sourceWorkspaceId =
-      found.workspaceId != null && found.workspaceId !== workspaceId
-        ? found.workspaceId
-        : undefined;
-    const pipelineId = found.pipelineId!;
-    const versionId =
-      options.versionId ??
-      (options.versionName === undefined
-        ? undefined
-        : await versionIdOf(client, pipelineId, options.versionName, workspaceId, signal));
-    const { launch } = await client.GET("/pipelines/{pipelineId}/launch", {
-      params: { path: { pipelineId }, query: { ...query, sourceWorkspaceId, versionId } },
+  const { launch, sourceWorkspaceId } = await savedLaunch(
+    client,
+    pipeline,
+    workspaceId,
+    options,
+    signal,
+  );
+  const request = toLaunchRequest(launch);
+  if (options.computeEnv) {
+    // Another compute environment: its work directory, and its scripts and config where the
+    // saved launch has none.
+    const computeEnv = await describeComputeEnv(client, options.computeEnv, workspaceId, signal);
+    const config = computeEnv.config ?? {};
+    request.computeEnvId = computeEnv.id!;
+    request.workDir = config.workDir ?? undefined;
+    request.preRunScript ??= config.preRunScript ?? undefined;
+    request.postRunScript ??= config.postRunScript ?? undefined;
+    request.configText ??= config.nextflowConfig ?? undefined;
+  }
+  request.computeEnvId ??= (await primaryComputeEnv(client, { workspaceId, signal })).id;
+  if (!request.workDir && !options.workDir) {
+    const { computeEnv } = await client.GET("/compute-envs/{computeEnvId}", {
+      params: { path: { computeEnvId: request.computeEnvId }, query },
       signal,
     });
-    const request = toLaunchRequest(launch ?? {});
-    if (options.computeEnv) {
-      // Another compute environment: its work directory, and its scripts and config where the
-      // saved launch has none.
-      const computeEnv = await describeComputeEnv(client, options.computeEnv, workspaceId, signal);
-      const config = computeEnv.config ?? {};
-      request.computeEnvId = computeEnv.id!;
-      request.workDir = config.workDir ?? undefined;
-      request.preRunScript ??= config.preRunScript ?? undefined;
-      request.postRunScript ??= config.postRunScript ?? undefined;
-      request.configText ??= config.nextflowConfig ?? undefined;
-    }
-    request.computeEnvId ??= (await primaryComputeEnv(client, { workspaceId, signal })).id;
-    if (!request.workDir && !options.workDir) {
-      const { computeEnv } = await client.GET("/compute-envs/{computeEnvId}", {
-        params: { path: { computeEnvId: request.computeEnvId }, query },
-        signal,
-      });
-      request.workDir = computeEnv?.config?.workDir ?? undefined;
-    }
-    return submit(client, request, options, workspaceId, sourceWorkspaceId);
+    request.workDir = computeEnv?.config?.workDir ?? undefined;
+  }
+  return submit(client, request, options, workspaceId, sourceWorkspaceId);
+}
+
+/**
+ * A Launchpad pipeline found by name and its saved launch (`GET /pipelines/{id}/launch`), of
+ * the version asked for. A pipeline shared from the organization lives in another workspace,
+ * `sourceWorkspaceId`, which the launch names too. A kept pipeline id that answers 403/404
+ * (deleted, perhaps re-created) is looked up once more; nothing is sent before this succeeds.
+ */
+export async function savedLaunch(
+  client: SeqeraClient,
+  name: string,
+  workspaceId: number | undefined,
+  version: PipelineVersionSettings,
+  signal: AbortSignal | undefined,
+): Promise<{ pipeline: Pipeline; launch: PipelineLaunch; sourceWorkspaceId: number | undefined }> {
+  return withFresh(client, PIPELINES, name, workspaceId, signal, async (pipeline) => {
+    const sourceWorkspaceId =
+      pipeline.workspaceId != null && pipeline.workspaceId !== workspaceId
+        ? pipeline.workspaceId
+        : undefined;
+    const pipelineId = pipeline.pipelineId!;
+    const versionId =
+      version.versionId ??
+      (version.versionName === undefined
+        ? undefined
+        : await versionIdOf(client, pipelineId, version.versionName, workspaceId, signal));
+    const { launch } = await client.GET("/pipelines/{pipelineId}/launch", {
+      params: { path: { pipelineId }, query: { workspaceId, sourceWorkspaceId, versionId } },
+      signal,
+    });
+    return { pipeline, launch: launch ?? {}, sourceWorkspaceId };
   });
 }
 

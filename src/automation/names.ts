@@ -70,35 +70,35 @@ export async function workspaceIdOf(
  */
 function searchedKind<T extends { name?: string | null }>(
   kind: string,
-  list: (
-    client: SeqeraClient,
-    query: { workspaceId: number | undefined; search?: string; visibility: "all" },
-    page: { pageSize: number } | { max: number },
-    signal: AbortSignal | undefined,
-  ) => Promise<T[]>,
+  path: "/pipelines" | "/datasets",
   id: (item: T) => string,
 ): Kind<T> {
+  const list = (
+    client: SeqeraClient,
+    query: { workspaceId: number | undefined; search?: string },
+    page: { pageSize: number; limit?: number },
+    signal: AbortSignal | undefined,
+  ) =>
+    collect(
+      client.paginate(path, {
+        params: { query: { ...query, visibility: "all" } },
+        ...page,
+        signal,
+      }),
+    ) as Promise<T[]>;
   return {
     kind,
     searched: true,
     list: (client, workspaceId, signal, name) =>
-      list(client, { workspaceId, search: name, visibility: "all" }, { pageSize: 50 }, signal),
+      list(client, { workspaceId, search: name }, { pageSize: 50 }, signal),
     suggest: (client, workspaceId, signal) =>
-      list(client, { workspaceId, visibility: "all" }, { max: 100 }, signal),
+      list(client, { workspaceId }, { pageSize: 100, limit: 100 }, signal),
     names: (item) => [item.name ?? ""],
     id,
   };
 }
 
-const PIPELINES = searchedKind<Pipeline>(
-  "pipeline",
-  async (client, query, page, signal) =>
-    "max" in page
-      ? ((await client.GET("/pipelines", { params: { query: { ...query, ...page } }, signal }))
-          .pipelines ?? [])
-      : collect(client.paginate("/pipelines", { params: { query }, ...page, signal })),
-  (p) => String(p.pipelineId),
-);
+const PIPELINES = searchedKind<Pipeline>("pipeline", "/pipelines", (p) => String(p.pipelineId));
 
 const COMPUTE_ENVS: Kind<ComputeEnvSummary> = {
   kind: "compute environment",
@@ -132,15 +132,7 @@ const CREDENTIALS: Kind<Credentials> = {
   id: (c) => c.id ?? "",
 };
 
-const DATASETS = searchedKind<Dataset>(
-  "dataset",
-  async (client, query, page, signal) =>
-    "max" in page
-      ? ((await client.GET("/datasets", { params: { query: { ...query, ...page } }, signal }))
-          .datasets ?? [])
-      : collect(client.paginate("/datasets", { params: { query }, ...page, signal })),
-  (d) => d.id ?? "",
-);
+const DATASETS = searchedKind<Dataset>("dataset", "/datasets", (d) => d.id ?? "");
 
 const LABELS: Kind<Label> = {
   kind: "label",

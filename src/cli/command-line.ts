@@ -221,6 +221,18 @@ export const OPTIONS = {
     help: "The container of the Nextflow head job.",
     commands: LAUNCHING,
   },
+  "output-dir": {
+    type: "string",
+    value: "path",
+    help: "The run's output directory (Nextflow -output-dir).",
+    commands: LAUNCHING,
+  },
+  "syntax-parser": {
+    type: "string",
+    value: "v1|v2",
+    help: "The Nextflow syntax parser: v1 (legacy) or v2.",
+    commands: LAUNCHING,
+  },
   "disable-optimization": {
     type: "boolean",
     help: "Launch without the pipeline's resource optimization.",

@@ -46,7 +46,14 @@ export async function launchSettings(values: OptionValues) {
     userSecrets: values["user-secrets"],
     workspaceSecrets: values["workspace-secrets"],
     launchContainer: values["launch-container"],
+    outputDir: values["output-dir"],
+    syntaxParser: syntaxParser(values["syntax-parser"]),
   };
+}
+
+function syntaxParser(text: string | undefined): "v1" | "v2" | undefined {
+  if (text === undefined || text === "v1" || text === "v2") return text;
+  throw new UsageError(`--syntax-parser ${text}: expected v1 or v2.`);
 }
 
 /** A file's UTF-8 text, for a flag that sends it (a config, a script); undefined without the flag. */

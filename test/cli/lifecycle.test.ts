@@ -114,6 +114,7 @@ describe("launch", () => {
       "--params and --params-file are the same option: give one.",
     ],
     [["launch", "rnaseq", "--no-resume"], "--no-resume does not apply to seqera-api launch."],
+    [["launch", "rnaseq", "--syntax-parser", "v3"], "--syntax-parser v3: expected v1 or v2."],
     [["launch"], "Usage: seqera-api launch <pipeline name or URL>"],
     [["launch", "rnaseq", "--follow"], "--follow does not apply to seqera-api launch."],
   ])("bad input %j: exit 2, nothing launched", async (args, message) => {

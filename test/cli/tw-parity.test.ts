@@ -8,27 +8,18 @@
 import { writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { EXIT } from "../../src/cli/exit-codes.js";
 import { TOKEN } from "../helpers/client.js";
-import {
-  startTwMock,
-  twResource,
-  type Expectation,
-  type TwMock,
-} from "../tower-cli/mock-server.js";
+import { twMockPerTest, twResource, type Expectation } from "../tower-cli/mock-server.js";
 import { buildCli, runCli, type BuiltCli } from "./cli.js";
 
 let cli: BuiltCli;
-let mock: TwMock;
 beforeAll(async () => {
   cli = await buildCli();
 });
 afterAll(() => cli?.remove());
-beforeEach(async () => {
-  mock = await startTwMock();
-});
-afterEach(() => mock.close());
+const mock = twMockPerTest();
 
 /**
  * Runs the CLI against exactly these expectations (a request none matches, body included, is
@@ -36,18 +27,18 @@ afterEach(() => mock.close());
  * every request carried the token.
  */
 async function runAgainst(expectations: Expectation[], args: string[]) {
-  mock.expect(...expectations);
+  mock().expect(...expectations);
   const result = await runCli(cli.main, args, {
-    env: { TOWER_API_ENDPOINT: mock.url, TOWER_ACCESS_TOKEN: TOKEN },
+    env: { TOWER_API_ENDPOINT: mock().url, TOWER_ACCESS_TOKEN: TOKEN },
   });
-  mock.verify();
-  for (const request of mock.server.requests)
+  mock().verify();
+  for (const request of mock().server.requests)
     expect(request.headers.authorization).toBe(`Bearer ${TOKEN}`);
   return result;
 }
 /** The launch body the CLI sent. */
 const sentLaunch = () =>
-  (mock.bodies("POST", "/workflow/launch")[0] as { launch: Record<string, unknown> }).launch;
+  (mock().bodies("POST", "/workflow/launch")[0] as { launch: Record<string, unknown> }).launch;
 
 const file = async (name: string, content: string) => {
   const at = path.join(tmpdir(), `${process.pid}-tw-${name}`);
@@ -155,6 +146,12 @@ describe("tw launch (LaunchCmdTest)", () => {
             schemaName: "my_schema.json",
             pullLatest: true,
             stubRun: true,
+            // tw's newer options, beyond its test
+            outputDir: "s3://out",
+            syntaxParser: "v2",
+            launchContainer: "quay.io/nf:24",
+            userSecrets: ["A", "B"],
+            workspaceSecrets: ["C"],
           },
         }),
       ],
@@ -162,7 +159,9 @@ describe("tw launch (LaunchCmdTest)", () => {
       ["launch", "sarek", "--profile", "test,docker", "-r", "develop", "--work-dir", "/my_work_dir"]
         .concat(["--config", config, "--pull-latest", "--stub-run", "--pre-run", pre])
         .concat(["--post-run", post, "--main-script", "alternate.nf", "--entry-name", "dsl2"])
-        .concat(["--schema-name", "my_schema.json"]),
+        .concat(["--schema-name", "my_schema.json", "--output-dir", "s3://out"])
+        .concat(["--syntax-parser", "v2", "--launch-container", "quay.io/nf:24"])
+        .concat(["--user-secrets", "A,B", "--workspace-secrets", "C"]),
     );
     expect(result).toMatchObject({ code: EXIT.ok, stderr: "" });
   });
@@ -454,7 +453,7 @@ describe("tw datasets (DatasetsCmdTest)", () => {
       datasetId: "1W3BTHWgRH71OJmOPMdG7S",
       version: 3,
     });
-    const [uploaded] = mock.server.requests.filter((r) => r.pathname.endsWith("/upload"));
+    const [uploaded] = mock().server.requests.filter((r) => r.pathname.endsWith("/upload"));
     expect(uploaded!.headers["content-type"]).toMatch(/^multipart\/form-data; boundary=/);
     expect(uploaded!.body.toString()).toContain("a,b\n1,2\n");
   });

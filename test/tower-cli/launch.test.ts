@@ -3,7 +3,7 @@
  * ported to the library: given the answers tw's tests serve, launchPipeline sends the requests
  * tw sends. Each test names the tw test it ports.
  */
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { beforeEach, describe, expect, test } from "vitest";
 import {
   AmbiguousNameError,
   NameNotFoundError,
@@ -11,14 +11,12 @@ import {
   SeqeraApiError,
   launchPipeline,
 } from "../../src/index.js";
-import { startTwMock, twResource, type TwMock } from "./mock-server.js";
+import { twMockPerTest, twResource, type TwMock } from "./mock-server.js";
 
+const twMock = twMockPerTest();
 let mock: TwMock;
-beforeEach(async () => {
-  mock = await startTwMock();
-});
-afterEach(async () => {
-  await mock.close();
+beforeEach(() => {
+  mock = twMock();
 });
 
 const SAREK_ID = "250911634275687";
@@ -84,6 +82,16 @@ const describedEnv = (id: string, workDir: string, extra: object = {}) => ({
     },
   },
 });
+
+/** tw's mockGithubLaunch: the AVAILABLE compute envs, then the primary one described. */
+const PRIMARY_ENV = [
+  { method: "GET", path: "/compute-envs", query: { status: "AVAILABLE" }, answer: AVAILABLE_ENVS },
+  {
+    method: "GET",
+    path: "/compute-envs/1uJweHHZTo7gydE6pyDt7x",
+    answer: describedEnv("1uJweHHZTo7gydE6pyDt7x", "s3://nextflow-ci/jordeu"),
+  },
+];
 
 describe("tw LaunchCmdTest, ported", () => {
   test("testSubmitLaunchpadPipeline: the saved launch as it is, optimization kept", async () => {
@@ -255,31 +263,18 @@ describe("tw LaunchCmdTest, ported", () => {
   });
 
   test("testSubmitGithubPipeline: a URL on the AVAILABLE primary and its work dir", async () => {
-    mock.expect(
-      {
-        method: "GET",
-        path: "/compute-envs",
-        query: { status: "AVAILABLE" },
-        answer: AVAILABLE_ENVS,
-      },
-      {
-        method: "GET",
-        path: "/compute-envs/1uJweHHZTo7gydE6pyDt7x",
-        answer: describedEnv("1uJweHHZTo7gydE6pyDt7x", "s3://nextflow-ci/jordeu"),
-      },
-      {
-        method: "POST",
-        path: "/workflow/launch",
-        exactBody: {
-          launch: {
-            computeEnvId: "1uJweHHZTo7gydE6pyDt7x",
-            pipeline: "https://github.com/nextflow-io/hello",
-            workDir: "s3://nextflow-ci/jordeu",
-          },
+    mock.expect(...PRIMARY_ENV, {
+      method: "POST",
+      path: "/workflow/launch",
+      exactBody: {
+        launch: {
+          computeEnvId: "1uJweHHZTo7gydE6pyDt7x",
+          pipeline: "https://github.com/nextflow-io/hello",
+          workDir: "s3://nextflow-ci/jordeu",
         },
-        answer: { workflowId: "57ojrWRzTyous" },
       },
-    );
+      answer: { workflowId: "57ojrWRzTyous" },
+    });
     const { workflowId } = await launchPipeline(
       mock.client(),
       "https://github.com/nextflow-io/hello",
@@ -466,17 +461,7 @@ describe("tw LaunchCmdTest, ported", () => {
 
   test("testWaitFailsWhenRunFails: a RunFailedError", async () => {
     mock.expect(
-      {
-        method: "GET",
-        path: "/compute-envs",
-        query: { status: "AVAILABLE" },
-        answer: AVAILABLE_ENVS,
-      },
-      {
-        method: "GET",
-        path: "/compute-envs/1uJweHHZTo7gydE6pyDt7x",
-        answer: describedEnv("1uJweHHZTo7gydE6pyDt7x", "s3://nextflow-ci/jordeu"),
-      },
+      ...PRIMARY_ENV,
       { method: "POST", path: "/workflow/launch", answer: { workflowId: "57ojrWRzTyous" } },
       {
         method: "GET",

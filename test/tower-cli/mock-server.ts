@@ -11,7 +11,7 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { expect } from "vitest";
+import { afterEach, beforeEach, expect } from "vitest";
 import { startServer, type RecordedRequest, type TestServer } from "../helpers/server.js";
 import { clientFor } from "../helpers/client.js";
 
@@ -152,4 +152,16 @@ export function containsJson(actual: unknown, wanted: unknown): boolean {
 
 function deepEqual(a: unknown, b: unknown): boolean {
   return containsJson(a, b) && containsJson(b, a);
+}
+
+/** A fresh mock for each test of the file (closed after it): call at the top of the file. */
+export function twMockPerTest(): () => TwMock {
+  let mock: TwMock | undefined;
+  beforeEach(async () => {
+    mock = await startTwMock();
+  });
+  afterEach(async () => {
+    await mock?.close();
+  });
+  return () => mock!;
 }

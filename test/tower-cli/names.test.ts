@@ -4,8 +4,9 @@
  * DatasetsCmdTest to the library's find*, primaryComputeEnv, findWorkspace, copyPipeline and
  * uploadDataset; plus what tw has no test for: an org-shared pipeline, a cached id gone stale.
  */
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { beforeEach, describe, expect, test } from "vitest";
 import {
+  ForbiddenError,
   NameNotFoundError,
   copyPipeline,
   findComputeEnv,
@@ -16,14 +17,12 @@ import {
   primaryComputeEnv,
   uploadDataset,
 } from "../../src/index.js";
-import { startTwMock, twResource, type TwMock } from "./mock-server.js";
+import { twMockPerTest, twResource, type TwMock } from "./mock-server.js";
 
+const twMock = twMockPerTest();
 let mock: TwMock;
-beforeEach(async () => {
-  mock = await startTwMock();
-});
-afterEach(async () => {
-  await mock.close();
+beforeEach(() => {
+  mock = twMock();
 });
 
 const WS = "75887156211589";
@@ -132,6 +131,22 @@ describe("pipelines (PipelinesCmdTest)", () => {
     expect((error as Error).message).toBe(
       'The pipeline "sleep" (id 183522618315672) answered 404 and no longer exists: it was deleted',
     );
+    mock.verify();
+  });
+
+  test("a 403 on the launch itself is the caller's: no second lookup, nothing sent twice", async () => {
+    mock.expect(
+      searchSleep,
+      {
+        method: "GET",
+        path: "/pipelines/183522618315672/launch",
+        answer: { launch: { id: "L1", pipeline: "p", workDir: "/w", computeEnv: { id: "c" } } },
+      },
+      { method: "POST", path: "/workflow/launch", status: 403 },
+    );
+    const client = mock.client();
+    await findPipeline(client, "sleep");
+    await expect(launchPipeline(client, "sleep")).rejects.toBeInstanceOf(ForbiddenError);
     mock.verify();
   });
 

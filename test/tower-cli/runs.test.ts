@@ -3,7 +3,7 @@
  * library: relaunch (with and without resume, as tw's RelaunchCmd builds the request), cancel
  * and list, given the answers tw's tests serve.
  */
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { beforeEach, describe, expect, test } from "vitest";
 import {
   ConfigurationError,
   ForbiddenError,
@@ -12,14 +12,12 @@ import {
   listRuns,
   relaunchRun,
 } from "../../src/index.js";
-import { startTwMock, twResource, type TwMock } from "./mock-server.js";
+import { twMockPerTest, twResource, type TwMock } from "./mock-server.js";
 
+const twMock = twMockPerTest();
 let mock: TwMock;
-beforeEach(async () => {
-  mock = await startTwMock();
-});
-afterEach(async () => {
-  await mock.close();
+beforeEach(() => {
+  mock = twMock();
 });
 
 const RUN = "5mDfiUtqyptDib";
