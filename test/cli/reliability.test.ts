@@ -67,6 +67,38 @@ function launchable(
 }
 
 const launchArgs = ["launch", "https://github.com/nf-core/rnaseq", "-w", "5"];
+
+/** As launchable, with a run w0 to resume (its launch l0, session s0): relaunching it answers w1. */
+function relaunchable(describe: () => ScriptedResponse) {
+  const launch = launchable(describe);
+  return (request: RecordedRequest): ScriptedResponse => {
+    switch (`${request.method} ${request.pathname}`) {
+      case "GET /workflow/w0":
+        return {
+          body: { workflow: { id: "w0", status: "FAILED", launchId: "l0", sessionId: "s0" } },
+        };
+      case "GET /workflow/w0/launch":
+        return {
+          body: {
+            launch: {
+              id: "l0",
+              pipeline: "https://github.com/nf-core/rnaseq",
+              computeEnv: { id: "ce1" },
+              workDir: "s3://work",
+              resumeCommitId: "abc123",
+            },
+          },
+        };
+      default:
+        return launch(request);
+    }
+  };
+}
+
+const relaunchArgs = ["relaunch", "w0", "-w", "5"];
+/** The launch request of the one POST /workflow/launch the server received. */
+const launched = () =>
+  JSON.parse(server.requests.find((r) => r.method === "POST")!.body.toString()).launch;
 const posts = () => server.requests.filter((r) => r.method === "POST").length;
 
 describe("--timeout bounds the whole command", () => {
@@ -92,6 +124,19 @@ describe("--timeout bounds the whole command", () => {
     );
     expect(result.ms).toBeLessThan(15_000);
     expect(posts()).toBe(1);
+  });
+
+  test("relaunch --wait whose run never answers: exit 3 at the deadline, the workflowId printed", async () => {
+    server.handle(relaunchable(() => never));
+    const result = await timed([...relaunchArgs, "--wait", "--timeout", "2s"]);
+    expect(result.code).toBe(EXIT.timeout);
+    expect(JSON.parse(result.stdout)).toEqual({ workflowId: "w1", createdLabels: [] });
+    expect(result.stderr).toBe(
+      "seqera-api: Gave up waiting for run w1 after 2000 ms: no status received\n",
+    );
+    expect(result.ms).toBeLessThan(15_000);
+    expect(posts()).toBe(1);
+    expect(launched()).toMatchObject({ id: "l0", resume: true, sessionId: "s0" });
   });
 
   test("wait with a workspace lookup that stalls: exit 3 at the deadline", async () => {
@@ -185,6 +230,27 @@ describe("an interrupt never loses a launched run", () => {
       );
       expect(performance.now() - at).toBeLessThan(10_000);
       expect(posts()).toBe(1);
+    },
+  );
+
+  test.each([
+    ["SIGINT", EXIT.sigint],
+    ["SIGTERM", EXIT.sigterm],
+  ] as const)(
+    "relaunch --wait, %s while waiting: the new run's workflowId on stdout, exit %i",
+    async (signal, code) => {
+      server.handle(relaunchable(() => ({ body: { workflow: { id: "w1", status: "RUNNING" } } })));
+      const { child, ended } = started([...relaunchArgs, "--wait", "--poll-interval", "100ms"]);
+      await received((r) => r.pathname === "/workflow/w1");
+      child.kill(signal);
+      const result = await ended;
+      expect(result).toMatchObject({ code, signal: null });
+      expect(JSON.parse(result.stdout)).toEqual({ workflowId: "w1", createdLabels: [] });
+      expect(result.stderr).toBe(
+        `seqera-api: Interrupted by ${signal} after launching run w1, which goes on; follow it with seqera-api wait w1.\n`,
+      );
+      expect(posts()).toBe(1);
+      expect(launched()).toMatchObject({ id: "l0", resume: true });
     },
   );
 
