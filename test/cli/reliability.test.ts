@@ -95,7 +95,19 @@ function relaunchable(describe: () => ScriptedResponse) {
   };
 }
 
-const relaunchArgs = ["relaunch", "w0", "-w", "5"];
+/** Each command that launches: its arguments, its server, and what its launch request holds. */
+const LAUNCHING = {
+  launch: {
+    args: launchArgs,
+    serve: launchable,
+    sent: { pipeline: "https://github.com/nf-core/rnaseq" },
+  },
+  relaunch: {
+    args: ["relaunch", "w0", "-w", "5"],
+    serve: relaunchable,
+    sent: { id: "l0", resume: true, sessionId: "s0" },
+  },
+};
 /** The launch request of the one POST /workflow/launch the server received. */
 const launched = () =>
   JSON.parse(server.requests.find((r) => r.method === "POST")!.body.toString()).launch;
@@ -114,30 +126,22 @@ describe("--timeout bounds the whole command", () => {
     expect(posts()).toBe(0);
   });
 
-  test("launch --wait whose run never answers: exit 3 at the deadline, the workflowId printed", async () => {
-    server.handle(launchable(() => never));
-    const result = await timed([...launchArgs, "--wait", "--timeout", "2s"]);
-    expect(result.code).toBe(EXIT.timeout);
-    expect(JSON.parse(result.stdout)).toEqual({ workflowId: "w1", createdLabels: [] });
-    expect(result.stderr).toBe(
-      "seqera-api: Gave up waiting for run w1 after 2000 ms: no status received\n",
-    );
-    expect(result.ms).toBeLessThan(15_000);
-    expect(posts()).toBe(1);
-  });
-
-  test("relaunch --wait whose run never answers: exit 3 at the deadline, the workflowId printed", async () => {
-    server.handle(relaunchable(() => never));
-    const result = await timed([...relaunchArgs, "--wait", "--timeout", "2s"]);
-    expect(result.code).toBe(EXIT.timeout);
-    expect(JSON.parse(result.stdout)).toEqual({ workflowId: "w1", createdLabels: [] });
-    expect(result.stderr).toBe(
-      "seqera-api: Gave up waiting for run w1 after 2000 ms: no status received\n",
-    );
-    expect(result.ms).toBeLessThan(15_000);
-    expect(posts()).toBe(1);
-    expect(launched()).toMatchObject({ id: "l0", resume: true, sessionId: "s0" });
-  });
+  test.each(["launch", "relaunch"] as const)(
+    "%s --wait whose run never answers: exit 3 at the deadline, the workflowId printed",
+    async (command) => {
+      const { args, serve, sent } = LAUNCHING[command];
+      server.handle(serve(() => never));
+      const result = await timed([...args, "--wait", "--timeout", "2s"]);
+      expect(result.code).toBe(EXIT.timeout);
+      expect(JSON.parse(result.stdout)).toEqual({ workflowId: "w1", createdLabels: [] });
+      expect(result.stderr).toBe(
+        "seqera-api: Gave up waiting for run w1 after 2000 ms: no status received\n",
+      );
+      expect(result.ms).toBeLessThan(15_000);
+      expect(posts()).toBe(1);
+      expect(launched()).toMatchObject(sent);
+    },
+  );
 
   test("wait with a workspace lookup that stalls: exit 3 at the deadline", async () => {
     server.handle(() => never);
@@ -212,13 +216,16 @@ const received = (match: (request: RecordedRequest) => boolean) =>
 
 describe("an interrupt never loses a launched run", () => {
   test.each([
-    ["SIGINT", EXIT.sigint],
-    ["SIGTERM", EXIT.sigterm],
+    ["launch", "SIGINT", EXIT.sigint],
+    ["launch", "SIGTERM", EXIT.sigterm],
+    ["relaunch", "SIGINT", EXIT.sigint],
+    ["relaunch", "SIGTERM", EXIT.sigterm],
   ] as const)(
-    "launch --wait, %s while waiting: the workflowId on stdout, exit %i",
-    async (signal, code) => {
-      server.handle(launchable(() => ({ body: { workflow: { id: "w1", status: "RUNNING" } } })));
-      const { child, ended } = started([...launchArgs, "--wait", "--poll-interval", "100ms"]);
+    "%s --wait, %s while waiting: the workflowId on stdout, exit %i",
+    async (command, signal, code) => {
+      const { args, serve, sent } = LAUNCHING[command];
+      server.handle(serve(() => ({ body: { workflow: { id: "w1", status: "RUNNING" } } })));
+      const { child, ended } = started([...args, "--wait", "--poll-interval", "100ms"]);
       await received((r) => r.pathname === "/workflow/w1");
       const at = performance.now();
       child.kill(signal);
@@ -230,27 +237,7 @@ describe("an interrupt never loses a launched run", () => {
       );
       expect(performance.now() - at).toBeLessThan(10_000);
       expect(posts()).toBe(1);
-    },
-  );
-
-  test.each([
-    ["SIGINT", EXIT.sigint],
-    ["SIGTERM", EXIT.sigterm],
-  ] as const)(
-    "relaunch --wait, %s while waiting: the new run's workflowId on stdout, exit %i",
-    async (signal, code) => {
-      server.handle(relaunchable(() => ({ body: { workflow: { id: "w1", status: "RUNNING" } } })));
-      const { child, ended } = started([...relaunchArgs, "--wait", "--poll-interval", "100ms"]);
-      await received((r) => r.pathname === "/workflow/w1");
-      child.kill(signal);
-      const result = await ended;
-      expect(result).toMatchObject({ code, signal: null });
-      expect(JSON.parse(result.stdout)).toEqual({ workflowId: "w1", createdLabels: [] });
-      expect(result.stderr).toBe(
-        `seqera-api: Interrupted by ${signal} after launching run w1, which goes on; follow it with seqera-api wait w1.\n`,
-      );
-      expect(posts()).toBe(1);
-      expect(launched()).toMatchObject({ id: "l0", resume: true });
+      expect(launched()).toMatchObject(sent);
     },
   );
 
