@@ -281,7 +281,7 @@ export const OPTIONS = {
     type: "string",
     value: "duration",
     help: "Give up after this long (90s, 30m, 2h): the whole command, lookups, retries, pages and waits included; exit code 3.",
-    commands: ["call", ...WAITING, "cancel"],
+    commands: ["call", ...WAITING, "cancel", "datasets"],
   },
   "poll-interval": {
     type: "string",

@@ -183,6 +183,18 @@ describe("--timeout bounds the whole command", () => {
     expect(result.stderr).toBe("seqera-api: logs w1 did not finish within --timeout 2s.\n");
     expect(result.ms).toBeLessThan(15_000);
   });
+
+  test("datasets add against a server that never answers: exit 3 at the deadline", async () => {
+    const file = path.join(dir, "samples.csv");
+    await writeFile(file, "sample,fastq\ns1,s3://bucket/s1.fq\n");
+    server.handle(() => never);
+    const result = await timed(["datasets", "add", "samples", file, "-w", "5", "--timeout", "2s"]);
+    expect(result).toMatchObject({ code: EXIT.timeout, stdout: "" });
+    expect(result.stderr).toBe(
+      "seqera-api: datasets add samples did not finish within --timeout 2s.\n",
+    );
+    expect(result.ms).toBeLessThan(15_000);
+  });
 });
 
 /** The CLI started, and its output collected until it ends. */
