@@ -49,7 +49,7 @@ const operationsAsJson = {
 const pkg = JSON.parse(readFileSync("package.json", "utf8"));
 // Bundled rather than imported at run time: each package an import resolves costs its
 // start-up; openapi-fetch stays a dependency for the types (.d.ts files import it).
-const bundled = new Set(["yaml", "leven", "openapi-fetch"]);
+const bundled = new Set(["yaml", "leven", "openapi-fetch", "jsonc-parser"]);
 const entries = ["index.js", "testing/index.js", "cli/main.js"].map((entry) =>
   join(dist, "src", entry),
 );

@@ -8,6 +8,7 @@ import {
 } from "../openapi/operations-document.js";
 import { didYouMean } from "./closest.js";
 import { UsageError } from "./cli-errors.js";
+import { decodeUtf8 } from "./input-text.js";
 
 /** One -F (typed) or -f (raw) argument, in command-line order. */
 export interface FieldArg {
@@ -95,7 +96,8 @@ async function valueOf(
         `-F ${field.name}=@${file}: cannot read the file (${error.code ?? error.message}).`,
       );
     });
-    return multipart ? new File([content], path.basename(file)) : content.toString("utf8");
+    if (multipart) return new File([content], path.basename(file));
+    return decodeUtf8(`-F ${field.name}=@${file}`, content);
   }
   // The schema knows better than a literal's look: a string field keeps "1.0" as text.
   if (leaf?.type === "string" && !(text === "null" && leaf.nullable === true)) return text;

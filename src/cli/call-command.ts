@@ -1,7 +1,8 @@
 import type { Paginated, UntypedInit } from "../index.js";
 import type { CliContext } from "./context.js";
 import { planCall, type CallPlan } from "./call-plan.js";
-import { parseDuration, withDeadline } from "./duration.js";
+import { withCommandScope } from "./command-scope.js";
+import { parseDuration } from "./duration.js";
 import type { OptionValues } from "./command-line.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { findTarget } from "./operation-target.js";
@@ -30,7 +31,7 @@ export async function callCommand(
   // The client is loaded only now: usage errors and --help never pay for it.
   const client = await openClient(values, context);
   try {
-    await withDeadline(timeoutMs, plan.info.operationId, async (signal) => {
+    await withCommandScope(plan.info.operationId, timeoutMs, context, async ({ signal }) => {
       plan.init.signal = signal;
       if (plan.paginate) return writeEveryItem(client.paginate as PaginateAny, plan, context);
       const { method, path } = plan.info;

@@ -1,4 +1,3 @@
-import { readFile } from "node:fs/promises";
 import type { OperationInfo } from "../../generated/operations.js";
 import { isRecord, loadDocument, requestBody } from "../openapi/operations-document.js";
 import type { UntypedInit } from "../index.js";
@@ -6,6 +5,7 @@ import { applyFields, type FieldArg, type InputSource } from "./body-fields.js";
 import { didYouMean } from "./closest.js";
 import type { Target } from "./operation-target.js";
 import { UsageError } from "./cli-errors.js";
+import { parseJsonText, readUtf8File } from "./input-text.js";
 
 /** What the command line asks of one operation, checked before anything is sent. */
 export interface CallPlan {
@@ -140,21 +140,9 @@ async function bodyOf(
 }
 
 async function readInput(file: string, io: InputSource): Promise<unknown> {
-  const text =
-    file === "-"
-      ? await io.stdin()
-      : await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
-          throw new UsageError(
-            `--input ${file}: cannot read the file (${error.code ?? error.message}).`,
-          );
-        });
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new UsageError(
-      `--input ${file === "-" ? "(stdin)" : file} is not JSON: ${(error as Error).message}.`,
-    );
-  }
+  const label = `--input ${file === "-" ? "(stdin)" : file}`;
+  const text = file === "-" ? await io.stdin() : await readUtf8File(label, file);
+  return parseJsonText(label, text);
 }
 
 function pagination(

@@ -5,3 +5,17 @@ UsageError.prototype.name = "UsageError";
 /** The command did not finish within its --timeout: exit code 3. */
 export class DeadlineError extends Error {}
 DeadlineError.prototype.name = "DeadlineError";
+
+/** The signals a command stops on, cleanly: its requests aborted, what it did printed. */
+export type Interrupt = "SIGINT" | "SIGTERM";
+
+/** The command was stopped by SIGINT or SIGTERM: exit code 130 or 143, as a shell reports them. */
+export class InterruptedError extends Error {
+  constructor(
+    readonly signal: Interrupt,
+    message = `Interrupted by ${signal}.`,
+  ) {
+    super(message);
+  }
+}
+InterruptedError.prototype.name = "InterruptedError";

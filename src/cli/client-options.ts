@@ -1,8 +1,13 @@
+import { isLoopback } from "../core/loopback.js";
 import type { LogEntry, SeqeraClientOptions } from "../index.js";
+import { UsageError } from "./cli-errors.js";
 import type { Streams } from "./output.js";
+import { terminalSafe } from "./terminal-text.js";
 
 /** The environment variable naming a Redis server that shares the token's rate limit. */
 export const REDIS_ENV = "SEQERA_RATE_LIMIT_REDIS";
+/** The environment variable that allows plain http:// to a host other than this machine. */
+export const INSECURE_HTTP_ENV = "SEQERA_ALLOW_INSECURE_HTTP";
 
 export interface ConnectionFlags {
   url?: string;
@@ -13,20 +18,54 @@ export interface ConnectionFlags {
 /**
  * The library's options for the CLI: the token from TOWER_ACCESS_TOKEN only (a flag would
  * leave it in shell history and process listings), URL and workspace from flags over the
- * TOWER_* variables, the rate limiter and retries on, and Redis when REDIS_ENV is set.
+ * TOWER_* variables, the rate limiter and retries on, and Redis when REDIS_ENV is set. The
+ * settings the CLI user can get wrong are checked here, to be explained in the CLI's terms
+ * (variables and flags) rather than the library's options.
  */
 export function clientOptions(
   flags: ConnectionFlags,
   env: Readonly<Record<string, string | undefined>>,
   stderr: Streams["stderr"],
 ): SeqeraClientOptions {
+  if (!env.TOWER_ACCESS_TOKEN?.trim()) {
+    throw new UsageError(
+      "No Seqera access token: TOWER_ACCESS_TOKEN is not set (create a token under Your tokens in the Seqera Platform UI, then export TOWER_ACCESS_TOKEN=<token>).",
+    );
+  }
   const options: SeqeraClientOptions = { env };
   if (flags.url !== undefined) options.baseUrl = flags.url;
   if (flags.workspace !== undefined) options.workspaceId = flags.workspace;
+  const insecure = /^(1|true|yes)$/i.test(env[INSECURE_HTTP_ENV]?.trim() ?? "");
+  if (insecure) options.allowInsecureHttp = true;
+  else checkEndpoint(flags.url, env.TOWER_API_ENDPOINT);
   const redis = env[REDIS_ENV]?.trim();
   if (redis) options.rateLimit = { redis };
-  if (flags.verbose) options.logger = (entry) => void stderr.write(`${logLine(entry)}\n`);
+  // An attempt's error may quote the service: inert on a terminal.
+  if (flags.verbose)
+    options.logger = (entry) => void stderr.write(`${terminalSafe(logLine(entry))}\n`);
   return options;
+}
+
+/** The URL's faults a CLI user fixes with a variable or flag; the client checks the rest. */
+function checkEndpoint(flag: string | undefined, variable: string | undefined): void {
+  const text = flag ?? variable?.trim();
+  const from = flag === undefined ? "TOWER_API_ENDPOINT" : "--url";
+  let url: URL;
+  try {
+    url = new URL(text ?? "");
+  } catch {
+    return;
+  }
+  if (url.username || url.password) {
+    throw new UsageError(
+      `${from} must not hold credentials: put the access token in TOWER_ACCESS_TOKEN, and the URL without them.`,
+    );
+  }
+  if (url.protocol === "http:" && !isLoopback(url.hostname)) {
+    throw new UsageError(
+      `Refusing plain http:// to ${url.host} (${from}): the access token would travel unencrypted. Use https://, or set ${INSECURE_HTTP_ENV}=1 if you accept that.`,
+    );
+  }
 }
 
 /** One attempt, as --verbose prints it; the entry holds the path template, never ids or the token. */

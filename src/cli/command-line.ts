@@ -2,13 +2,24 @@ import { parseArgs } from "node:util";
 import type { FieldArg } from "./body-fields.js";
 import { didYouMean } from "./closest.js";
 import { UsageError } from "./cli-errors.js";
+import { twCommandHint } from "./tw-commands.js";
 
 /** What the first positional argument selects. "call" is an API operation (by id or path). */
-export type CommandName = "call" | "emulator" | "launch" | "wait" | "logs" | "datasets";
+export type CommandName =
+  "call" | "emulator" | "launch" | "relaunch" | "wait" | "logs" | "cancel" | "datasets";
 
 /** The commands that talk to the API (all but the emulator). */
-const API_COMMANDS: readonly CommandName[] = ["call", "launch", "wait", "logs", "datasets"];
-const WAITING: readonly CommandName[] = ["launch", "wait", "logs"];
+const API_COMMANDS: readonly CommandName[] = [
+  "call",
+  "launch",
+  "relaunch",
+  "wait",
+  "logs",
+  "cancel",
+  "datasets",
+];
+const LAUNCHING: readonly CommandName[] = ["launch", "relaunch"];
+const WAITING: readonly CommandName[] = [...LAUNCHING, "wait", "logs"];
 
 interface OptionSpec {
   type: "string" | "boolean";
@@ -19,6 +30,10 @@ interface OptionSpec {
   help: string;
   /** The commands it applies to; the others refuse it, so a misplaced flag is never ignored. */
   commands: readonly CommandName[];
+  /** Another name of that option (tw's, or an earlier one of ours). */
+  alias?: string;
+  /** A list: each value is split at commas, as tw does (`-l a,b`). */
+  commas?: boolean;
 }
 
 /** Every option of every command, once: the parser's table and the help's. */
@@ -66,36 +81,184 @@ export const OPTIONS = {
     help: "Fetch every page of a list and print each item as one JSON line (NDJSON); -q max=N sets the page size.",
     commands: ["call"],
   },
+  "params-file": {
+    type: "string",
+    value: "file",
+    help: "Params (JSON or YAML) deep-merged over the saved ones.",
+    commands: LAUNCHING,
+  },
   params: {
     type: "string",
     value: "file",
-    help: "Params (JSON or YAML) deep-merged over the pipeline's saved ones.",
-    commands: ["launch"],
+    help: "Same as --params-file.",
+    alias: "params-file",
+    commands: LAUNCHING,
   },
   "compute-env": {
     type: "string",
+    short: "c",
     value: "name",
-    help: "The compute environment by name; default the saved one, else the workspace's primary.",
+    help: "The compute environment by name, with its work directory; default the saved one, else the workspace's primary.",
+    commands: LAUNCHING,
+  },
+  name: {
+    type: "string",
+    short: "n",
+    value: "name",
+    help: "The run's name.",
+    commands: LAUNCHING,
+  },
+  "run-name": {
+    type: "string",
+    value: "name",
+    help: "Same as --name.",
+    alias: "name",
     commands: ["launch"],
+  },
+  "work-dir": {
+    type: "string",
+    value: "path",
+    help: "The work directory (s3://bucket/work, /scratch...).",
+    commands: LAUNCHING,
+  },
+  profile: {
+    type: "string",
+    multiple: true,
+    commas: true,
+    value: "a,b",
+    help: "Nextflow config profiles, comma-separated or repeated.",
+    commands: LAUNCHING,
   },
   revision: {
     type: "string",
+    short: "r",
     value: "ref",
     help: "A branch, tag or commit of the pipeline.",
+    commands: LAUNCHING,
+  },
+  labels: {
+    type: "string",
+    short: "l",
+    multiple: true,
+    commas: true,
+    value: "a,b=c",
+    help: "Labels, comma-separated or repeated; name=value is a resource label. Missing ones are created (said on stderr).",
     commands: ["launch"],
   },
-  "run-name": { type: "string", value: "name", help: "The run's name.", commands: ["launch"] },
   label: {
     type: "string",
     multiple: true,
     value: "name",
-    help: "A label by name (it must exist); repeat for several.",
+    help: "Same as --labels.",
+    alias: "labels",
     commands: ["launch"],
+  },
+  config: {
+    type: "string",
+    value: "file",
+    help: "Nextflow config added to the pipeline's (its text is sent as configText).",
+    commands: LAUNCHING,
+  },
+  "pre-run": {
+    type: "string",
+    value: "file",
+    help: "A Bash script run where Nextflow runs, before the pipeline.",
+    commands: LAUNCHING,
+  },
+  "post-run": {
+    type: "string",
+    value: "file",
+    help: "A Bash script run where Nextflow runs, after the pipeline.",
+    commands: LAUNCHING,
+  },
+  "main-script": {
+    type: "string",
+    value: "file",
+    help: "The pipeline's main script, if not main.nf.",
+    commands: LAUNCHING,
+  },
+  "entry-name": {
+    type: "string",
+    value: "name",
+    help: "The workflow to run (DSL2 entry name).",
+    commands: LAUNCHING,
+  },
+  "schema-name": {
+    type: "string",
+    value: "file",
+    help: "The pipeline's params schema file.",
+    commands: LAUNCHING,
+  },
+  "pull-latest": {
+    type: "boolean",
+    help: "Pull the latest version of the repository before running.",
+    commands: LAUNCHING,
+  },
+  "stub-run": {
+    type: "boolean",
+    help: "Run the processes' stubs instead of their scripts.",
+    commands: LAUNCHING,
+  },
+  "user-secrets": {
+    type: "string",
+    multiple: true,
+    commas: true,
+    value: "a,b",
+    help: "Pipeline secrets of yours the run may read, by name.",
+    commands: LAUNCHING,
+  },
+  "workspace-secrets": {
+    type: "string",
+    multiple: true,
+    commas: true,
+    value: "a,b",
+    help: "Pipeline secrets of the workspace the run may read, by name.",
+    commands: LAUNCHING,
+  },
+  "launch-container": {
+    type: "string",
+    value: "image",
+    help: "The container of the Nextflow head job.",
+    commands: LAUNCHING,
+  },
+  "output-dir": {
+    type: "string",
+    value: "path",
+    help: "The run's output directory (Nextflow -output-dir).",
+    commands: LAUNCHING,
+  },
+  "syntax-parser": {
+    type: "string",
+    value: "v1|v2",
+    help: "The Nextflow syntax parser: v1 (legacy) or v2.",
+    commands: LAUNCHING,
+  },
+  "disable-optimization": {
+    type: "boolean",
+    help: "Launch without the pipeline's resource optimization.",
+    commands: ["launch"],
+  },
+  "no-resume": {
+    type: "boolean",
+    help: "Run again from scratch instead of resuming (cached tasks are not reused).",
+    commands: ["relaunch"],
+  },
+  pipeline: {
+    type: "string",
+    value: "url",
+    help: "Run another repository with the run's settings (needs --no-resume).",
+    commands: ["relaunch"],
+  },
+  "commit-id": {
+    type: "string",
+    value: "sha",
+    help: "Pin the run to this commit (default: the revision, resolved by the service).",
+    commands: ["relaunch"],
   },
   wait: {
     type: "boolean",
     help: "Wait for the run to end: exit 0 if it SUCCEEDED, 1 if it FAILED or was CANCELLED.",
-    commands: ["launch"],
+    commands: LAUNCHING,
   },
   follow: {
     type: "boolean",
@@ -107,11 +270,18 @@ export const OPTIONS = {
     help: "The file's first row is a header.",
     commands: ["datasets"],
   },
+  description: {
+    type: "string",
+    short: "d",
+    value: "text",
+    help: "The dataset's description, when it is created.",
+    commands: ["datasets"],
+  },
   timeout: {
     type: "string",
     value: "duration",
-    help: "Give up after this long (90s, 30m, 2h), retries, pages and waits included: exit code 3.",
-    commands: ["call", ...WAITING],
+    help: "Give up after this long (90s, 30m, 2h): the whole command, lookups, retries, pages and waits included; exit code 3.",
+    commands: ["call", ...WAITING, "cancel", "datasets"],
   },
   "poll-interval": {
     type: "string",
@@ -193,16 +363,17 @@ export interface CommandLine {
   fields: FieldArg[];
 }
 
-const COMMAND_WORDS: ReadonlySet<string> = new Set<CommandName>([
+/** The words that name a command; any other first word is an operation ("call"). */
+export const COMMAND_WORDS: ReadonlySet<string> = new Set<CommandName>([
+  ...API_COMMANDS.filter((command) => command !== "call"),
   "emulator",
-  "launch",
-  "wait",
-  "logs",
-  "datasets",
 ]);
 
 /** Parses argv (without node and the script). Throws UsageError with one line on bad input. */
 export function parseCommandLine(argv: string[]): CommandLine {
+  // Before the options: tw's are not all ours (`tw runs view -i <id>`).
+  const tw = twCommandHint(argv);
+  if (tw) throw new UsageError(tw);
   let parsed;
   try {
     parsed = parseArgs({
@@ -232,12 +403,37 @@ export function parseCommandLine(argv: string[]): CommandLine {
       );
     }
   }
+  mergeAliases(values);
   const fields = parsed.tokens.flatMap((token) =>
     token.kind === "option" && (token.name === "field" || token.name === "raw-field")
       ? [{ text: token.value ?? "", typed: token.name === "field" }]
       : [],
   );
   return { command, args, values, fields };
+}
+
+/** Each alias's value under its option's name; lists split at commas. */
+function mergeAliases(values: OptionValues): void {
+  const all = values as Record<string, string | boolean | string[] | undefined>;
+  for (const [name, spec] of Object.entries(OPTIONS) as [OptionName, OptionSpec][]) {
+    const value = all[name];
+    if (value === undefined) continue;
+    if (spec.alias !== undefined) {
+      if (all[spec.alias] !== undefined)
+        throw new UsageError(`--${name} and --${spec.alias} are the same option: give one.`);
+      all[spec.alias] = value;
+      delete all[name];
+    }
+  }
+  for (const [name, spec] of Object.entries(OPTIONS) as [OptionName, OptionSpec][]) {
+    const value = all[name];
+    if (spec.commas && Array.isArray(value)) {
+      all[name] = value
+        .flatMap((item) => item.split(","))
+        .map((item) => item.trim())
+        .filter(Boolean);
+    }
+  }
 }
 
 /** Node's parser explains at length; keep its first sentence and add the nearest option. */

@@ -4,7 +4,7 @@ import { UsageError } from "./cli-errors.js";
 import type { OptionValues } from "./command-line.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { writeBody } from "./output.js";
-import { openSession } from "./session.js";
+import { withSession } from "./session.js";
 
 /**
  * `seqera-api datasets add <name> <file>`: creates the dataset (or adds a version to the one of
@@ -18,22 +18,23 @@ export async function datasetsCommand(
 ): Promise<ExitCode> {
   const [verb, name, file, ...extra] = args;
   if (verb !== "add" || name === undefined || file === undefined || extra.length > 0) {
-    throw new UsageError("Usage: seqera-api datasets add <name> <file.csv|file.tsv> [--header]");
+    throw new UsageError(
+      "Usage: seqera-api datasets add <name> <file.csv|file.tsv> [--header] [-d description]",
+    );
   }
   await access(file).catch((error: NodeJS.ErrnoException) => {
     throw new UsageError(`${file}: cannot read the file (${error.code ?? error.message}).`);
   });
-  const session = await openSession(values, context);
   const { uploadDataset } = await import("../index.js");
-  try {
-    const uploaded = await uploadDataset(session.client, {
+  return withSession(`datasets add ${name}`, values, context, async ({ client, scope }) => {
+    const uploaded = await uploadDataset(client, {
       name,
       file,
       hasHeader: values.header === true,
+      description: values.description,
+      signal: scope.signal,
     });
     await writeBody(context.stdout, uploaded);
     return EXIT.ok;
-  } finally {
-    await session.client.close();
-  }
+  });
 }

@@ -1,4 +1,4 @@
-import { DeadlineError, UsageError } from "./cli-errors.js";
+import { UsageError } from "./cli-errors.js";
 import { HOUR_MS, MAX_TIMER_MS } from "../core/time.js";
 
 const UNITS_MS = { ms: 1, s: 1000, m: 60_000, h: HOUR_MS } as const;
@@ -14,27 +14,8 @@ export function parseDuration(flag: string, text: string): number {
   return ms;
 }
 
-/**
- * Runs `task` with a signal that aborts after `timeoutMs` (none when undefined); a failure once
- * it has aborted is a DeadlineError naming `what` and the --timeout given.
- */
-export async function withDeadline<T>(
-  timeoutMs: number | undefined,
-  what: string,
-  task: (signal: AbortSignal | undefined) => Promise<T>,
-): Promise<T> {
-  const signal = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
-  try {
-    return await task(signal);
-  } catch (error) {
-    if (signal?.aborted)
-      throw new DeadlineError(`${what} did not finish within --timeout ${formatMs(timeoutMs!)}.`);
-    throw error;
-  }
-}
-
 /** As the user would have written it: 500ms, 90s, 30m, 2h. */
-function formatMs(ms: number): string {
+export function formatMs(ms: number): string {
   for (const [unit, size] of [
     ["h", HOUR_MS],
     ["m", 60_000],

@@ -1,4 +1,4 @@
-import { REDIS_ENV } from "./client-options.js";
+import { INSECURE_HTTP_ENV, REDIS_ENV } from "./client-options.js";
 import { OPTIONS, type CommandName } from "./command-line.js";
 import { EXIT_MEANINGS } from "./exit-codes.js";
 
@@ -8,9 +8,11 @@ Usage:
   seqera-api <OperationId> [options]        seqera-api ListWorkflows -q max=5
   seqera-api <METHOD> <path> [options]      seqera-api GET /workflow/4Bi5xBK6E2Nbhj
   seqera-api <OperationId> --help           its parameters, body fields and response
-  seqera-api launch <pipeline> [--wait]     launch a Launchpad pipeline by name
+  seqera-api launch <pipeline> [--wait]     launch a Launchpad pipeline by name (or a URL)
+  seqera-api relaunch <workflowId>          resume a run (--no-resume: run it again)
   seqera-api wait <workflowId>              wait for a run to end
   seqera-api logs <workflowId> [--follow]   a run's console output
+  seqera-api cancel <workflowId>            cancel a run
   seqera-api datasets add <name> <file>     upload a CSV/TSV as a dataset
   seqera-api emulator [--port N]            serve a local emulator of the API
   seqera-api --version
@@ -23,10 +25,22 @@ on stderr, and the exit code says which kind.`;
 const USAGE: Record<Exclude<CommandName, "call">, string> = {
   launch: `seqera-api launch <pipeline> [options]
 
-Launches a pipeline of the workspace's Launchpad by name, with its saved launch configuration
-(or a repository URL, with the compute environment's defaults). Prints {"workflowId", "run"}:
-the run when --wait was given. With --wait the exit code is the run's: 0 SUCCEEDED, 1 FAILED or
-CANCELLED, 3 --timeout first.`,
+Launches a pipeline of the workspace's Launchpad by name (shared from the organization too),
+with its saved launch configuration, each option replacing a saved setting (params are merged
+into the saved ones); or a repository URL, with the compute environment's defaults. Prints
+{"workflowId", "run"}: the run when --wait was given. With --wait the exit code is the run's:
+0 SUCCEEDED, 1 FAILED or CANCELLED, 3 --timeout first. The options are tw launch's.`,
+  relaunch: `seqera-api relaunch <workflowId> [options]
+
+Resumes a run: the same launch, session and work directory, from the commit it ran, so that
+its finished tasks are cached. With --no-resume, runs its launch again from scratch. Options
+replace the run's settings as for launch (--work-dir only with --no-resume). Prints
+{"workflowId", "run"} as launch does; with --wait the exit code is the new run's.`,
+  cancel: `seqera-api cancel <workflowId>
+
+Cancels a run that has not ended, and prints {"workflowId", "status"} (the run's status after
+the cancel). A run of another workspace, or one that does not exist, answers 403: check
+--workspace (or TOWER_WORKSPACE_ID).`,
   wait: `seqera-api wait <workflowId> [options]
 
 Polls the run until it ends and prints it: exit 0 SUCCEEDED, 1 FAILED or CANCELLED (with its
@@ -35,7 +49,7 @@ error message and failed tasks on stderr), 3 --timeout first.`,
 
 Prints the run's console output (its nf-<workflowId>.txt file). With --follow, prints the
 console log as it grows, each line once, until the run has ended.`,
-  datasets: `seqera-api datasets add <name> <file.csv|file.tsv> [--header]
+  datasets: `seqera-api datasets add <name> <file.csv|file.tsv> [--header] [-d description]
 
 Creates the dataset (or adds a version to the one of that name) and prints
 {"datasetId", "version", "url"}: the url is what a pipeline's input param takes.`,
@@ -54,7 +68,8 @@ const ENVIRONMENT = `Environment:
   TOWER_ACCESS_TOKEN         the access token (no flag: it would stay in shell history)
   TOWER_API_ENDPOINT         the API's URL (--url)
   TOWER_WORKSPACE_ID         the default workspace: an id, or org/workspace (--workspace)
-  ${REDIS_ENV.padEnd(26)} a Redis URL: processes on one token share its rate limit`;
+  ${REDIS_ENV.padEnd(26)} a Redis URL: processes on one token share its rate limit
+  ${INSECURE_HTTP_ENV.padEnd(26)} 1 to allow plain http:// to a host other than this one`;
 
 /** The help of a command, or the general one; options listed from the parser's table. */
 export function commandHelp(command: CommandName | undefined): string {

@@ -1,9 +1,8 @@
 import type { CliContext } from "./context.js";
-import { withDeadline } from "./duration.js";
 import type { OptionValues } from "./command-line.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
-import { write } from "./output.js";
-import { openSession } from "./session.js";
+import { writeText } from "./output.js";
+import { withSession } from "./session.js";
 import { singleArgument } from "./single-argument.js";
 
 /**
@@ -16,23 +15,21 @@ export async function logsCommand(
   context: CliContext,
 ): Promise<ExitCode> {
   const workflowId = singleArgument(args, "Usage: seqera-api logs <workflowId> [--follow]");
-  const session = await openSession(values, context);
   const { downloadRunLog, followRunLog } = await import("../index.js");
-  const { client, pollIntervalMs, timeoutMs } = session;
-  try {
-    await withDeadline(timeoutMs, `logs ${workflowId}`, async (signal) => {
-      if (values.follow) {
-        const options = { pollIntervalMs, signal };
-        for await (const line of followRunLog(client, workflowId, options)) {
-          await write(context.stdout, `${line}\n`);
-        }
-      } else {
-        const fileName = `nf-${workflowId}.txt`;
-        await write(context.stdout, await downloadRunLog(client, workflowId, { fileName, signal }));
+  return withSession(`logs ${workflowId}`, values, context, async (session) => {
+    const { client, pollIntervalMs, scope } = session;
+    const { signal } = scope;
+    if (values.follow) {
+      for await (const line of followRunLog(client, workflowId, { pollIntervalMs, signal })) {
+        await writeText(context.stdout, `${line}\n`);
       }
-    });
+    } else {
+      const fileName = `nf-${workflowId}.txt`;
+      await writeText(
+        context.stdout,
+        await downloadRunLog(client, workflowId, { fileName, signal }),
+      );
+    }
     return EXIT.ok;
-  } finally {
-    await client.close();
-  }
+  });
 }

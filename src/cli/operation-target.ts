@@ -1,5 +1,6 @@
 import { operations, type OperationInfo } from "../../generated/operations.js";
 import { closest, didYouMean } from "./closest.js";
+import { COMMAND_WORDS } from "./command-line.js";
 import { UsageError } from "./cli-errors.js";
 
 /** The operation a command line names, with what its path itself carried. */
@@ -25,10 +26,9 @@ export function findTarget(args: readonly string[]): Target {
     return byPath(method, second);
   }
   if (second !== undefined) {
+    byOperationId(first); // an unknown (or misspelt command) word is the first thing to say
     throw new UsageError(
-      HTTP_METHODS.has(method)
-        ? `Unexpected argument "${second}".`
-        : `Unexpected argument "${second}": name an operation, or a method and a path (GET /workflow).`,
+      `Unexpected argument "${second}": name an operation, or a method and a path (GET /workflow).`,
     );
   }
   if (HTTP_METHODS.has(method))
@@ -41,14 +41,9 @@ function byOperationId(name: string): OperationInfo {
   const info = all.find((o) => o.operationId.toLowerCase() === wanted);
   if (info) return info;
   const hint = name.startsWith("/") ? " A path needs its method first: GET /workflow." : "";
-  throw new UsageError(
-    `Unknown operation "${name}".${
-      didYouMean(
-        name,
-        all.map((o) => o.operationId),
-      ) || hint
-    }`,
-  );
+  // A misspelt command (`relauch`) reads as an operation: offer the commands too.
+  const names = [...COMMAND_WORDS, ...all.map((o) => o.operationId)];
+  throw new UsageError(`Unknown operation "${name}".${didYouMean(name, names) || hint}`);
 }
 
 function byPath(method: string, written: string): Target {

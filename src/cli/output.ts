@@ -1,5 +1,6 @@
 import { once } from "node:events";
 import type { Writable } from "node:stream";
+import { terminalSafe, terminalSafeJson } from "./terminal-text.js";
 
 /** Where a command writes: stdout for results, stderr for diagnostics; injectable for tests. */
 export interface Streams {
@@ -13,18 +14,46 @@ export async function write(stream: Writable, chunk: string | Uint8Array): Promi
 }
 
 /**
+ * Text the service sent (a log, a text file): as it is into a pipe or a file, with its
+ * controls made inert on a terminal, where an escape sequence could write the clipboard or
+ * retitle the window.
+ */
+export function writeText(stream: Streams["stdout"], text: string): Promise<void> {
+  return write(stream, stream.isTTY ? terminalSafe(text) : text);
+}
+
+/**
  * A response body as the operation returned it: JSON pretty-printed for a terminal and compact
- * for a pipe, text and bytes as they are, nothing for an empty answer.
+ * for a pipe, text and bytes as they are (inert on a terminal), nothing for an empty answer.
  */
 export async function writeBody(stream: Streams["stdout"], data: unknown): Promise<void> {
   if (data === undefined || data === null) return;
-  if (typeof data === "string") return write(stream, data);
-  if (data instanceof Blob) return write(stream, new Uint8Array(await data.arrayBuffer()));
-  const json = stream.isTTY ? JSON.stringify(data, null, 2) : JSON.stringify(data);
-  return write(stream, `${json}\n`);
+  if (typeof data === "string") return writeText(stream, data);
+  if (data instanceof Blob) {
+    if (stream.isTTY) return writeText(stream, await data.text());
+    return write(stream, new Uint8Array(await data.arrayBuffer()));
+  }
+  return write(stream, `${toJson(stream, data, stream.isTTY ? 2 : undefined)}\n`);
 }
 
 /** One item of a listing as one NDJSON line. */
-export function writeLine(stream: Writable, item: unknown): Promise<void> {
-  return write(stream, `${JSON.stringify(item)}\n`);
+export function writeLine(stream: Streams["stdout"], item: unknown): Promise<void> {
+  return write(stream, `${toJson(stream, item)}\n`);
+}
+
+/**
+ * JSON.stringify recurses: an answer nested thousands deep (no API answer is) overflows the
+ * stack, and one past V8's string limit cannot be made. Either is a failure to say plainly.
+ */
+function toJson(stream: Streams["stdout"], data: unknown, space?: number): string {
+  let json: string;
+  try {
+    json = JSON.stringify(data, null, space);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    throw new Error(
+      "The answer cannot be printed as JSON: it is nested too deeply or too large (no API answer is); nothing was printed.",
+    );
+  }
+  return stream.isTTY ? terminalSafeJson(json) : json;
 }

@@ -1,4 +1,5 @@
 import type { Streams } from "./output.js";
+import { terminalSafe } from "./terminal-text.js";
 
 export interface Progress {
   /** Replaces the status line. */
@@ -23,7 +24,8 @@ export function progressOn(stderr: Streams["stderr"]): Progress {
       if (now - last < 100) return;
       last = now;
       shown = true;
-      stderr.write(`\r\x1b[K${text}`);
+      // The text may quote the service (a run's status): inert, and on one line.
+      stderr.write(`\r\x1b[K${terminalSafe(text.replace(/\n/g, " "))}`);
     },
     done() {
       if (shown) stderr.write("\r\x1b[K");

@@ -1,6 +1,7 @@
 import {
   AmbiguousNameError,
   ConfigurationError,
+  ForbiddenError,
   NameNotFoundError,
   ResumeUnavailableError,
   RunFailedError,
@@ -9,12 +10,16 @@ import {
   WaitTimeoutError,
 } from "../index.js";
 import { oneLine } from "./client-options.js";
+import type { CommandLine, CommandName } from "./command-line.js";
+import { findTarget } from "./operation-target.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
-import { DeadlineError, UsageError } from "./cli-errors.js";
+import { DeadlineError, InterruptedError, UsageError } from "./cli-errors.js";
 
 /** The exit code for a failure, by the categories of EXIT. */
 export function exitCodeFor(error: unknown): ExitCode {
   if (error instanceof RunFailedError) return EXIT.runFailed;
+  if (error instanceof InterruptedError)
+    return error.signal === "SIGINT" ? EXIT.sigint : EXIT.sigterm;
   if (
     error instanceof UsageError ||
     error instanceof ConfigurationError ||
@@ -39,16 +44,81 @@ export function exitCodeFor(error: unknown): ExitCode {
   return EXIT.failure;
 }
 
+/** What the user ran: a command, and for an operation call the operation it named. */
+export interface Ran {
+  command: CommandName | undefined;
+  operationId?: string;
+}
+
+/** What a parsed command line ran; for a call, the operation it named, if it names one. */
+export function ranBy(line: CommandLine | undefined): Ran {
+  if (line?.command !== "call") return { command: line?.command };
+  try {
+    return { command: "call", operationId: findTarget(line.args).info.operationId };
+  } catch {
+    return { command: "call" };
+  }
+}
+
 /**
  * The one line printed on stderr: the status and operation of an API error, its message and
- * Error ID. The client already keeps the token out of every message.
+ * Error ID. A failure of another request than the one the user named (a name lookup, a step of
+ * a lifecycle command) is reported under the command the user ran, with the request that failed.
+ * The client already keeps the token out of every message.
  */
-export function errorLine(error: unknown): string {
+export function errorLine(error: unknown, ran: Ran = { command: undefined }): string {
   if (error instanceof SeqeraApiError) {
     const status = error.status === undefined ? "" : `${error.status} `;
     const id = error.errorId === undefined ? "" : ` (Error ID: ${error.errorId})`;
-    return `seqera-api: ${status}${error.operationId}: ${oneLine(error.message)}${id}`;
+    const message = oneLine(inCliTerms(error, ran));
+    if (ran.command === undefined || ran.operationId === error.operationId) {
+      return `seqera-api: ${status}${error.operationId}: ${message}${id}`;
+    }
+    const command = ran.command === "call" ? ran.operationId : ran.command;
+    return `seqera-api ${command}: ${status}${error.method} ${error.path}: ${message}${id}`;
+  }
+  if (error instanceof NameNotFoundError && error.resourceName === "(primary)") {
+    const names = error.candidates.map((name) => JSON.stringify(name)).join(", ");
+    return `seqera-api: Workspace ${error.workspaceId ?? "(personal)"} has no primary AVAILABLE compute environment: choose one with --compute-env (-c)${names ? `: ${names}` : ""}.`;
+  }
+  if (error instanceof ResumeUnavailableError) {
+    return `seqera-api: Run ${error.workflowId} cannot be resumed: it reported no commit id. Run it again from scratch: seqera-api relaunch ${error.workflowId} --no-resume`;
   }
   const message = error instanceof Error ? error.message : String(error);
   return `seqera-api: ${oneLine(message)}`;
 }
+
+const SERVER_SAID = / Server said: .*$/s;
+
+/**
+ * A 403 explained by what it can be in its context, with the variables and flags that change
+ * it: the library's message lists every cause the service hides behind a 403.
+ */
+function inCliTerms(error: SeqeraApiError, ran: Ran): string {
+  if (!(error instanceof ForbiddenError)) return error.message;
+  const said = SERVER_SAID.exec(error.message)?.[0] ?? "";
+  // The one request that needs neither a permission nor a workspace: only the token is refused.
+  if (error.path === "/user-info") {
+    return `Forbidden: TOWER_ACCESS_TOKEN was refused (invalid, expired or revoked), the only cause of a 403 there; create a new token under Your tokens in the Seqera Platform UI.${said}`;
+  }
+  if (ran.command === "call" || ran.command === undefined) return error.message;
+  const workspace =
+    error.workspaceId === undefined
+      ? "the token owner's personal workspace (no --workspace or TOWER_WORKSPACE_ID)"
+      : `workspace ${error.workspaceId} (--workspace or TOWER_WORKSPACE_ID)`;
+  const causes = "or TOWER_ACCESS_TOKEN is invalid or expired, or lacks a permission this needs";
+  if (!error.path.includes("{"))
+    return `Forbidden: the token cannot reach ${workspace}, ${causes}.${said}`;
+  const what = NOUNS[error.path.split("/")[1] ?? ""] ?? "the resource";
+  return `Forbidden: ${what} is not in ${workspace}, ${causes}.${said}`;
+}
+
+/** What a path's first segment names, for a 403 on one of them. */
+const NOUNS: Readonly<Record<string, string>> = {
+  workflow: "the run",
+  pipelines: "the pipeline",
+  "compute-envs": "the compute environment",
+  datasets: "the dataset",
+  labels: "the label",
+  credentials: "the credentials",
+};

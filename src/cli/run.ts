@@ -1,9 +1,11 @@
 import { oneLine } from "./client-options.js";
-import { parseCommandLine } from "./command-line.js";
+import { parseCommandLine, type CommandLine } from "./command-line.js";
 import type { CliContext } from "./context.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { write } from "./output.js";
 import { UsageError } from "./cli-errors.js";
+import { terminalSafe } from "./terminal-text.js";
+import { createRedactor } from "../core/redact.js";
 
 /**
  * Runs one command line and returns its exit code; every failure becomes one line on stderr.
@@ -11,8 +13,10 @@ import { UsageError } from "./cli-errors.js";
  * client nor the schema.
  */
 export async function run(argv: string[], context: CliContext): Promise<ExitCode> {
+  let parsed: CommandLine | undefined;
   try {
     const line = parseCommandLine(argv);
+    parsed = line;
     if (line.values.version) {
       const { versionLine } = await import("./version.js");
       await write(context.stdout, versionLine());
@@ -45,6 +49,14 @@ export async function run(argv: string[], context: CliContext): Promise<ExitCode
         const { launchCommand } = await import("./launch-command.js");
         return await launchCommand(line.args, line.values, context);
       }
+      case "relaunch": {
+        const { relaunchCommand } = await import("./relaunch-command.js");
+        return await relaunchCommand(line.args, line.values, context);
+      }
+      case "cancel": {
+        const { cancelCommand } = await import("./cancel-command.js");
+        return await cancelCommand(line.args, line.values, context);
+      }
       case "wait": {
         const { waitCommand } = await import("./wait-command.js");
         return await waitCommand(line.args, line.values, context);
@@ -61,11 +73,21 @@ export async function run(argv: string[], context: CliContext): Promise<ExitCode
   } catch (error) {
     // Bad input is reported without loading the client's error classes.
     if (error instanceof UsageError) {
-      context.stderr.write(`seqera-api: ${oneLine(error.message)}\n`);
+      report(context, `seqera-api: ${oneLine(error.message)}`);
       return EXIT.usage;
     }
-    const { errorLine, exitCodeFor } = await import("./report-error.js");
-    context.stderr.write(`${errorLine(error)}\n`);
+    const { errorLine, exitCodeFor, ranBy } = await import("./report-error.js");
+    report(context, errorLine(error, ranBy(parsed)));
     return exitCodeFor(error);
   }
+}
+
+/**
+ * The one line on stderr: without the token (an argument may have been the token itself,
+ * `--url "$TOWER_ACCESS_TOKEN"`) and with any control the service sent made inert.
+ */
+function report(context: CliContext, line: string): void {
+  const token = context.env.TOWER_ACCESS_TOKEN?.trim();
+  const redacted = token ? createRedactor(token)(line) : line;
+  context.stderr.write(`${terminalSafe(redacted)}\n`);
 }

@@ -1,26 +1,42 @@
 import type { SeqeraClient } from "../index.js";
 import { clientOptions } from "./client-options.js";
 import type { OptionValues } from "./command-line.js";
+import { withCommandScope, type CommandScope } from "./command-scope.js";
 import { parseDuration } from "./duration.js";
 import type { CliContext } from "./context.js";
 
-/** What the lifecycle commands share: a client, and how long and how often to poll. */
+/** What the lifecycle commands share: a client, the command's scope, how long and how often to poll. */
 export interface Session {
   client: SeqeraClient;
+  /** Its signal goes to every call and helper: --timeout and SIGINT/SIGTERM stop them all. */
+  scope: CommandScope;
   timeoutMs: number | undefined;
   pollIntervalMs: number | undefined;
 }
 
 /**
- * Opens a client for the automation helpers; its workspace (--workspace, else
- * TOWER_WORKSPACE_ID, an id or "org/workspace") is the helpers' default.
+ * Runs a command with a client for the automation helpers, whose workspace (--workspace, else
+ * TOWER_WORKSPACE_ID, an id or "org/workspace") is the helpers' default, within one --timeout
+ * for the whole command (`what` names it in the timeout's message); closes the client.
  */
-export async function openSession(values: OptionValues, context: CliContext): Promise<Session> {
+export async function withSession<T>(
+  what: string,
+  values: OptionValues,
+  context: CliContext,
+  body: (session: Session) => Promise<T>,
+): Promise<T> {
   const duration = (flag: string, text: string | undefined) =>
     text === undefined ? undefined : parseDuration(flag, text);
   const timeoutMs = duration("--timeout", values.timeout);
   const pollIntervalMs = duration("--poll-interval", values["poll-interval"]);
-  return { client: await openClient(values, context), timeoutMs, pollIntervalMs };
+  const client = await openClient(values, context);
+  try {
+    return await withCommandScope(what, timeoutMs, context, (scope) =>
+      body({ client, scope, timeoutMs, pollIntervalMs }),
+    );
+  } finally {
+    await client.close();
+  }
 }
 
 /** --workspace, else TOWER_WORKSPACE_ID: an id or "org/workspace"; undefined when neither is set. */

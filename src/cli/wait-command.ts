@@ -1,10 +1,12 @@
 import type { Run } from "../automation/schema.js";
 import type { CliContext } from "./context.js";
+import { DeadlineError } from "./cli-errors.js";
+import { formatMs } from "./duration.js";
 import type { OptionValues } from "./command-line.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { writeBody, type Streams } from "./output.js";
 import { progressOn } from "./progress.js";
-import { openSession } from "./session.js";
+import { withSession, type Session } from "./session.js";
 import { singleArgument } from "./single-argument.js";
 
 /** `seqera-api wait <workflowId>`: until the run ends; prints the run; exit 0, 1 or 3. */
@@ -14,23 +16,47 @@ export async function waitCommand(
   context: CliContext,
 ): Promise<ExitCode> {
   const workflowId = singleArgument(args, "Usage: seqera-api wait <workflowId> [--timeout 30m]");
-  const session = await openSession(values, context);
-  const { waitForRun, RunFailedError } = await import("../index.js");
+  const { RunFailedError } = await import("../index.js");
+  return withSession(`wait ${workflowId}`, values, context, async (session) => {
+    try {
+      await writeBody(context.stdout, await waitInSession(session, workflowId, context));
+      return EXIT.ok;
+    } catch (error) {
+      if (error instanceof RunFailedError) await writeBody(context.stdout, error.run);
+      throw error;
+    }
+  });
+}
+
+/**
+ * waitForRun within the command's scope (the workspace lookup and the failed-task listing too),
+ * showing the status on a terminal; past --timeout, a WaitTimeoutError naming the last status.
+ */
+export async function waitInSession(
+  { client, scope, timeoutMs, pollIntervalMs }: Session,
+  workflowId: string,
+  context: CliContext,
+): Promise<Run> {
+  const { waitForRun, WaitTimeoutError, TERMINAL_RUN_STATUSES } = await import("../index.js");
   const status = statusReporter(context.stderr);
+  scope.explainDeadline(() => {
+    const last = status.last()?.status ?? undefined;
+    // The run ended: what ran out of time is the listing of its failed tasks.
+    if (last && TERMINAL_RUN_STATUSES.includes(last)) {
+      return new DeadlineError(
+        `Run ${workflowId} ended ${last}, but listing its failed tasks did not finish within --timeout ${formatMs(timeoutMs!)}.`,
+      );
+    }
+    return new WaitTimeoutError("run", workflowId, timeoutMs!, last);
+  });
   try {
-    const run = await waitForRun(session.client, workflowId, {
-      timeoutMs: session.timeoutMs,
-      pollIntervalMs: session.pollIntervalMs,
+    return await waitForRun(client, workflowId, {
+      pollIntervalMs,
       onStatus: status.update,
+      signal: scope.signal,
     });
-    await writeBody(context.stdout, run);
-    return EXIT.ok;
-  } catch (error) {
-    if (error instanceof RunFailedError) await writeBody(context.stdout, error.run);
-    throw error;
   } finally {
     status.done();
-    await session.client.close();
   }
 }
 
@@ -51,6 +77,8 @@ export function statusReporter(stderr: Streams["stderr"]) {
       // Keep the clock moving between polls; unref'd, so it never holds the process.
       timer ??= setInterval(draw, 1000).unref();
     },
+    /** The run as last seen. */
+    last: () => last,
     done: () => {
       clearInterval(timer);
       progress.done();

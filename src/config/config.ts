@@ -2,6 +2,7 @@
  * The client's options and their defaults, resolved over the environment (TOWER_*) into the
  * frozen configuration a client keeps. Each option is checked by its entry in checks.ts.
  */
+import { isLoopback } from "../core/loopback.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import {
   CLIENT_OPTIONS,
@@ -199,13 +200,4 @@ function checkBaseUrl(value: unknown, allowInsecureHttp: boolean): string {
   }
   // The operation path ("/workflow") is appended to this.
   return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
-}
-
-function isLoopback(hostname: string): boolean {
-  return (
-    hostname === "localhost" ||
-    hostname.endsWith(".localhost") ||
-    hostname === "[::1]" ||
-    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname)
-  );
 }

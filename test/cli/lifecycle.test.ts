@@ -57,7 +57,7 @@ const lastLaunch = () =>
 describe("launch", () => {
   test("by name in an org/workspace, YAML params merged, --wait: the run SUCCEEDED, exit 0", async () => {
     const params = await file("params.yaml", "outdir: s3://results\ntrim:\n  max: 50\n");
-    const result = await seqera(["launch", "rnaseq", "--params", params, "--wait", ...fast]);
+    const result = await seqera(["launch", "rnaseq", "--params-file", params, "--wait", ...fast]);
     expect(result).toMatchObject({ code: EXIT.ok, stderr: "" });
     const { workflowId, run } = JSON.parse(result.stdout);
     expect(run).toMatchObject({ id: workflowId, status: "SUCCEEDED" });
@@ -102,9 +102,19 @@ describe("launch", () => {
       'No compute environment named "aws" in workspace 42',
     ],
     [
-      ["launch", "rnaseq", "--params", "/nonexistent.yaml"],
-      "--params /nonexistent.yaml: cannot read the file (ENOENT).",
+      ["launch", "rnaseq", "--params-file", "/nonexistent.yaml"],
+      "--params-file /nonexistent.yaml: cannot read the file (ENOENT).",
     ],
+    [
+      ["launch", "rnaseq", "--config", "/nonexistent.config"],
+      "--config /nonexistent.config: cannot read the file (ENOENT).",
+    ],
+    [
+      ["launch", "rnaseq", "--params", "a.yaml", "--params-file", "b.yaml"],
+      "--params and --params-file are the same option: give one.",
+    ],
+    [["launch", "rnaseq", "--no-resume"], "--no-resume does not apply to seqera-api launch."],
+    [["launch", "rnaseq", "--syntax-parser", "v3"], "--syntax-parser v3: expected v1 or v2."],
     [["launch"], "Usage: seqera-api launch <pipeline name or URL>"],
     [["launch", "rnaseq", "--follow"], "--follow does not apply to seqera-api launch."],
   ])("bad input %j: exit 2, nothing launched", async (args, message) => {
@@ -155,7 +165,9 @@ describe("wait", () => {
       env: { ...env(), TOWER_ACCESS_TOKEN: "revoked-token" },
     });
     expect(result.code).toBe(EXIT.auth);
-    expect(result.stderr).toMatch(/^seqera-api: 403 DescribeWorkflow: Forbidden/);
+    expect(result.stderr).toBe(
+      "seqera-api wait: 403 GET /workflow/{workflowId}: Forbidden: the run is not in workspace 42 (--workspace or TOWER_WORKSPACE_ID), or TOWER_ACCESS_TOKEN is invalid or expired, or lacks a permission this needs.\n",
+    );
   });
 });
 

@@ -1,7 +1,7 @@
 /**
- * The shell scripts of the docs, executed: `npm run demo` (test/cli/demo.sh) and a newcomer's
- * first job (test/cli/newcomer-job.sh) against a seeded emulator. The job's script uses jq:
- * without it that test fails, saying so.
+ * The shell scripts of the docs, executed: `npm run demo` (test/cli/demo.sh), a newcomer's first
+ * job (test/cli/newcomer-job.sh) and the triage job (test/cli/triage-job.sh) against seeded
+ * emulators. The jobs' scripts use jq: without it their tests fail, saying so.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -110,6 +110,68 @@ describe("the newcomer job as a seqera-api script", () => {
         "yesterday",
         "",
       ].join("\n"),
+    );
+  });
+});
+
+describe("the triage job as a seqera-api script", () => {
+  let emulator: Emulator;
+  beforeAll(async () => {
+    if (spawnSync("jq", ["--version"]).status !== 0) {
+      throw new Error("jq is not installed: the triage-job script needs it (apt-get install jq)");
+    }
+    emulator = await startEmulator({
+      seed: {
+        workspaces: [{ org: "acme", name: "prod", id: 42 }],
+        computeEnvs: [{ name: "aws", workspaceId: 42, status: "AVAILABLE", id: "ce1" }],
+        runs: [
+          {
+            workspaceId: 42,
+            runName: "last-year",
+            status: "FAILED",
+            dateCreated: "2020-01-01T00:00:00Z",
+          },
+          {
+            workspaceId: 42,
+            runName: "tonight",
+            status: "FAILED",
+            errorMessage: "Process ALIGN exited 1",
+            launch: { computeEnvId: "ce1", workDir: "s3://b/work" },
+          },
+          { workspaceId: 42, runName: "fine", status: "SUCCEEDED" },
+        ],
+      },
+    });
+  });
+  afterAll(() => emulator?.close());
+
+  test("finds last day's failed run, says why it failed, and resumes it", async () => {
+    const result = await runCommand("bash", [path.join(root, "test/cli/triage-job.sh")], {
+      cwd: work,
+      env: {
+        PATH: `${await binFolder(cli.main, work)}:${process.env.PATH}`,
+        TOWER_API_ENDPOINT: emulator.url,
+        TOWER_ACCESS_TOKEN: emulator.token,
+        TOWER_WORKSPACE_ID: "acme/prod",
+      },
+      limitMs: 60_000,
+    });
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    const failed = emulator.state.runs.list(42).find((r) => r.runName === "tonight")!;
+    const launches = emulator.requests.filter((r) => r.operationId === "CreateWorkflowLaunch");
+    expect(launches).toHaveLength(1);
+    const { launch } = launches[0]!.body as { launch: Record<string, unknown> };
+    expect(launch).toMatchObject({
+      resume: true,
+      sessionId: failed.sessionId,
+      id: failed.launchId,
+    });
+    const seeded = ["last-year", "tonight", "fine"];
+    const resumed = emulator.state.runs.list(42).find((r) => !seeded.includes(r.runName));
+
+    expect(result.stdout).toBe(
+      `tonight failed (Process ALIGN exited 1), relaunched as ${resumed?.id}\n`,
     );
   });
 });

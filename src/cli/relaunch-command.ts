@@ -1,0 +1,46 @@
+import type { CliContext } from "./context.js";
+import type { OptionValues } from "./command-line.js";
+import type { ExitCode } from "./exit-codes.js";
+import { launchArgument, launchSettings } from "./launch-options.js";
+import { launchThenWait } from "./launch-then-wait.js";
+import { UsageError } from "./cli-errors.js";
+import { withSession } from "./session.js";
+
+/**
+ * `seqera-api relaunch <workflowId>`: resumes the run as tw runs relaunch does (its launch, its
+ * session, from the commit it ran), or with --no-resume runs its launch again from scratch.
+ * Prints what launch prints.
+ */
+export async function relaunchCommand(
+  args: string[],
+  values: OptionValues,
+  context: CliContext,
+): Promise<ExitCode> {
+  const workflowId = launchArgument(
+    args,
+    "Usage: seqera-api relaunch <workflowId> [--no-resume] [--wait] [--timeout 6h]",
+  );
+  const resume = !values["no-resume"];
+  // A resumed run reuses its work directory's cache and its pipeline's: others resume nothing.
+  if (resume && values["work-dir"] !== undefined) {
+    throw new UsageError(
+      "--work-dir needs --no-resume: a resumed run keeps its work directory, where its cached tasks are.",
+    );
+  }
+  if (resume && values.pipeline !== undefined) {
+    throw new UsageError("--pipeline needs --no-resume: a resumed run keeps its pipeline.");
+  }
+  const settings = await launchSettings(values);
+  const { relaunchRun } = await import("../index.js");
+  return withSession(`relaunch ${workflowId}`, values, context, (session) =>
+    launchThenWait(session, values.wait === true, context, (signal) =>
+      relaunchRun(session.client, workflowId, {
+        ...settings,
+        resume,
+        pipeline: values.pipeline,
+        commitId: values["commit-id"],
+        signal,
+      }),
+    ),
+  );
+}
