@@ -10,16 +10,15 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { EXIT } from "../../src/cli/exit-codes.js";
 import { useTestServer, type RecordedRequest, type ScriptedResponse } from "../helpers/server.js";
-import { buildCli, runCli, runCommand, startCli, type BuiltCli, type CliResult } from "./cli.js";
+import { sharedBuild, runCli, runCommand, startCli, type BuiltCli, type CliResult } from "./cli.js";
 
 const server = await useTestServer();
 let cli: BuiltCli;
 let dir: string;
 beforeAll(async () => {
-  [cli, dir] = await Promise.all([buildCli(), mkdtemp(path.join(tmpdir(), "seqera-rel-"))]);
+  [cli, dir] = await Promise.all([sharedBuild(), mkdtemp(path.join(tmpdir(), "seqera-rel-"))]);
 });
 afterAll(async () => {
-  await cli?.remove();
   await rm(dir, { recursive: true, force: true });
 });
 

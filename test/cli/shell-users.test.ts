@@ -6,13 +6,13 @@
 import { startEmulator, type Emulator } from "seqera-api-client/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { EXIT } from "../../src/cli/exit-codes.js";
-import { buildCli, runCli, type BuiltCli, type RunOptions } from "./cli.js";
+import { sharedBuild, runCli, type BuiltCli, type RunOptions } from "./cli.js";
 
 let cli: BuiltCli;
 let emulator: Emulator;
 beforeAll(async () => {
   [cli, emulator] = await Promise.all([
-    buildCli(),
+    sharedBuild(),
     startEmulator({
       seed: {
         workspaces: [
@@ -35,7 +35,7 @@ beforeAll(async () => {
   ]);
 });
 afterAll(async () => {
-  await Promise.all([cli?.remove(), emulator?.close()]);
+  await emulator?.close();
 });
 beforeEach(() => emulator.clearHandlers());
 

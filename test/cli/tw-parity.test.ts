@@ -8,17 +8,16 @@
 import { writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import { EXIT } from "../../src/cli/exit-codes.js";
 import { TOKEN } from "../helpers/client.js";
 import { twMockPerTest, twResource, type Expectation } from "../tower-cli/mock-server.js";
-import { buildCli, runCli, type BuiltCli } from "./cli.js";
+import { sharedBuild, runCli, type BuiltCli } from "./cli.js";
 
 let cli: BuiltCli;
 beforeAll(async () => {
-  cli = await buildCli();
+  cli = await sharedBuild();
 });
-afterAll(() => cli?.remove());
 const mock = twMockPerTest();
 
 /**
