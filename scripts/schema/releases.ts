@@ -42,6 +42,9 @@ const COPIED = [
   "tsconfig.json",
   ".dependency-cruiser.cjs",
   "README.md",
+  // Read by tests: the docs' examples and seeds are checked against the files they name.
+  "docs",
+  "ARCHITECTURE.md",
 ];
 
 export interface ReleaseResult {

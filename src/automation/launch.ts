@@ -6,6 +6,7 @@
 import type { SeqeraClient } from "../client/client.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import { NameNotFoundError } from "../errors/name-not-found-error.js";
+import { requireOperation } from "../openapi/require-operation.js";
 import { ResumeUnavailableError } from "./errors/resume-unavailable-error.js";
 import { UnexpectedAnswerError } from "./errors/unexpected-answer-error.js";
 import {
@@ -250,6 +251,12 @@ export async function savedLaunch(
   });
 }
 
+const VERSIONS = "/pipelines/{pipelineId}/versions";
+/** What the version lookup reads of `GET /pipelines/{pipelineId}/versions`, on every release. */
+interface VersionList {
+  versions?: { version?: { id?: string | null; name?: string | null } | null }[] | null;
+}
+
 /** The id of the pipeline's published version named `name`, as tw looks it up. */
 async function versionIdOf(
   client: SeqeraClient,
@@ -258,12 +265,14 @@ async function versionIdOf(
   workspaceId: string | undefined,
   signal: AbortSignal | undefined,
 ): Promise<string> {
-  const { versions } = await client.GET("/pipelines/{pipelineId}/versions", {
+  // Pipeline versions appear in 1.140.0: an older release refuses here, before any request.
+  requireOperation(`GET ${VERSIONS}`);
+  const answer = (await client.request("GET", VERSIONS, {
     params: { path: { pipelineId }, query: { search: name, isPublished: true } },
     workspaceId,
     signal,
-  });
-  const id = versions?.find((v) => v.version?.name === name)?.version?.id;
+  })) as VersionList | null;
+  const id = answer?.versions?.find((v) => v.version?.name === name)?.version?.id;
   if (id == null) {
     throw new NameNotFoundError("pipeline version", name, workspaceNumber(workspaceId), []);
   }

@@ -135,8 +135,11 @@ async function listFailedTasks(
   return failed;
 }
 
-/** Every status the schema gives a compute environment (as RUN_STATUSES). */
-const COMPUTE_ENV_STATUSES = Object.keys({
+/**
+ * Every status a compute environment has in any release (as RUN_STATUSES): all the pinned
+ * release's, and those older releases lack (DISABLED, DELETING, DELETED).
+ */
+const COMPUTE_ENV_STATUSES: readonly string[] = Object.keys({
   CREATING: 0,
   AVAILABLE: 0,
   DISABLED: 0,
@@ -144,9 +147,7 @@ const COMPUTE_ENV_STATUSES = Object.keys({
   ERRORED: 0,
   INVALID: 0,
   DELETED: 0,
-} satisfies Record<NonNullable<ComputeEnv["status"]>, 0>) as readonly NonNullable<
-  ComputeEnv["status"]
->[];
+} satisfies Record<NonNullable<ComputeEnv["status"]>, 0> & Record<string, 0>);
 
 export interface WaitForComputeEnvOptions extends WaitOptions {
   /** Called with the compute environment as first seen and each time its status changes. */

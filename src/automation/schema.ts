@@ -35,11 +35,26 @@ export type Label = Read<"LabelDbDto">;
 export type PipelineSecret = Read<"PipelineSecret">;
 /** One organization-and-workspace pair the user belongs to (`GET /user/{userId}/workspaces`). */
 export type WorkspaceMembership = Read<"OrgAndWorkspaceDto">;
-/** A pipeline's saved launch configuration (`GET /pipelines/{pipelineId}/launch`). */
-export type PipelineLaunch = NonNullable<Answer<"/pipelines/{pipelineId}/launch">["launch"]>;
+/**
+ * A pipeline's saved launch configuration (`GET /pipelines/{pipelineId}/launch`), every field
+ * optional: the service leaves out what is unset, though 1.85.0 declares some required.
+ */
+export type PipelineLaunch = Partial<
+  NonNullable<Answer<"/pipelines/{pipelineId}/launch">["launch"]>
+>;
 /** The launch configuration of an earlier run (`GET /workflow/{workflowId}/launch`). */
 export type RunLaunch = Read<"WorkflowLaunchResponse">;
+/**
+ * Launch fields that older releases lack (`pipelineSchemaId` before 1.140.0, `outputDir` and
+ * `syntaxParser` before 1.181.0): the helpers take them on every release and send them as
+ * given; a service of an older release ignores or refuses them.
+ */
+interface LaterLaunchFields {
+  pipelineSchemaId?: number;
+  outputDir?: string | null;
+  syntaxParser?: "v1" | "v2" | null;
+}
 /** The `launch` body of `POST /workflow/launch`. */
-export type LaunchRequest = Schemas["WorkflowLaunchRequest"];
+export type LaunchRequest = Schemas["WorkflowLaunchRequest"] & LaterLaunchFields;
 /** A log file offered for download with a run's log (`LogPage.downloads`). */
 export type LogDownload = Read<"LogPage.Download">;
