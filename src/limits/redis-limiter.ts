@@ -81,6 +81,8 @@ class RedisLimiter implements RateLimiter {
   private broken: unknown;
   /** Extensions not sent yet: grant number, ms, … */
   private extensions: number[] = [];
+  /** A send of the extensions is queued for this turn of the event loop. */
+  private sendQueued = false;
   /** Lost extensions wait for the connection to be ready again. */
   private resendingOnReady = false;
   /** The learned part of the allowance, shared through Redis, as of the last grant. */
@@ -127,7 +129,13 @@ class RedisLimiter implements RateLimiter {
 
   /** Extensions are sent together, in one script call per turn of the event loop. */
   extend(member: number, ms: number): void {
-    if (this.extensions.push(member, ms) === 2) queueMicrotask(() => this.sendExtensions());
+    this.extensions.push(member, ms);
+    if (this.sendQueued) return;
+    this.sendQueued = true;
+    queueMicrotask(() => {
+      this.sendQueued = false;
+      this.sendExtensions();
+    });
   }
 
   private sendExtensions(): void {
@@ -141,8 +149,9 @@ class RedisLimiter implements RateLimiter {
       // go again once it is back. Had the lost call run, its grants move twice: only later.
       if (this.closing) return;
       this.extensions.unshift(...batch);
-      // One listener however many batches were lost: they all go in the next send.
-      if (this.resendingOnReady) return;
+      // Still connected (a command timed out on a stalled server): they go with the next send.
+      // Disconnected: once it is back, with one listener however many batches were lost.
+      if (redis.status === "ready" || this.resendingOnReady) return;
       this.resendingOnReady = true;
       redis.once("ready", () => {
         this.resendingOnReady = false;
