@@ -20,6 +20,7 @@ cat > "$work/seed.json" <<'JSON'
                   "launch": { "pipeline": "https://github.com/nextflow-io/hello", "workDir": "/tmp/work" } }]
 }
 JSON
+: > "$work/emulator.env" # exists before the background job opens it: the loop reads it at once
 seqera-api emulator --seed "$work/seed.json" > "$work/emulator.env" &
 emulator=$!
 for _ in $(seq 100); do [ "$(wc -l < "$work/emulator.env")" -ge 2 ] && break; sleep 0.1; done
