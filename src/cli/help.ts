@@ -38,8 +38,7 @@ replace the run's settings as for launch (--work-dir only with --no-resume). Pri
 {"workflowId", "run"} as launch does; with --wait the exit code is the new run's.`,
   cancel: `seqera-api cancel <workflowId>
 
-Cancels a run that has not ended, and prints {"workflowId", "status"} (the run's status after
-the cancel). A run of another workspace, or one that does not exist, answers 403: check
+Cancels a run that has not ended, and prints {"workflowId", "cancelled": true}. A run of another workspace, or one that does not exist, answers 403: check
 --workspace (or TOWER_WORKSPACE_ID).`,
   wait: `seqera-api wait <workflowId> [options]
 
