@@ -1,5 +1,4 @@
 /** Datasets in one call: create (or find) by name, upload a version, get the URL to launch with. */
-import path from "node:path";
 import type { SeqeraClient } from "../client/client.js";
 import { ConflictError } from "../errors/conflict-error.js";
 import { UnexpectedAnswerError } from "./errors/unexpected-answer-error.js";
@@ -94,7 +93,7 @@ async function fileOf(options: UploadDatasetOptions): Promise<File> {
       : options.content;
   const fileName =
     options.fileName ??
-    (options.file !== undefined ? path.basename(options.file) : undefined) ??
+    (options.file !== undefined ? (await import("node:path")).basename(options.file) : undefined) ??
     (blob instanceof File ? blob.name : `${options.name}.csv`);
   const type = fileName.toLowerCase().endsWith(".tsv") ? "text/tab-separated-values" : "text/csv";
   return new File([blob ?? ""], fileName, { type });

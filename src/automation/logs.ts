@@ -1,5 +1,4 @@
 /** Run and task logs: follow a run's console log as it grows, read a task's, download log files. */
-import path from "node:path";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { sleep } from "../core/backoff.js";
 import type { SeqeraClient } from "../client/client.js";
@@ -176,7 +175,8 @@ export async function saveRunLogs(
     ? log.downloads
     : [{ fileName: `nf-${workflowId}.log` }];
   // Loaded here, not with the package: Node's streams add milliseconds to every import of it.
-  const [{ createWriteStream }, { mkdir }, { Readable }, { pipeline }] = await Promise.all([
+  const [path, { createWriteStream }, { mkdir }, { Readable }, { pipeline }] = await Promise.all([
+    import("node:path"),
     import("node:fs"),
     import("node:fs/promises"),
     import("node:stream"),

@@ -11,8 +11,8 @@
  * nothing further. Each page goes through `fetchPage`, i.e. through the client's transport
  * (rate limiter and retries included).
  */
-import { createHash } from "node:crypto";
 import type { Pagination } from "../../generated/operations.js";
+import { sha256 } from "../core/builtin.js";
 import { SeqeraApiError, type CallInfo } from "../errors/seqera-api-error.js";
 
 /** Fetches one page: `query` holds the paging parameters only; returns the parsed body. */
@@ -84,7 +84,7 @@ async function* offsetPages<Item>(
     if (items.length === 0) return;
     const pageItems = items.slice(0, size);
     if (pageItems.length === size) {
-      const digest = createHash("sha256").update(JSON.stringify(pageItems)).digest("base64");
+      const digest = sha256(JSON.stringify(pageItems), "base64");
       const earlier = seen.get(digest);
       if (earlier !== undefined) {
         throw new SeqeraApiError(

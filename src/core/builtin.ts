@@ -7,3 +7,9 @@ import { createRequire } from "node:module";
  * `requireBuiltin("node:zlib") as typeof import("node:zlib")`.
  */
 export const requireBuiltin = createRequire(import.meta.url);
+
+/** sha256 of `text`; node:crypto loads at the first digest (~4 ms), not with the package. */
+export function sha256(text: string, encoding: "hex" | "base64" = "hex"): string {
+  const { createHash } = requireBuiltin("node:crypto") as typeof import("node:crypto");
+  return createHash("sha256").update(text).digest(encoding);
+}

@@ -18,7 +18,7 @@
  * Options are validated by the client's configuration (config.ts); this module assumes valid
  * values.
  */
-import { requireBuiltin } from "../core/builtin.js";
+import { sha256 } from "../core/builtin.js";
 import type { RateLimiter, RateLimitOptions } from "./types.js";
 import { closedError } from "./errors.js";
 import { createRedisLimiter } from "./redis-limiter.js";
@@ -59,12 +59,6 @@ export function createRateLimiter(token: string, options: RateLimitOptions = {})
     limiter.tighten(perSecond, perHour, marginMs);
   }
   return localHandle(limiter);
-}
-
-/** Hex sha256; node:crypto is loaded at the first limiter, not with the package (~8 ms). */
-function sha256(text: string): string {
-  const { createHash } = requireBuiltin("node:crypto") as typeof import("node:crypto");
-  return createHash("sha256").update(text).digest("hex");
 }
 
 /** One client's view of a shared in-process limiter: close() settles only its own calls. */

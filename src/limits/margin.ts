@@ -28,7 +28,7 @@
  * The Redis limiter keeps the learned part in Redis, computed by the same rule in Lua
  * (redis-scripts.ts), with these constants.
  */
-import { availableParallelism, loadavg } from "node:os";
+import { requireBuiltin } from "../core/builtin.js";
 
 export const BASE_ALLOWANCE_MS = 15;
 export const LOAD_STEP_MS = 25;
@@ -73,7 +73,8 @@ let load = { ratio: 1, at: -Infinity };
 export function baseAllowanceMs(now: number): number {
   if (now < load.at || now - load.at > 1000) {
     // os.loadavg() is [0, 0, 0] where there is no such figure (Windows): the base then.
-    load = { ratio: loadavg()[0]! / availableParallelism(), at: now };
+    const os = requireBuiltin("node:os") as typeof import("node:os");
+    load = { ratio: os.loadavg()[0]! / os.availableParallelism(), at: now };
   }
   return BASE_ALLOWANCE_MS + LOAD_STEP_MS * Math.max(0, load.ratio - 1);
 }
