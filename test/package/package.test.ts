@@ -69,6 +69,33 @@ test("the tarball holds the bundled client, the generated types, the compressed 
   expect(restored.scripts.prepare).toBe(pkg.scripts.prepare);
 });
 
+test("the main entry is one file; the CLI and the emulator share its classes", async () => {
+  const unpacked = path.join(dir, "unpacked");
+  await mkdir(unpacked);
+  await run("tar", ["-xzf", tarball, "-C", unpacked]);
+  const dist = path.join(unpacked, "package", "dist", "src");
+  // `import "seqera-api-client"` reads index.js alone: no static import of another file of
+  // ours (each would cost the import its resolution and compilation), only lazy ones.
+  const index = await readFile(path.join(dist, "index.js"), "utf8");
+  expect(index.match(/^(?:import|export)\b[^;]*?\bfrom\s*"\.{1,2}\/[^"]*"/gm)).toBeNull();
+  expect(index).toMatch(/\bimport\("#yaml"\)/);
+  // One copy of each class in the package: the CLI's and the emulator's bundles import the
+  // client and its errors from the main entry, so `instanceof` holds across entries.
+  const scripts = (await readdir(dist, { recursive: true })).filter((f) => f.endsWith(".js"));
+  const defining = async (pattern: RegExp) => {
+    const files: string[] = [];
+    for (const file of scripts) {
+      if (pattern.test(await readFile(path.join(dist, file), "utf8"))) files.push(file);
+    }
+    return files;
+  };
+  expect(await defining(/\bSeqeraApiError = class\b/)).toEqual(["index.js"]);
+  expect(await defining(/\bConfigurationError = class\b/)).toEqual(["index.js"]);
+  expect(await defining(/\bfunction createSeqeraClient\b/)).toEqual(["index.js"]);
+  // yaml, used by YAML params from the library and the CLI, ships once.
+  expect(await defining(/\bComposer = class\b/)).toEqual(["chunks/yaml.js"]);
+});
+
 test("publint and arethetypeswrong find no problem", async () => {
   const publint = await run(bin("publint"), ["run", tarball, "--strict"]);
   expect(publint.stdout).toContain("All good!");
