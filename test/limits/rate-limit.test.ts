@@ -10,7 +10,14 @@ vi.mock("node:os", async (original) => ({
 import { RateLimiterUnavailableError } from "../../src/errors/index.js";
 import { createSeqeraClient } from "../../src/index.js";
 import { createRateLimiter, type Permit } from "../../src/limits/limiter.js";
-import { maxInWindow, startStrictServer, type StrictServer } from "../helpers/strict-server.js";
+import { startGatewayServer } from "../helpers/gateway-server.js";
+import {
+  maxInWindow,
+  RATE_MESSAGE,
+  startStrictServer,
+  tokenKey,
+  type StrictServer,
+} from "../helpers/strict-server.js";
 import { startCaller } from "./processes.js";
 import { call, limitedClient } from "./stack.js";
 
@@ -271,9 +278,10 @@ describe("process lifetime", () => {
 // all in the first second, against the late-stamping server; none against the documented
 // one); here only a generous bound (without a limiter, 100 of the first 120 attempts get one).
 describe("rate limiter against other servers' limiters", () => {
-  for (const limiter of ["late-stamping", "documented"] as const) {
+  for (const limiter of ["late-stamping", "gateway", "documented"] as const) {
     it(`${limiter}: 120 concurrent calls each answered once, 429s few and retried`, async () => {
-      const other = await startStrictServer({ limiter });
+      const other =
+        limiter === "gateway" ? await startGatewayServer() : await startStrictServer({ limiter });
       try {
         const client = createSeqeraClient({
           baseUrl: other.url,
@@ -286,6 +294,7 @@ describe("rate limiter against other servers' limiters", () => {
           ),
         );
         expect(statuses).toEqual(Array.from({ length: 120 }, () => 200));
+        if ("flush" in other) await other.flush();
         const answered = other.arrivals.filter((a) => a.status === 200).map((a) => a.url);
         expect(answered.sort()).toEqual(
           Array.from({ length: 120 }, (_, i) => `/other/${i}`).sort(),
@@ -297,4 +306,53 @@ describe("rate limiter against other servers' limiters", () => {
       }
     });
   }
+});
+
+describe("the gateway fixture", () => {
+  it("stamps in one process what its workers parsed, answers 429 as the service, and close() ends every process", async () => {
+    // A window of a minute: the 8 calls fall in one however slowly this machine sends them.
+    const gateway = await startGatewayServer({ perSecond: 5, windowMs: 60_000 });
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    try {
+      expect(gateway.pids).toHaveLength(5);
+      expect(gateway.pids.every(alive)).toBe(true);
+      const t = token("gateway-fixture");
+      const responses = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          fetch(`${gateway.url}/gw/${i}`, {
+            method: "POST",
+            headers: { authorization: `Bearer ${t}` },
+            body: `body ${i}`,
+          }),
+        ),
+      );
+      const rejected = responses.filter((r) => r.status === 429);
+      expect(rejected).toHaveLength(3);
+      const seconds = Number(rejected[0]!.headers.get("retry-after"));
+      expect(seconds).toBeGreaterThanOrEqual(1);
+      expect(seconds).toBeLessThanOrEqual(60);
+      expect(await rejected[0]!.json()).toEqual({ message: RATE_MESSAGE(seconds) });
+      const passed = responses.filter((r) => r.status === 200);
+      expect((await Promise.all(passed.map((r) => r.json()))).map((j) => j.body).sort()).toEqual(
+        passed.map((r) => `body ${r.url.split("/").pop()}`).sort(),
+      );
+      await gateway.flush();
+      expect(gateway.count(() => true)).toBe(8);
+      // Keyed by the token's hash, never the token.
+      expect(gateway.arrivals.every((a) => a.key === tokenKey(t))).toBe(true);
+      expect(JSON.stringify(gateway.arrivals)).not.toContain(t);
+      expect(gateway.maxInWindow()).toBe(8);
+    } finally {
+      await gateway.close();
+    }
+    expect(gateway.pids.filter(alive)).toEqual([]);
+    await expect(gateway.flush()).rejects.toThrow("not running");
+  });
 });
