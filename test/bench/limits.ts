@@ -44,6 +44,8 @@ const only = process.env.BENCH_ONLY;
 const profileFilter = process.env.BENCH_PROFILE;
 const serverFilter = process.env.BENCH_SERVER ?? "";
 const processCounts = (process.env.BENCH_PROCESSES ?? "1,3,6").split(",").map(Number);
+// BENCH_GATEWAY_PARSE_MS: CPU ms the gateway server spends on each request (a busier gateway).
+const parseWorkMs = Number(process.env.BENCH_GATEWAY_PARSE_MS ?? 0);
 
 const fmt = (x: number, digits = 3) => x.toFixed(digits);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -67,7 +69,7 @@ async function startServer(
   delays: Delays,
   perSecond: number,
 ): Promise<StrictServer & { flush?(): Promise<void> }> {
-  if (limiter === "gateway") return startGatewayServer({ ...delays, perSecond });
+  if (limiter === "gateway") return startGatewayServer({ ...delays, perSecond, parseWorkMs });
   const uniform = (max?: number) => (max ? () => Math.random() * max : undefined);
   return startStrictServer({
     limiter,

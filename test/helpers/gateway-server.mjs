@@ -7,9 +7,10 @@
  * order their messages reach it, after the OS scheduled the worker that parsed them and the
  * primary. Nothing here models the delay; it is whatever the machine does.
  *
- * Env: PER_SECOND (20), WINDOW_MS (1000), WORKERS (4), FORWARD_MAX_MS and BACKWARD_MAX_MS (a
- * uniform random delay in [0, max) before the stamp request, and after the stamp before the
- * answer; 0 for none).
+ * Env: PER_SECOND (20), WINDOW_MS (1000), WORKERS (4), PARSE_WORK_MS (CPU each worker spends
+ * on a request after reading it, as a busier gateway's parsing and auth; 0), FORWARD_MAX_MS and
+ * BACKWARD_MAX_MS (a uniform random delay in [0, max) before the stamp request, and after the
+ * stamp before the answer; 0 for none).
  *
  * To the parent, over the IPC channel it must open: {type: "ready", url, pids} once every worker
  * listens; {type: "arrival", arrival} for each stamp, sent before the worker may answer, so an
@@ -95,6 +96,7 @@ function primary() {
 function worker() {
   const forwardMaxMs = number("FORWARD_MAX_MS", 0);
   const backwardMaxMs = number("BACKWARD_MAX_MS", 0);
+  const parseWorkMs = number("PARSE_WORK_MS", 0);
   const waiting = new Map();
   let nextId = 0;
   process.on("message", (message) => {
@@ -115,6 +117,8 @@ function worker() {
         .slice(0, 16);
       const method = request.method ?? "";
       const url = request.url ?? "";
+      // Busy, not asleep: the work competes for the cores with the callers and other workers.
+      for (const until = performance.now() + parseWorkMs; performance.now() < until;);
       later(uniform(forwardMaxMs), () => {
         const id = nextId++;
         waiting.set(id, ({ status, n, retryAfter }) => {

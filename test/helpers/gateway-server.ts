@@ -11,13 +11,16 @@ import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import { maxInWindow, type Arrival, type StrictServer } from "./strict-server.js";
 
-const script = fileURLToPath(new URL("./gateway-server.mjs", import.meta.url));
+/** The server process's script: run with `node`, an IPC channel open (see its header). */
+export const GATEWAY_SCRIPT = fileURLToPath(new URL("./gateway-server.mjs", import.meta.url));
 
 export interface GatewayServerOptions {
   perSecond?: number;
   windowMs?: number;
   /** Worker processes parsing requests; default 4. */
   workers?: number;
+  /** CPU ms a worker spends on each request after reading it (a busier gateway); default 0. */
+  parseWorkMs?: number;
   /** A request waits uniform [0, this) ms after it was parsed, before it is stamped. */
   forwardMaxMs?: number;
   /** An answer (429 included) waits uniform [0, this) ms after its stamp. */
@@ -40,7 +43,7 @@ export async function startGatewayServer(
   options: GatewayServerOptions = {},
 ): Promise<GatewayServer> {
   const windowMs = options.windowMs ?? 1000;
-  const child = spawn(process.execPath, [script], {
+  const child = spawn(process.execPath, [GATEWAY_SCRIPT], {
     // Its own process group: close() signals the primary and its workers together.
     detached: true,
     stdio: ["ignore", "inherit", "inherit", "ipc"],
@@ -49,6 +52,7 @@ export async function startGatewayServer(
       PER_SECOND: String(options.perSecond ?? 20),
       WINDOW_MS: String(windowMs),
       WORKERS: String(options.workers ?? 4),
+      PARSE_WORK_MS: String(options.parseWorkMs ?? 0),
       FORWARD_MAX_MS: String(options.forwardMaxMs ?? 0),
       BACKWARD_MAX_MS: String(options.backwardMaxMs ?? 0),
     },
