@@ -2,9 +2,11 @@
  * `npm run bench`: the rate limiter, measured in one run on loopback and printed (no
  * assertions: the machine is shared).
  *
- * Pacing: N calls at 20/s against three servers (test/helpers/strict-server.ts): a strict
- * sliding window, a strict one that stamps arrivals late under load (a global lock), and the
- * service's documented limiter (refresh cycles, a 500-ms wait before a 429); from 1 process
+ * Pacing: N calls at 20/s against four servers (test/helpers/strict-server.ts): a strict
+ * sliding window, a strict one that stamps arrivals late under load (a simulated global lock),
+ * the "gateway" (gateway-server.ts: strict, stamped by one process after 4 worker processes
+ * parsed each request, so the machine's own scheduling spreads the stamps), and the service's
+ * documented limiter (refresh cycles, a 500-ms wait before a 429); from 1 process
  * (in-process limiter) and from 3 and 6 processes sharing the budget through a throw-away
  * redis-server, each on a flat loopback and with answers taking 0–300 ms (arrivals prompt);
  * with BENCH_PROFILE=each, also 0–150 ms on each way. 429s are counted in all and after the first
@@ -24,11 +26,12 @@ import createClient from "openapi-fetch";
 import type { paths } from "../../generated/schema.js";
 import { createSeqeraClient } from "../../src/index.js";
 import { createRateLimiter } from "../../src/limits/limiter.js";
+import { startGatewayServer } from "../helpers/gateway-server.js";
 import {
   maxInWindow,
   startStrictServer,
   type ServerLimiter,
-  type StrictServerOptions,
+  type StrictServer,
 } from "../helpers/strict-server.js";
 import { startAnswerServer } from "./answer-server.js";
 import { hasRedisServer, startCaller, startRedis, type RedisServer } from "../limits/processes.js";
@@ -41,31 +44,52 @@ const only = process.env.BENCH_ONLY;
 const profileFilter = process.env.BENCH_PROFILE;
 const serverFilter = process.env.BENCH_SERVER ?? "";
 const processCounts = (process.env.BENCH_PROCESSES ?? "1,3,6").split(",").map(Number);
+// BENCH_GATEWAY_PARSE_MS: CPU ms the gateway server spends on each request (a busier gateway).
+const parseWorkMs = Number(process.env.BENCH_GATEWAY_PARSE_MS ?? 0);
 
 const fmt = (x: number, digits = 3) => x.toFixed(digits);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const call = { method: "GET", path: "/bench", operationId: "bench" };
 
-const servers: ServerLimiter[] = ["strict", "late-stamping", "documented"];
-const profiles: Record<string, StrictServerOptions> = {
+const servers: (ServerLimiter | "gateway")[] = ["strict", "late-stamping", "gateway", "documented"];
+/** Uniform random delays: before a request is counted, and after, before its answer leaves. */
+interface Delays {
+  forwardMaxMs?: number;
+  backwardMaxMs?: number;
+}
+const profiles: Record<string, Delays> = {
   "flat loopback": {},
-  "answers 0–300 ms": { backwardDelayMs: () => Math.random() * 300 },
-  "0–150 ms each way": {
-    forwardDelayMs: () => Math.random() * 150,
-    backwardDelayMs: () => Math.random() * 150,
-  },
+  "answers 0–300 ms": { backwardMaxMs: 300 },
+  "0–150 ms each way": { forwardMaxMs: 150, backwardMaxMs: 150 },
 };
+
+/** The server `limiter` names, on `delays`: gateway-server.ts's or strict-server.ts's. */
+async function startServer(
+  limiter: ServerLimiter | "gateway",
+  delays: Delays,
+  perSecond: number,
+): Promise<StrictServer & { flush?(): Promise<void> }> {
+  if (limiter === "gateway") return startGatewayServer({ ...delays, perSecond, parseWorkMs });
+  const uniform = (max?: number) => (max ? () => Math.random() * max : undefined);
+  return startStrictServer({
+    limiter,
+    perSecond,
+    forwardDelayMs: uniform(delays.forwardMaxMs),
+    backwardDelayMs: uniform(delays.backwardMaxMs),
+  });
+}
 
 /** N calls split over `processes` callers started together; prints one line. */
 async function pacing(
   label: string,
   processes: number,
-  server: StrictServerOptions,
+  limiter: ServerLimiter | "gateway",
+  delays: Delays,
   redis: RedisServer | undefined,
   perSecond = 20,
   n = N,
 ): Promise<void> {
-  const strict = await startStrictServer({ ...server, perSecond });
+  const strict = await startServer(limiter, delays, perSecond);
   try {
     const token = `bench-${Math.random()}`;
     const shares = Array.from(
@@ -83,10 +107,12 @@ async function pacing(
       }),
     );
     await Promise.all(callers.map((c) => c.ready));
+    await strict.flush?.();
     const mark = strict.arrivals.length;
     const started = performance.timeOrigin + performance.now();
     for (const c of callers) c.go();
     const results = await Promise.all(callers.map((c) => c.exited(180_000)));
+    await strict.flush?.();
     const finished = Math.max(...results.map((r) => r.result?.finished ?? NaN));
     const seconds = (finished - started) / 1000;
     const arrivals = strict.arrivals.slice(mark);
@@ -129,17 +155,18 @@ async function pacingAll(): Promise<void> {
           continue;
         }
         console.log(`pacing at 20/s, ${limiter} server, ${name}:`);
-        const profile = { ...delays, limiter };
         for (const processes of processCounts) {
-          if (processes === 1) await pacing("1 process (in process)", 1, profile, undefined);
-          else if (redis) await pacing(`${processes} processes (Redis)`, processes, profile, redis);
+          const label =
+            processes === 1 ? "1 process (in process)" : `${processes} processes (Redis)`;
+          if (processes === 1) await pacing(label, 1, limiter, delays, undefined);
+          else if (redis) await pacing(label, processes, limiter, delays, redis);
           else console.log(`  ${processes} processes: skipped (no redis-server)`);
         }
       }
     }
     if (profileFilter === undefined && serverFilter === "" && processCounts.includes(1)) {
       console.log("pacing at a configured 500/s, flat loopback:");
-      await pacing("1 process (in process)", 1, {}, undefined, 500, 3000);
+      await pacing("1 process (in process)", 1, "strict", {}, undefined, 500, 3000);
     }
   } finally {
     await redis?.stop();
