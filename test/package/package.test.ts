@@ -89,11 +89,11 @@ test("the main entry is one file; the CLI and the emulator share its classes", a
     }
     return files;
   };
-  expect(await defining(/\bSeqeraApiError = class\b/)).toEqual(["index.js"]);
-  expect(await defining(/\bConfigurationError = class\b/)).toEqual(["index.js"]);
-  expect(await defining(/\bfunction createSeqeraClient\b/)).toEqual(["index.js"]);
+  expect(await defining(/\bSeqeraApiError\d* = class\b/)).toEqual(["index.js"]);
+  expect(await defining(/\bConfigurationError\d* = class\b/)).toEqual(["index.js"]);
+  expect(await defining(/\bfunction createSeqeraClient\d*\(/)).toEqual(["index.js"]);
   // yaml, used by YAML params from the library and the CLI, ships once.
-  expect(await defining(/\bComposer = class\b/)).toEqual(["chunks/yaml.js"]);
+  expect(await defining(/\bComposer\d* = class\b/)).toEqual(["chunks/yaml.js"]);
 });
 
 test("publint and arethetypeswrong find no problem", async () => {
