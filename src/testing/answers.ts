@@ -54,6 +54,58 @@ export function sampledComponent(
   return sampled(doc, ref, nulls) as Record<string, unknown>;
 }
 
+/**
+ * The name of the component schema at `path` in the operation's answer (a property name, or
+ * "[]" for an array's items): the object the service writes there, whatever this release calls
+ * it. DescribeWorkflow's `workflow` is a `Workflow` before 1.140.0 and a `WorkflowMaxDbDto`
+ * since; a pipeline's saved `launch` a `Launch`, then a `LaunchDbDto`.
+ */
+export function answerSchemaName(
+  doc: OpenApiDocument,
+  info: OperationInfo,
+  path: string[],
+): string {
+  let node: unknown = successResponse(doc, info).schema;
+  let name: string | undefined;
+  for (const key of path) {
+    const schema = deref(doc, node);
+    node = key === "[]" ? schema?.items : propertyNode(doc, schema, key, 0);
+    name = componentName(node);
+  }
+  if (name === undefined) {
+    throw new UnsupportedOperationError(
+      `a named schema at ${path.join(".")} in the answer of ${info.operationId}`,
+      doc.info.version,
+    );
+  }
+  return name;
+}
+
+/** The property's schema node, in the schema or its allOf parts. */
+function propertyNode(doc: OpenApiDocument, schema: unknown, key: string, depth: number): unknown {
+  if (!schema || depth > 8) return undefined;
+  const own = ((schema as SchemaObject).properties as Record<string, unknown> | undefined)?.[key];
+  if (own !== undefined) return own;
+  for (const part of ((schema as SchemaObject).allOf as unknown[] | undefined) ?? []) {
+    const found = propertyNode(doc, deref(doc, part), key, depth + 1);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** The component a node names: its `$ref`, or the one `$ref` of the anyOf that makes it nullable. */
+function componentName(node: unknown): string | undefined {
+  const schema = node as SchemaObject | undefined;
+  const ref =
+    typeof schema?.$ref === "string"
+      ? schema.$ref
+      : ((schema?.anyOf ?? schema?.allOf) as SchemaObject[] | undefined)?.find(
+          (part) => typeof part.$ref === "string",
+        )?.$ref;
+  const prefix = "#/components/schemas/";
+  return typeof ref === "string" && ref.startsWith(prefix) ? ref.slice(prefix.length) : undefined;
+}
+
 /** Whether a property of a component schema admits null (`nullable`, directly or via allOf). */
 export function isNullable(doc: OpenApiDocument, schemaName: string, property: string): boolean {
   return nullableIn(doc, doc.components.schemas[schemaName], property, 0);

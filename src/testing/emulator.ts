@@ -6,6 +6,7 @@ import {
   propertiesOf,
   sampledAnswer,
   sampledBody,
+  answerSchemaName,
   sampledComponent,
   writeAnswer,
 } from "./answers.js";
@@ -361,6 +362,7 @@ export class Emulator {
       workspaceId,
       baseUrl: this.url,
       sample: () => sampledBody(this.#doc, info, this.#nulls),
+      schemaAt: (...path) => answerSchemaName(this.#doc, info, path),
       dto: (schemaName, values) => {
         const sample = sampledComponent(this.#doc, schemaName, false);
         const { names, required } = propertiesOf(this.#doc, schemaName);

@@ -16,6 +16,11 @@ export interface RouteContext {
    * Nothing is invented: no sampled placeholder ("icon") reaches an answer.
    */
   dto(schemaName: string, values: Record<string, unknown>): Record<string, unknown>;
+  /**
+   * The name of the schema at `path` in this operation's answer (see answerSchemaName): for
+   * objects whose schema has been renamed between releases.
+   */
+  schemaAt(...path: string[]): string;
   /** The operation's own sampled answer. */
   sample(): Record<string, unknown>;
 }

@@ -208,7 +208,7 @@ function participantDto(
   member?: Member,
   team?: Team,
 ): Record<string, unknown> {
-  return ctx.dto("ParticipantResponseDto", {
+  return ctx.dto(ctx.schemaAt("participants", "[]"), {
     participantId: participant.id,
     memberId: member?.id,
     userName: member?.userName,
@@ -225,7 +225,7 @@ function participantDto(
 
 function userDto(ctx: RouteContext): Record<string, unknown> {
   const { user } = ctx.state;
-  return ctx.dto("UserResponseDto", {
+  return ctx.dto(ctx.schemaAt("user"), {
     id: user.id,
     userName: user.userName,
     email: user.email,

@@ -140,7 +140,7 @@ function launchDto(ctx: RouteContext, p: Pipeline): Record<string, unknown> {
   const env =
     typeof computeEnvId === "string" ? ctx.state.computeEnvs.get(computeEnvId) : undefined;
   // The saved fields only: a sampled configText or paramsText would be copied into launches.
-  return ctx.dto("LaunchDbDto", {
+  return ctx.dto(ctx.schemaAt("launch"), {
     ...fields,
     id: p.launchId,
     pipeline: p.repository,

@@ -87,7 +87,7 @@ export const runRoutes: Record<string, StateRoute> = {
     return ok({
       ...ctx.sample(),
       ...scope(ctx, run),
-      workflow: workflowDto(ctx, "WorkflowMaxDbDto", run),
+      workflow: workflowDto(ctx, ctx.schemaAt("workflow"), run),
       labels: labelDtos(ctx, run.labelIds),
       progress: progressDto(ctx, run),
     });
