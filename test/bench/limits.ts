@@ -2,11 +2,13 @@
  * `npm run bench`: the rate limiter, measured in one run on loopback and printed (no
  * assertions: the machine is shared).
  *
- * Pacing: N calls at 20/s against four servers (test/helpers/strict-server.ts): a strict
+ * Pacing: N calls at 20/s against five servers (test/helpers/strict-server.ts): a strict
  * sliding window, a strict one that stamps arrivals late under load (a simulated global lock),
  * the "gateway" (gateway-server.ts: strict, stamped by one process after 4 worker processes
- * parsed each request, so the machine's own scheduling spreads the stamps), and the service's
- * documented limiter (refresh cycles, a 500-ms wait before a 429); from 1 process
+ * parsed each request, so the machine's own scheduling spreads the stamps), the "threaded"
+ * (threaded-server.py: Python's ThreadingHTTPServer at its defaults, a thread per connection
+ * and one lock, a listen backlog of 5), and the service's documented limiter (refresh cycles, a
+ * 500-ms wait before a 429); from 1 process
  * (in-process limiter) and from 3 and 6 processes sharing the budget through a throw-away
  * redis-server, each on a flat loopback and with answers taking 0–300 ms (arrivals prompt);
  * with BENCH_PROFILE=each, also 0–150 ms on each way. 429s are counted in all and after the first
@@ -27,6 +29,7 @@ import type { paths } from "../../generated/schema.js";
 import { createSeqeraClient } from "../../src/index.js";
 import { createRateLimiter } from "../../src/limits/limiter.js";
 import { startGatewayServer } from "../helpers/gateway-server.js";
+import { startThreadedServer } from "../helpers/threaded-server.js";
 import {
   maxInWindow,
   startStrictServer,
@@ -51,7 +54,8 @@ const fmt = (x: number, digits = 3) => x.toFixed(digits);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const call = { method: "GET", path: "/bench", operationId: "bench" };
 
-const servers: (ServerLimiter | "gateway")[] = ["strict", "late-stamping", "gateway", "documented"];
+type Server = ServerLimiter | "gateway" | "threaded";
+const servers: Server[] = ["strict", "late-stamping", "gateway", "threaded", "documented"];
 /** Uniform random delays: before a request is counted, and after, before its answer leaves. */
 interface Delays {
   forwardMaxMs?: number;
@@ -63,13 +67,16 @@ const profiles: Record<string, Delays> = {
   "0–150 ms each way": { forwardMaxMs: 150, backwardMaxMs: 150 },
 };
 
-/** The server `limiter` names, on `delays`: gateway-server.ts's or strict-server.ts's. */
+/** The server `limiter` names, on `delays`: gateway-server.ts's, threaded-server.ts's or strict-server.ts's. */
 async function startServer(
-  limiter: ServerLimiter | "gateway",
+  limiter: Server,
   delays: Delays,
   perSecond: number,
 ): Promise<StrictServer & { flush?(): Promise<void> }> {
   if (limiter === "gateway") return startGatewayServer({ ...delays, perSecond, parseWorkMs });
+  if (limiter === "threaded") {
+    return startThreadedServer({ perSecond, backwardMaxMs: delays.backwardMaxMs });
+  }
   const uniform = (max?: number) => (max ? () => Math.random() * max : undefined);
   return startStrictServer({
     limiter,
@@ -83,7 +90,7 @@ async function startServer(
 async function pacing(
   label: string,
   processes: number,
-  limiter: ServerLimiter | "gateway",
+  limiter: Server,
   delays: Delays,
   redis: RedisServer | undefined,
   perSecond = 20,
@@ -154,6 +161,8 @@ async function pacingAll(): Promise<void> {
         if (profileFilter === undefined ? name.includes("each") : !name.includes(profileFilter)) {
           continue;
         }
+        // Its requests arrive as the machine sends them: no forward delay to add.
+        if (limiter === "threaded" && delays.forwardMaxMs) continue;
         console.log(`pacing at 20/s, ${limiter} server, ${name}:`);
         for (const processes of processCounts) {
           const label =

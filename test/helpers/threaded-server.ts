@@ -1,0 +1,99 @@
+/**
+ * The "threaded" fixture: a strict sliding-window server we did not design, Python's standard
+ * library ThreadingHTTPServer at its defaults (threaded-server.py: a thread per connection, one
+ * global lock, a listen backlog of 5, one connection per request). It offers strict-server.ts's
+ * `StrictServer` interface; its arrivals come on its stdout, so call `flush()` before reading
+ * them: every request answered by then is in. Needs `python3` (3.7 or later).
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { maxInWindow, type Arrival, type StrictServer } from "./strict-server.js";
+
+const SCRIPT = fileURLToPath(new URL("./threaded-server.py", import.meta.url));
+
+export interface ThreadedServerOptions {
+  perSecond?: number;
+  windowMs?: number;
+  /** An answer (429 included) waits uniform [0, this) ms after its stamp. */
+  backwardMaxMs?: number;
+}
+
+export interface ThreadedServer extends StrictServer {
+  pid: number;
+  /** Resolves once every arrival stamped so far is in `arrivals`. */
+  flush(): Promise<void>;
+}
+
+/** Fails loudly, saying what to install, where python3 is missing. */
+export function requirePython(): void {
+  if (spawnSync("python3", ["--version"]).status !== 0) {
+    throw new Error(
+      "python3 is not installed: the threaded-server fixture needs it (apt-get install python3)",
+    );
+  }
+}
+
+export async function startThreadedServer(
+  options: ThreadedServerOptions = {},
+): Promise<ThreadedServer> {
+  requirePython();
+  const windowMs = options.windowMs ?? 1000;
+  const child = spawn("python3", ["-u", SCRIPT], {
+    stdio: ["pipe", "pipe", "inherit"],
+    env: {
+      ...process.env,
+      PER_SECOND: String(options.perSecond ?? 20),
+      WINDOW_MS: String(windowMs),
+      BACKWARD_MAX_MS: String(options.backwardMaxMs ?? 0),
+    },
+  });
+  const exit = once(child, "exit");
+  const arrivals: Arrival[] = [];
+  const flushes = new Map<number, () => void>();
+  let nextFlush = 0;
+  const ready = new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).on("line", (line) => {
+      const message = JSON.parse(line) as { ready?: string; arrival?: Arrival; flushed?: number };
+      if (message.arrival) arrivals.push(message.arrival);
+      else if (message.ready) resolve(message.ready);
+      else if (message.flushed !== undefined) flushes.get(message.flushed)?.();
+    });
+    void exit.then(([code, signal]) =>
+      reject(new Error(`threaded server exited (${code ?? signal}) before it listened`)),
+    );
+  });
+  const url = await ready;
+  const running = () => child.exitCode === null && child.signalCode === null;
+
+  return {
+    url,
+    pid: child.pid!,
+    arrivals,
+    maxInWindow: (filter = () => true) => maxInWindow(arrivals.filter(filter), windowMs),
+    count: (filter) => arrivals.filter(filter).length,
+    flush: () => {
+      if (!running()) return Promise.reject(new Error("threaded server is not running"));
+      const id = nextFlush++;
+      const flushed = new Promise<void>((resolve) => {
+        flushes.set(id, () => {
+          flushes.delete(id);
+          resolve();
+        });
+        child.stdin!.write(`flush ${id}\n`);
+      });
+      const died = exit.then(([code, signal]) => {
+        throw new Error(`threaded server exited (${code ?? signal}) before the flush`);
+      });
+      return Promise.race([flushed, died]);
+    },
+    close: async () => {
+      if (!running()) return;
+      // Its stdin closing ends it; SIGKILL if it hangs.
+      child.stdin!.end();
+      const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+      await exit.finally(() => clearTimeout(timer));
+    },
+  };
+}
