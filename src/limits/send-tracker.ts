@@ -18,8 +18,17 @@
  *   all of its extra latency. The pool is modelled as undici keeps it: as many sockets as the
  *   most attempts in flight at once, all closed after KEEP_ALIVE_MS without traffic.
  *
+ * - No answer yet: the request may still be on its way (a connection whose SYN a full backlog
+ *   dropped opens a second later; a server may queue it), and a strict server counts it when it
+ *   comes. So a grant still unanswered HOLD_MS after its (extended) stamp is moved to then, and
+ *   again while it stays unanswered: its slot is not granted again until its attempt ends. Once
+ *   held, its answer extends it by all of its extra latency, as a cold one. Answers within
+ *   HOLD_MS cost nothing; a slower one keeps its slot until it comes. (A Python
+ *   ThreadingHTTPServer, listen backlog 5, answered a burst of 20 new connections with 3 to 7
+ *   arrivals a second late, and the slots they had freed drew 3–7 × 429.)
+ *
  * An extension counts only if it comes before the slot would be granted again (the window's
- * length after the grant), which holds for answers within about a second.
+ * length after the stamp): the hold comes HOLD_LEAD_MS before that, time for Redis to take it.
  *
  * Limiters grant at most BATCH grants per turn of the event loop: the check phase then tells
  * each batch how late it left, where one burst of hundreds would all be extended by the time
@@ -29,6 +38,9 @@ import type { Permit } from "./types.js";
 
 export const KEEP_ALIVE_MS = 4_000;
 export const BATCH = 10;
+/** An unanswered grant is held this long after its stamp: the window's second less a lead. */
+const HOLD_LEAD_MS = 250;
+export const HOLD_MS = 1000 - HOLD_LEAD_MS;
 const MIN_SAMPLES = 16;
 /** The longest recent late send is forgotten by half in this long. */
 const STALL_HALF_LIFE_MS = 1_000;
@@ -37,6 +49,7 @@ const STALL_MS = 10;
 
 /** A granted slot, as the limiter that made it sees it. */
 export abstract class Grant implements Permit {
+  /** Its extension is not capped by the allowance: a new connection, or a held grant. */
   cold = false;
   private extendedBy = 0;
   private ended = false;
@@ -54,6 +67,11 @@ export abstract class Grant implements Permit {
   /** The service answered 429 to this grant's request. */
   protected abstract rejected(): void;
 
+  /** When an unanswered grant is to be held (see the header). */
+  holdAt(): number {
+    return this.grantedAt + this.extendedBy + HOLD_MS;
+  }
+
   /** Extends the grant to `ms` after it was made, if it is not already. */
   extendTo(ms: number): void {
     if (ms <= this.extendedBy) return;
@@ -70,7 +88,10 @@ export abstract class Grant implements Permit {
 }
 
 export class SendTracker {
-  private inFlight = 0;
+  /** Grants whose attempt has not ended, in grant order. */
+  private readonly inFlight = new Set<Grant>();
+  private holdTimer: NodeJS.Timeout | undefined;
+  private readonly hold = () => this.holdUnanswered();
   private sockets = 0;
   private lastActive = -Infinity;
   private samples = 0;
@@ -92,17 +113,19 @@ export class SendTracker {
   granted(grant: Grant, now: number): void {
     if (now - this.lastActive > KEEP_ALIVE_MS) this.sockets = 0;
     this.lastActive = now;
-    if (++this.inFlight > this.sockets) {
-      this.sockets = this.inFlight;
+    this.inFlight.add(grant);
+    if (this.inFlight.size > this.sockets) {
+      this.sockets = this.inFlight.size;
       grant.cold = true;
     }
     if (this.pending.push(grant) === 1) setImmediate(this.check);
+    this.holdTimer ??= this.holdIn(HOLD_MS);
   }
 
   /** The grant's attempt ended; `status` is set when a response arrived. */
   ended(grant: Grant, status: number | undefined): void {
     const now = performance.now();
-    this.inFlight--;
+    this.inFlight.delete(grant);
     this.lastActive = now;
     const latency = now - grant.grantedAt;
     // Without an answer the request may have arrived any time until now.
@@ -113,6 +136,26 @@ export class SendTracker {
     if (grant.cold || status === undefined) return;
     this.samples++;
     if (latency < this.fastest) this.fastest = latency;
+  }
+
+  /** Holds the grants still unanswered HOLD_MS after their stamp; then waits for the next. */
+  private holdUnanswered(): void {
+    this.holdTimer = undefined;
+    const now = performance.now();
+    let next = Infinity;
+    for (const grant of this.inFlight) {
+      if (grant.holdAt() <= now) {
+        grant.cold = true;
+        grant.extendTo(now - grant.grantedAt);
+      }
+      next = Math.min(next, grant.holdAt());
+    }
+    if (next < Infinity) this.holdTimer = this.holdIn(next - now);
+  }
+
+  private holdIn(ms: number): NodeJS.Timeout {
+    // The attempts themselves keep the process alive, not this timer.
+    return setTimeout(this.hold, Math.max(1, Math.ceil(ms))).unref();
   }
 
   private checkLate(): void {

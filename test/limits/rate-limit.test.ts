@@ -15,6 +15,7 @@ import { RateLimiterUnavailableError } from "../../src/errors/index.js";
 import { createSeqeraClient } from "../../src/index.js";
 import { createRateLimiter, type Permit } from "../../src/limits/limiter.js";
 import { GATEWAY_SCRIPT, startGatewayServer } from "../helpers/gateway-server.js";
+import { startThreadedServer } from "../helpers/threaded-server.js";
 import {
   maxInWindow,
   RATE_MESSAGE,
@@ -150,6 +151,27 @@ describe("rate limiter (in process)", () => {
     expect(Math.abs(at("5") - at("4"))).toBeLessThan(1000);
   });
 
+  it("a request that reaches the server late keeps its slot until it is answered", async () => {
+    // Three requests of the first burst reach the server 1.2 s late, as a SYN dropped by a full
+    // listen backlog does (sent again a second later): their slots were granted again at
+    // 1005 ms before they had even arrived, and the server counted 23 in a second (3 × 429).
+    let reached = 0;
+    const late = await startStrictServer({
+      forwardDelayMs: () => (++reached >= 6 && reached <= 8 ? 1200 : 0),
+    });
+    try {
+      const transport = limitedClient(late.url, token("late"));
+      const statuses = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => call(transport, `/late/${i}`).then((r) => r.status)),
+      );
+      expect(statuses).toEqual(Array.from({ length: 40 }, () => 200));
+      expect(late.count((a) => a.status === 429)).toBe(0);
+      expect(late.maxInWindow()).toBeLessThanOrEqual(20);
+    } finally {
+      await late.close();
+    }
+  });
+
   it("an already aborted signal rejects without queueing", async () => {
     const t = token("pre-aborted");
     const transport = limitedClient(server.url, t);
@@ -210,6 +232,8 @@ describe("rate limiter, on a fake clock", () => {
     controller.abort();
     await expect(aborted).rejects.toMatchObject({ name: "AbortError" });
     const rest = Array.from({ length: 130 }, () => timed(limiter));
+    // Each answered at once: an unanswered call holds its slot (tested below).
+    for (const call of [...first, ...rest]) void call.promise.then((permit) => permit.done(200));
     await vi.advanceTimersByTimeAsync(3 * 3_600_000);
     const times = [...first, ...rest].map((t) => t.ms - start);
     expect(times.filter(Number.isNaN)).toHaveLength(0);
@@ -251,6 +275,22 @@ describe("rate limiter, on a fake clock", () => {
     expect(when(last) - when(slowAgain)).toBe(1005 + 65);
   });
 
+  it("an unanswered call holds its slot until its answer comes, then counts from it", async () => {
+    fake();
+    const limiter = createRateLimiter(token("hold"), { perSecond: 1, perHour: null });
+    const start = performance.now();
+    // The first call opens the connection; the second reuses it, and is not answered for 2.5 s.
+    (await limiter.acquire(info)).done(200);
+    const unanswered = timed(limiter);
+    const next = timed(limiter);
+    await vi.advanceTimersByTimeAsync(1005 + 2500);
+    expect(unanswered.ms - start).toBe(1005);
+    expect(next.permit).toBeUndefined(); // its request may still be on its way
+    unanswered.permit!.done(200);
+    await vi.advanceTimersByTimeAsync(1100);
+    expect(next.ms - start).toBe(1005 + 2500 + 1005);
+  });
+
   it("on a machine with more runnable processes than CPUs, the allowance grows with the load", async () => {
     machine.load = 12; // 6 per CPU: the allowance is 15 ms + 5 × 25 ms
     fake();
@@ -276,17 +316,22 @@ describe("process lifetime", () => {
   });
 });
 
-// Servers we did not write (test/helpers/strict-server.ts, gateway-server.ts), on a quiet
+// Servers we did not write (test/helpers/strict-server.ts, gateway-server.ts, threaded-server.py), on a quiet
 // machine's allowance (the load is mocked to 0). What holds on any machine is asserted: every
 // call answered once, every 429 retried. How few 429s and how fast is measured by `npm run
 // bench` (targets: ≤ 2 × 429, all in the first second, against the late-stamping and gateway
 // servers; none against the documented one); here only a generous bound (without a limiter,
 // 100 of the first 120 attempts get one).
 describe("rate limiter against other servers' limiters", () => {
-  for (const limiter of ["late-stamping", "gateway", "documented"] as const) {
+  const start = (limiter: "late-stamping" | "gateway" | "threaded" | "documented") =>
+    limiter === "gateway"
+      ? startGatewayServer()
+      : limiter === "threaded"
+        ? startThreadedServer()
+        : startStrictServer({ limiter });
+  for (const limiter of ["late-stamping", "gateway", "threaded", "documented"] as const) {
     it(`${limiter}: 120 concurrent calls each answered once, 429s few and retried`, async () => {
-      const other: StrictServer & { flush?(): Promise<void> } =
-        limiter === "gateway" ? await startGatewayServer() : await startStrictServer({ limiter });
+      const other: StrictServer & { flush?(): Promise<void> } = await start(limiter);
       try {
         const client = createSeqeraClient({
           baseUrl: other.url,
@@ -388,5 +433,43 @@ describe("the gateway fixture", () => {
     } finally {
       if (pids.some(alive)) process.kill(-pids[0]!, "SIGKILL"); // its own process group
     }
+  });
+});
+
+describe("the threaded fixture", () => {
+  it("stamps under one lock, answers 429 as the service, and close() ends its process", async () => {
+    // A window of a minute: the 8 calls fall in one however slowly this machine sends them.
+    const threaded = await startThreadedServer({ perSecond: 5, windowMs: 60_000 });
+    const t = token("threaded-fixture");
+    try {
+      const responses = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          fetch(`${threaded.url}/th/${i}`, {
+            method: "POST",
+            headers: { authorization: `Bearer ${t}` },
+            body: `body ${i}`,
+          }),
+        ),
+      );
+      const rejected = responses.filter((r) => r.status === 429);
+      expect(rejected).toHaveLength(3);
+      const seconds = Number(rejected[0]!.headers.get("retry-after"));
+      expect(seconds).toBeGreaterThanOrEqual(1);
+      expect(seconds).toBeLessThanOrEqual(60);
+      expect(await rejected[0]!.json()).toEqual({ message: RATE_MESSAGE(seconds) });
+      const passed = responses.filter((r) => r.status === 200);
+      expect((await Promise.all(passed.map((r) => r.json()))).map((j) => j.body).sort()).toEqual(
+        passed.map((r) => `body ${r.url.split("/").pop()}`).sort(),
+      );
+      await threaded.flush();
+      expect(threaded.count(() => true)).toBe(8);
+      expect(threaded.arrivals.every((a) => a.key === tokenKey(t))).toBe(true);
+      expect(JSON.stringify(threaded.arrivals)).not.toContain(t);
+      expect(threaded.maxInWindow()).toBe(8);
+    } finally {
+      await threaded.close();
+    }
+    expect(() => process.kill(threaded.pid, 0)).toThrow();
+    await expect(threaded.flush()).rejects.toThrow("not running");
   });
 });
