@@ -126,6 +126,9 @@ async function pacing(
     const lastArrival = (Math.max(...arrivals.map((a) => a.at)) - started) / 1000;
     const rejected = arrivals.filter((a) => a.status === 429);
     const late = rejected.filter((a) => a.at - started > 1000).length;
+    // A first burst's request that reached the server a second late (a dropped SYN) holds its
+    // slot: the server counts it then, whatever the client does.
+    const firstSecond = arrivals.filter((a) => a.at - started < 1000).length;
     const failed = results.reduce(
       (sum, r) => sum + (r.result ? r.result.outcomes.filter((o) => o !== "200").length : NaN),
       0,
@@ -135,7 +138,8 @@ async function pacing(
       `  ${label}: ${n} calls in ${fmt(seconds, 2)} s = ${fmt(physical / seconds)} of the ` +
         `physical limit (${fmt(physical, 1)} s) (to the last arrival: ${fmt(physical / lastArrival)}); ` +
         `max ${maxInWindow(arrivals, 1000)} in a 1-s window; ${rejected.length} × 429 ` +
-        `(${late} after the first second); ${failed} failed`,
+        `(${late} after the first second); ${failed} failed; ` +
+        `${Math.min(firstSecond, perSecond)} of the first ${perSecond} in the first second`,
     );
     if (perSecond !== 20) {
       // At high rates a burst takes this machine a while to push through: the pace between the

@@ -11,7 +11,8 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { maxInWindow, type Arrival, type StrictServer } from "./strict-server.js";
 
-const SCRIPT = fileURLToPath(new URL("./threaded-server.py", import.meta.url));
+/** The server process's script: run with `python3`, its stdin a pipe (see its header). */
+export const THREADED_SCRIPT = fileURLToPath(new URL("./threaded-server.py", import.meta.url));
 
 export interface ThreadedServerOptions {
   perSecond?: number;
@@ -40,7 +41,7 @@ export async function startThreadedServer(
 ): Promise<ThreadedServer> {
   requirePython();
   const windowMs = options.windowMs ?? 1000;
-  const child = spawn("python3", ["-u", SCRIPT], {
+  const child = spawn("python3", ["-u", THREADED_SCRIPT], {
     stdio: ["pipe", "pipe", "inherit"],
     env: {
       ...process.env,

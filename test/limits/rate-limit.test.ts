@@ -15,7 +15,7 @@ import { RateLimiterUnavailableError } from "../../src/errors/index.js";
 import { createSeqeraClient } from "../../src/index.js";
 import { createRateLimiter, type Permit } from "../../src/limits/limiter.js";
 import { GATEWAY_SCRIPT, startGatewayServer } from "../helpers/gateway-server.js";
-import { startThreadedServer } from "../helpers/threaded-server.js";
+import { startThreadedServer, THREADED_SCRIPT } from "../helpers/threaded-server.js";
 import {
   maxInWindow,
   RATE_MESSAGE,
@@ -437,6 +437,18 @@ describe("the gateway fixture", () => {
 });
 
 describe("the threaded fixture", () => {
+  it("without python3, fails saying what to install", async () => {
+    const path = process.env.PATH;
+    process.env.PATH = "/nonexistent";
+    try {
+      await expect(startThreadedServer()).rejects.toThrow(
+        "python3 is not installed: the threaded-server fixture needs it (apt-get install python3)",
+      );
+    } finally {
+      process.env.PATH = path;
+    }
+  });
+
   it("stamps under one lock, answers 429 as the service, and close() ends its process", async () => {
     // A window of a minute: the 8 calls fall in one however slowly this machine sends them.
     const threaded = await startThreadedServer({ perSecond: 5, windowMs: 60_000 });
@@ -471,5 +483,38 @@ describe("the threaded fixture", () => {
     }
     expect(() => process.kill(threaded.pid, 0)).toThrow();
     await expect(threaded.flush()).rejects.toThrow("not running");
+  });
+
+  it("ends with the process that started it, even one killed without a chance to close it", async () => {
+    const parent = spawn(
+      process.execPath,
+      [
+        "-e",
+        `const child = require("node:child_process").spawn("python3", [${JSON.stringify(THREADED_SCRIPT)}], { stdio: ["pipe", "pipe", "inherit"] });
+         child.stdout.once("data", () => process.stdout.write(child.pid + "\\n"));`,
+      ],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
+    const [line] = (await once(parent.stdout!.setEncoding("utf8"), "data")) as [string];
+    const pid = Number(line);
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+        return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+      } catch {
+        return false;
+      }
+    };
+    expect(alive()).toBe(true);
+    parent.kill("SIGKILL");
+    await once(parent, "exit");
+    try {
+      // Its stdin closes with the parent: it exits (generous, on a busy machine).
+      const deadline = performance.now() + 20_000;
+      while (alive() && performance.now() < deadline) await sleep(50);
+      expect(alive()).toBe(false);
+    } finally {
+      if (alive()) process.kill(pid, "SIGKILL");
+    }
   });
 });
