@@ -358,49 +358,80 @@ describe("rate limiter against other servers' limiters", () => {
   }
 });
 
-describe("the gateway fixture", () => {
-  /** Running: exists and is not a zombie (an orphan's exit waits for init to reap it). */
-  const alive = (pid: number) => {
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return false;
-    }
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  };
+/** Running: exists and is not a zombie (an orphan's exit waits for init to reap it). */
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+};
 
+/**
+ * 8 POSTs at once to a fixture started with 5 per minute: 3 answered 429 as the service does,
+ * the others echo their bodies, and the fixture recorded all 8 under the token's hash, never
+ * the token.
+ */
+async function expectServiceLike429s(
+  fixture: StrictServer & { flush(): Promise<void> },
+  name: string,
+): Promise<void> {
+  const t = token(name);
+  const responses = await Promise.all(
+    Array.from({ length: 8 }, (_, i) =>
+      fetch(`${fixture.url}/${name}/${i}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${t}` },
+        body: `body ${i}`,
+      }),
+    ),
+  );
+  const rejected = responses.filter((r) => r.status === 429);
+  expect(rejected).toHaveLength(3);
+  const seconds = Number(rejected[0]!.headers.get("retry-after"));
+  expect(seconds).toBeGreaterThanOrEqual(1);
+  expect(seconds).toBeLessThanOrEqual(60);
+  expect(await rejected[0]!.json()).toEqual({ message: RATE_MESSAGE(seconds) });
+  const passed = responses.filter((r) => r.status === 200);
+  expect((await Promise.all(passed.map((r) => r.json()))).map((j) => j.body).sort()).toEqual(
+    passed.map((r) => `body ${r.url.split("/").pop()}`).sort(),
+  );
+  await fixture.flush();
+  expect(fixture.count(() => true)).toBe(8);
+  expect(fixture.arrivals.every((a) => a.key === tokenKey(t))).toBe(true);
+  expect(JSON.stringify(fixture.arrivals)).not.toContain(t);
+  expect(fixture.maxInWindow()).toBe(8);
+}
+
+/**
+ * Runs `script` (JavaScript) in a parent process that starts a fixture and prints its pids as
+ * JSON, SIGKILLs that parent, and expects every pid gone within a generous 20 s.
+ */
+async function expectEndsWithParent(script: string): Promise<void> {
+  const parent = spawn(process.execPath, ["-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+  const [line] = (await once(parent.stdout!.setEncoding("utf8"), "data")) as [string];
+  const pids = [JSON.parse(line) as number[]].flat();
+  expect(pids.every(alive)).toBe(true);
+  parent.kill("SIGKILL");
+  await once(parent, "exit");
+  try {
+    const deadline = performance.now() + 20_000;
+    while (pids.some(alive) && performance.now() < deadline) await sleep(50);
+    expect(pids.filter(alive)).toEqual([]);
+  } finally {
+    for (const pid of pids.filter(alive)) process.kill(pid, "SIGKILL");
+  }
+}
+
+describe("the gateway fixture", () => {
   it("stamps in one process what its workers parsed, answers 429 as the service, and close() ends every process", async () => {
     // A window of a minute: the 8 calls fall in one however slowly this machine sends them.
     const gateway = await startGatewayServer({ perSecond: 5, windowMs: 60_000 });
     try {
       expect(gateway.pids).toHaveLength(5);
       expect(gateway.pids.every(alive)).toBe(true);
-      const t = token("gateway-fixture");
-      const responses = await Promise.all(
-        Array.from({ length: 8 }, (_, i) =>
-          fetch(`${gateway.url}/gw/${i}`, {
-            method: "POST",
-            headers: { authorization: `Bearer ${t}` },
-            body: `body ${i}`,
-          }),
-        ),
-      );
-      const rejected = responses.filter((r) => r.status === 429);
-      expect(rejected).toHaveLength(3);
-      const seconds = Number(rejected[0]!.headers.get("retry-after"));
-      expect(seconds).toBeGreaterThanOrEqual(1);
-      expect(seconds).toBeLessThanOrEqual(60);
-      expect(await rejected[0]!.json()).toEqual({ message: RATE_MESSAGE(seconds) });
-      const passed = responses.filter((r) => r.status === 200);
-      expect((await Promise.all(passed.map((r) => r.json()))).map((j) => j.body).sort()).toEqual(
-        passed.map((r) => `body ${r.url.split("/").pop()}`).sort(),
-      );
-      await gateway.flush();
-      expect(gateway.count(() => true)).toBe(8);
-      // Keyed by the token's hash, never the token.
-      expect(gateway.arrivals.every((a) => a.key === tokenKey(t))).toBe(true);
-      expect(JSON.stringify(gateway.arrivals)).not.toContain(t);
-      expect(gateway.maxInWindow()).toBe(8);
+      await expectServiceLike429s(gateway, "gw");
     } finally {
       await gateway.close();
     }
@@ -409,30 +440,11 @@ describe("the gateway fixture", () => {
   });
 
   it("ends with the process that started it, even one killed without a chance to close it", async () => {
-    // A parent that starts the server, prints its pids, then is SIGKILLed.
-    const parent = spawn(
-      process.execPath,
-      [
-        "-e",
-        `const child = require("node:child_process").spawn(process.execPath, [${JSON.stringify(GATEWAY_SCRIPT)}], { stdio: ["ignore", "inherit", "inherit", "ipc"], detached: true });
-         child.on("message", (m) => m.type === "ready" && process.stdout.write(JSON.stringify(m.pids) + "\\n"));`,
-      ],
-      { stdio: ["ignore", "pipe", "inherit"] },
+    // The primary sees its channel close, ends its workers and exits.
+    await expectEndsWithParent(
+      `const child = require("node:child_process").spawn(process.execPath, [${JSON.stringify(GATEWAY_SCRIPT)}], { stdio: ["ignore", "inherit", "inherit", "ipc"], detached: true });
+       child.on("message", (m) => m.type === "ready" && process.stdout.write(JSON.stringify(m.pids) + "\\n"));`,
     );
-    const [line] = (await once(parent.stdout!.setEncoding("utf8"), "data")) as [string];
-    const pids = JSON.parse(line) as number[];
-    expect(pids).toHaveLength(5);
-    expect(pids.every(alive)).toBe(true);
-    parent.kill("SIGKILL");
-    await once(parent, "exit");
-    try {
-      // Generous: the primary sees its channel close, ends its workers and exits.
-      const deadline = performance.now() + 20_000;
-      while (pids.some(alive) && performance.now() < deadline) await sleep(50);
-      expect(pids.filter(alive)).toEqual([]);
-    } finally {
-      if (pids.some(alive)) process.kill(-pids[0]!, "SIGKILL"); // its own process group
-    }
   });
 });
 
@@ -450,71 +462,21 @@ describe("the threaded fixture", () => {
   });
 
   it("stamps under one lock, answers 429 as the service, and close() ends its process", async () => {
-    // A window of a minute: the 8 calls fall in one however slowly this machine sends them.
     const threaded = await startThreadedServer({ perSecond: 5, windowMs: 60_000 });
-    const t = token("threaded-fixture");
     try {
-      const responses = await Promise.all(
-        Array.from({ length: 8 }, (_, i) =>
-          fetch(`${threaded.url}/th/${i}`, {
-            method: "POST",
-            headers: { authorization: `Bearer ${t}` },
-            body: `body ${i}`,
-          }),
-        ),
-      );
-      const rejected = responses.filter((r) => r.status === 429);
-      expect(rejected).toHaveLength(3);
-      const seconds = Number(rejected[0]!.headers.get("retry-after"));
-      expect(seconds).toBeGreaterThanOrEqual(1);
-      expect(seconds).toBeLessThanOrEqual(60);
-      expect(await rejected[0]!.json()).toEqual({ message: RATE_MESSAGE(seconds) });
-      const passed = responses.filter((r) => r.status === 200);
-      expect((await Promise.all(passed.map((r) => r.json()))).map((j) => j.body).sort()).toEqual(
-        passed.map((r) => `body ${r.url.split("/").pop()}`).sort(),
-      );
-      await threaded.flush();
-      expect(threaded.count(() => true)).toBe(8);
-      expect(threaded.arrivals.every((a) => a.key === tokenKey(t))).toBe(true);
-      expect(JSON.stringify(threaded.arrivals)).not.toContain(t);
-      expect(threaded.maxInWindow()).toBe(8);
+      await expectServiceLike429s(threaded, "th");
     } finally {
       await threaded.close();
     }
-    expect(() => process.kill(threaded.pid, 0)).toThrow();
+    expect(alive(threaded.pid)).toBe(false);
     await expect(threaded.flush()).rejects.toThrow("not running");
   });
 
   it("ends with the process that started it, even one killed without a chance to close it", async () => {
-    const parent = spawn(
-      process.execPath,
-      [
-        "-e",
-        `const child = require("node:child_process").spawn("python3", [${JSON.stringify(THREADED_SCRIPT)}], { stdio: ["pipe", "pipe", "inherit"] });
-         child.stdout.once("data", () => process.stdout.write(child.pid + "\\n"));`,
-      ],
-      { stdio: ["ignore", "pipe", "inherit"] },
+    // Its stdin closes with the parent: it exits.
+    await expectEndsWithParent(
+      `const child = require("node:child_process").spawn("python3", [${JSON.stringify(THREADED_SCRIPT)}], { stdio: ["pipe", "pipe", "inherit"] });
+       child.stdout.once("data", () => process.stdout.write(child.pid + "\\n"));`,
     );
-    const [line] = (await once(parent.stdout!.setEncoding("utf8"), "data")) as [string];
-    const pid = Number(line);
-    const alive = () => {
-      try {
-        process.kill(pid, 0);
-        return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-      } catch {
-        return false;
-      }
-    };
-    expect(alive()).toBe(true);
-    parent.kill("SIGKILL");
-    await once(parent, "exit");
-    try {
-      // Its stdin closes with the parent: it exits (generous, on a busy machine).
-      const deadline = performance.now() + 20_000;
-      while (alive() && performance.now() < deadline) await sleep(50);
-      expect(alive()).toBe(false);
-    } finally {
-      if (alive()) process.kill(pid, "SIGKILL");
-    }
   });
 });
