@@ -20,10 +20,9 @@
  * The service's 429 is the sign that a request was later than that, so each 429 widens the
  * allowance (the learned part doubles, by at least WIDEN_STEP_MS, up to MAX_LEARNED_MS), and the
  * learned part halves every HALF_LIFE_MS without one: slowly, so that a run of minutes keeps
- * what it learned rather than narrowing back and paying a 429 to learn it again (issue 20: with a
- * minute's half-life a late-stamping server drew 8–14 × 429 in 300 calls). A 429 on a call granted before the last
- * widening says nothing new (it was paced with the old allowance) and is ignored: one bad second
- * widens once.
+ * what it learned rather than narrowing back and paying a 429 to learn it again. A 429 on a call
+ * granted before the last widening says nothing new (it was paced with the old allowance) and is
+ * ignored: one bad second widens once.
  *
  * The Redis limiter keeps the learned part in Redis, computed by the same rule in Lua
  * (redis-scripts.ts), with these constants.

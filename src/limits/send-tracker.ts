@@ -14,15 +14,14 @@
  *   MIN_SAMPLES answers: while a process starts, every call is slow, and the next ones may not
  *   be, so a recent minimum would excuse too little.
  * - A new connection: a request that cannot reuse a kept-alive socket first opens one (and on
- *   TLS shakes hands), which no allowance is sized for. Such an attempt is "cold" and extended by
- *   all of its extra latency. The pool is modelled as undici keeps it: as many sockets as the
- *   most attempts in flight at once, all closed after KEEP_ALIVE_MS without traffic.
- *
+ *   TLS shakes hands), which no allowance is sized for. Such an attempt is extended by all of
+ *   its extra latency ("uncapped"). The pool is modelled as undici keeps it: as many sockets as
+ *   the most attempts in flight at once, all closed after KEEP_ALIVE_MS without traffic.
  * - No answer yet: the request may still be on its way (a connection whose SYN a full backlog
  *   dropped opens a second later; a server may queue it), and a strict server counts it when it
  *   comes. So a grant still unanswered HOLD_MS after its (extended) stamp is moved to then, and
  *   again while it stays unanswered: its slot is not granted again until its attempt ends. Once
- *   held, its answer extends it by all of its extra latency, as a cold one. Answers within
+ *   held, its answer extends it by all of its extra latency too (uncapped). Answers within
  *   HOLD_MS cost nothing; a slower one keeps its slot until it comes. (A Python
  *   ThreadingHTTPServer, listen backlog 5, answered a burst of 20 new connections with 3 to 7
  *   arrivals a second late, and the slots they had freed drew 3–7 × 429.)
@@ -40,7 +39,7 @@ export const KEEP_ALIVE_MS = 4_000;
 export const BATCH = 10;
 /** An unanswered grant is held this long after its stamp: the window's second less a lead. */
 const HOLD_LEAD_MS = 250;
-export const HOLD_MS = 1000 - HOLD_LEAD_MS;
+const HOLD_MS = 1000 - HOLD_LEAD_MS;
 const MIN_SAMPLES = 16;
 /** The longest recent late send is forgotten by half in this long. */
 const STALL_HALF_LIFE_MS = 1_000;
@@ -49,8 +48,8 @@ const STALL_MS = 10;
 
 /** A granted slot, as the limiter that made it sees it. */
 export abstract class Grant implements Permit {
-  /** Its extension is not capped by the allowance: a new connection, or a held grant. */
-  cold = false;
+  /** All its extra latency counts, not up to the allowance: a new connection, or a held grant. */
+  uncapped = false;
   private extendedBy = 0;
   private ended = false;
 
@@ -116,7 +115,7 @@ export class SendTracker {
     this.inFlight.add(grant);
     if (this.inFlight.size > this.sockets) {
       this.sockets = this.inFlight.size;
-      grant.cold = true;
+      grant.uncapped = true;
     }
     if (this.pending.push(grant) === 1) setImmediate(this.check);
     this.holdTimer ??= this.holdIn(HOLD_MS);
@@ -131,9 +130,12 @@ export class SendTracker {
     // Without an answer the request may have arrived any time until now.
     const fastest = status === undefined || this.samples < MIN_SAMPLES ? 0 : this.fastest;
     const extra = latency - fastest;
-    grant.extendTo(grant.cold ? extra : Math.min(extra, grant.allowanceMs() + this.stallMs(now)));
-    // A cold attempt's latency includes opening its connection: not a sample of the fastest.
-    if (grant.cold || status === undefined) return;
+    grant.extendTo(
+      grant.uncapped ? extra : Math.min(extra, grant.allowanceMs() + this.stallMs(now)),
+    );
+    // An uncapped attempt's latency includes opening its connection, or is over HOLD_MS: not a
+    // sample of the fastest.
+    if (grant.uncapped || status === undefined) return;
     this.samples++;
     if (latency < this.fastest) this.fastest = latency;
   }
@@ -145,7 +147,7 @@ export class SendTracker {
     let next = Infinity;
     for (const grant of this.inFlight) {
       if (grant.holdAt() <= now) {
-        grant.cold = true;
+        grant.uncapped = true;
         grant.extendTo(now - grant.grantedAt);
       }
       next = Math.min(next, grant.holdAt());
