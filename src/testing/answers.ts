@@ -68,8 +68,7 @@ export function answerSchemaName(
   let node: unknown = successResponse(doc, info).schema;
   let name: string | undefined;
   for (const key of path) {
-    const schema = deref(doc, node);
-    node = key === "[]" ? schema?.items : propertyNode(doc, schema, key, 0);
+    node = key === "[]" ? deref(doc, node)?.items : propertyIn(doc, node, key, 0);
     name = componentName(node);
   }
   if (name === undefined) {
@@ -81,13 +80,14 @@ export function answerSchemaName(
   return name;
 }
 
-/** The property's schema node, in the schema or its allOf parts. */
-function propertyNode(doc: OpenApiDocument, schema: unknown, key: string, depth: number): unknown {
+/** A property's schema node, in the schema `node` (a $ref or not) or its allOf parts. */
+function propertyIn(doc: OpenApiDocument, node: unknown, key: string, depth: number): unknown {
+  const schema = deref(doc, node);
   if (!schema || depth > 8) return undefined;
-  const own = ((schema as SchemaObject).properties as Record<string, unknown> | undefined)?.[key];
+  const own = (schema.properties as Record<string, unknown> | undefined)?.[key];
   if (own !== undefined) return own;
-  for (const part of ((schema as SchemaObject).allOf as unknown[] | undefined) ?? []) {
-    const found = propertyNode(doc, deref(doc, part), key, depth + 1);
+  for (const part of (schema.allOf as unknown[] | undefined) ?? []) {
+    const found = propertyIn(doc, part, key, depth + 1);
     if (found !== undefined) return found;
   }
   return undefined;
@@ -108,7 +108,8 @@ function componentName(node: unknown): string | undefined {
 
 /** Whether a property of a component schema admits null (`nullable`, directly or via allOf). */
 export function isNullable(doc: OpenApiDocument, schemaName: string, property: string): boolean {
-  return nullableIn(doc, doc.components.schemas[schemaName], property, 0);
+  const prop = propertyIn(doc, doc.components.schemas[schemaName], property, 0);
+  return (prop as SchemaObject | undefined)?.nullable === true;
 }
 
 /** The property names of a component schema, its allOf parts included, and the required ones. */
@@ -127,15 +128,6 @@ export function propertiesOf(
   };
   walk(doc.components.schemas[schemaName], 0);
   return { names: [...names], required };
-}
-
-function nullableIn(doc: OpenApiDocument, node: unknown, property: string, depth: number): boolean {
-  const schema = deref(doc, node);
-  if (!schema || depth > 8) return false;
-  const prop = (schema.properties as Record<string, SchemaObject> | undefined)?.[property];
-  if (prop) return prop.nullable === true;
-  const parts = (schema.allOf as unknown[] | undefined) ?? [];
-  return parts.some((part) => nullableIn(doc, part, property, depth + 1));
 }
 
 /** The answer of a stateless operation: its success status with a body valid for the schema. */
