@@ -38,8 +38,9 @@ replace the run's settings as for launch (--work-dir only with --no-resume). Pri
 {"workflowId", "run"} as launch does; with --wait the exit code is the new run's.`,
   cancel: `seqera-api cancel <workflowId>
 
-Cancels a run that has not ended, and prints {"workflowId", "cancelled": true}. A run of another workspace, or one that does not exist, answers 403: check
---workspace (or TOWER_WORKSPACE_ID).`,
+Cancels a run that has not ended, and prints {"workflowId", "cancelled": true}. A run of
+another workspace, or one that does not exist, answers 403: check --workspace (or
+TOWER_WORKSPACE_ID).`,
   wait: `seqera-api wait <workflowId> [options]
 
 Polls the run until it ends and prints it: exit 0 SUCCEEDED, 1 FAILED or CANCELLED (with its
