@@ -9,7 +9,8 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
-import { maxInWindow, type Arrival, type StrictServer } from "./strict-server.js";
+import { arrivalsView, Flushes } from "./fixture-process.js";
+import type { Arrival, StrictServer } from "./strict-server.js";
 
 /** The server process's script: run with `node`, an IPC channel open (see its header). */
 export const GATEWAY_SCRIPT = fileURLToPath(new URL("./gateway-server.mjs", import.meta.url));
@@ -59,13 +60,17 @@ export async function startGatewayServer(
   });
   const exit = once(child, "exit");
   const arrivals: Arrival[] = [];
-  const flushes = new Map<number, () => void>();
-  let nextFlush = 0;
+  const flushes = new Flushes(
+    "gateway server",
+    exit,
+    () => child.connected,
+    (id) => child.send({ type: "flush", id }),
+  );
   const ready = new Promise<{ url: string; pids: number[] }>((resolve, reject) => {
     child.on("message", (message: Message) => {
       if (message.type === "arrival") arrivals.push(message.arrival);
       else if (message.type === "ready") resolve(message);
-      else if (message.type === "flushed") flushes.get(message.id)?.();
+      else if (message.type === "flushed") flushes.done(message.id);
     });
     void exit.then(([code, signal]) =>
       reject(new Error(`gateway server exited (${code ?? signal}) before it listened`)),
@@ -76,24 +81,8 @@ export async function startGatewayServer(
   return {
     url,
     pids,
-    arrivals,
-    maxInWindow: (filter = () => true) => maxInWindow(arrivals.filter(filter), windowMs),
-    count: (filter) => arrivals.filter(filter).length,
-    flush: () => {
-      if (!child.connected) return Promise.reject(new Error("gateway server is not running"));
-      const id = nextFlush++;
-      const flushed = new Promise<void>((resolve) => {
-        flushes.set(id, () => {
-          flushes.delete(id);
-          resolve();
-        });
-        child.send({ type: "flush", id });
-      });
-      const died = exit.then(([code, signal]) => {
-        throw new Error(`gateway server exited (${code ?? signal}) before the flush`);
-      });
-      return Promise.race([flushed, died]);
-    },
+    ...arrivalsView(arrivals, windowMs),
+    flush: () => flushes.flush(),
     close: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;
       // The primary reaps its workers, then exits; SIGKILL to the group if it hangs.

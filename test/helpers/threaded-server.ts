@@ -9,7 +9,8 @@ import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { maxInWindow, type Arrival, type StrictServer } from "./strict-server.js";
+import { arrivalsView, Flushes } from "./fixture-process.js";
+import type { Arrival, StrictServer } from "./strict-server.js";
 
 /** The server process's script: run with `python3`, its stdin a pipe (see its header). */
 export const THREADED_SCRIPT = fileURLToPath(new URL("./threaded-server.py", import.meta.url));
@@ -52,43 +53,28 @@ export async function startThreadedServer(
   });
   const exit = once(child, "exit");
   const arrivals: Arrival[] = [];
-  const flushes = new Map<number, () => void>();
-  let nextFlush = 0;
+  const running = () => child.exitCode === null && child.signalCode === null;
+  const flushes = new Flushes("threaded server", exit, running, (id) =>
+    child.stdin!.write(`flush ${id}\n`),
+  );
   const ready = new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).on("line", (line) => {
       const message = JSON.parse(line) as { ready?: string; arrival?: Arrival; flushed?: number };
       if (message.arrival) arrivals.push(message.arrival);
       else if (message.ready) resolve(message.ready);
-      else if (message.flushed !== undefined) flushes.get(message.flushed)?.();
+      else if (message.flushed !== undefined) flushes.done(message.flushed);
     });
     void exit.then(([code, signal]) =>
       reject(new Error(`threaded server exited (${code ?? signal}) before it listened`)),
     );
   });
   const url = await ready;
-  const running = () => child.exitCode === null && child.signalCode === null;
 
   return {
     url,
     pid: child.pid!,
-    arrivals,
-    maxInWindow: (filter = () => true) => maxInWindow(arrivals.filter(filter), windowMs),
-    count: (filter) => arrivals.filter(filter).length,
-    flush: () => {
-      if (!running()) return Promise.reject(new Error("threaded server is not running"));
-      const id = nextFlush++;
-      const flushed = new Promise<void>((resolve) => {
-        flushes.set(id, () => {
-          flushes.delete(id);
-          resolve();
-        });
-        child.stdin!.write(`flush ${id}\n`);
-      });
-      const died = exit.then(([code, signal]) => {
-        throw new Error(`threaded server exited (${code ?? signal}) before the flush`);
-      });
-      return Promise.race([flushed, died]);
-    },
+    ...arrivalsView(arrivals, windowMs),
+    flush: () => flushes.flush(),
     close: async () => {
       if (!running()) return;
       // Its stdin closing ends it; SIGKILL if it hangs.
