@@ -7,8 +7,17 @@ type FlagOptions = NonNullable<ParseArgsConfig["options"]>;
  * its value, is an error); the error lists the flags there are.
  */
 export function parseFlags<T extends FlagOptions>(argv: readonly string[], options: T) {
+  return parse(argv, options, false).values;
+}
+
+/** The flags and the positional arguments (`npm run pack:line -- 1.140.0 --out dir`). */
+export function parseCommand<T extends FlagOptions>(argv: readonly string[], options: T) {
+  return parse(argv, options, true);
+}
+
+function parse<T extends FlagOptions>(argv: readonly string[], options: T, positionals: boolean) {
   try {
-    return parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }).values;
+    return parseArgs({ args: [...argv], options, strict: true, allowPositionals: positionals });
   } catch (error) {
     const known = Object.keys(options)
       .map((name) => `--${name}`)

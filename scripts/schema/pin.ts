@@ -1,5 +1,6 @@
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { lineVersion } from "./versions.js";
 
 /** What the project commits about the service's schema: which release, its hash, where to get it. */
 export interface Pin {
@@ -44,14 +45,13 @@ export function chooseLocations(
 
 /**
  * The package's version names the schema release it is built from: major.minor of the
- * release, the patch ours. Moving the pin starts the new release's line at .0.
+ * release, the patch the project's release counter, kept (lineVersion).
  */
 export async function movePackageVersion(root: string, schemaVersion: string): Promise<void> {
   const file = path.join(root, "package.json");
   const text = await readFile(file, "utf8").catch(() => undefined);
   if (text === undefined) return;
-  const [major, minor] = schemaVersion.split(".");
   const pkg = JSON.parse(text) as { version?: string };
-  pkg.version = `${major}.${minor}.0`;
+  pkg.version = lineVersion(schemaVersion, pkg.version ?? "0.0.0");
   await writeFile(file, JSON.stringify(pkg, null, 2) + "\n");
 }

@@ -6,7 +6,7 @@ import YAML from "yaml";
 import { isRecord } from "../../src/openapi/document.js";
 import { parseFlags } from "./args.js";
 import { parseSchema } from "./parse.js";
-import { readPin, writePin } from "./pin.js";
+import { movePackageVersion, readPin, writePin } from "./pin.js";
 import { sha256 } from "./source.js";
 import { compareVersions, satisfies } from "./versions.js";
 
@@ -27,6 +27,8 @@ export const RELEASE_TESTS = [
   "test/automation",
   "test/cli",
   "test/examples",
+  // The line packed by `npm run pack:line` and tried as a user gets it.
+  "test/package",
 ];
 
 /** Test files that apply to some releases only, with why (schema/test-releases.yaml). */
@@ -42,6 +44,9 @@ const COPIED = [
   "tsconfig.json",
   ".dependency-cruiser.cjs",
   "README.md",
+  // Packed with the line.
+  "LICENSE",
+  "CHANGELOG.md",
   // Read by tests: the docs' examples and seeds are checked against the files they name.
   "docs",
   "ARCHITECTURE.md",
@@ -68,6 +73,11 @@ export interface ReleasesOptions {
   root: string;
   argv?: readonly string[];
   log?: (text: string) => void;
+  /**
+   * Packs the release's line from its generated copy (`npm run pack:line`'s packing) into
+   * `out`, and returns what it packed as JSON: test/package tries that tarball.
+   */
+  pack?: (copy: string, version: string, out: string) => Promise<string>;
 }
 
 /** Runs the job for the releases named in argv, else every release of the offline mirror. */
@@ -93,7 +103,8 @@ export async function runReleases(options: ReleasesOptions): Promise<ReleaseResu
   const queue = [...versions];
   const worker = async (): Promise<void> => {
     for (let version = queue.shift(); version; version = queue.shift()) {
-      const result = await buildRelease(root, work, mirror, version, !flags["no-tests"]);
+      const tests = !flags["no-tests"];
+      const result = await buildRelease(root, work, mirror, version, tests, options.pack);
       log(summaryLine(result));
       if (!result.passed && result.detail) log(result.detail);
       results.push(result);
@@ -126,7 +137,7 @@ async function linkShared(work: string, shared: string): Promise<void> {
 
 /**
  * A copy of the project's tree in `copy` (node_modules linked), pinned to the release in
- * `schemaFile`, with the test files that do not apply to it left out (returned). Generation in
+ * `schemaFile` (package.json's version too: that release's line), with the test files that do not apply to it left out (returned). Generation in
  * it reads `schemaFile` (the copy's pin.json sources are not used: pass `--source`).
  */
 export async function copyTree(root: string, copy: string, schemaFile: string): Promise<string[]> {
@@ -140,6 +151,7 @@ export async function copyTree(root: string, copy: string, schemaFile: string): 
   const version = parseSchema(text, schemaFile).info.version;
   const pin = await readPin(root);
   await writePin(copy, { ...pin, version, sha256: sha256(text) });
+  await movePackageVersion(copy, version);
   return excludeTests(copy, version);
 }
 
@@ -164,6 +176,7 @@ async function buildRelease(
   mirror: string,
   version: string,
   withTests: boolean,
+  pack: ReleasesOptions["pack"],
 ): Promise<ReleaseResult> {
   const started = performance.now();
   const seconds = (): number => Math.round((performance.now() - started) / 1000);
@@ -193,12 +206,21 @@ async function buildRelease(
   };
   if (errors.length > 0) result.detail = errors.join("\n");
   if (withTests) {
+    const env: Record<string, string> = { SEQERA_RELEASE_JOB: version };
+    if (pack && errors.length === 0) {
+      try {
+        env.SEQERA_PACKED_LINE = await pack(copy, version, path.join(work, `${version}-packed`));
+      } catch (err) {
+        result.passed = false;
+        result.detail = `pack:line: ${(err as Error).message}`;
+      }
+    }
     const vitest = path.join(copy, "node_modules", "vitest", "vitest.mjs");
     const tests = await run(
       process.execPath,
       [vitest, "run", "--config", "test/vitest.config.ts", ...RELEASE_TESTS],
       copy,
-      { SEQERA_RELEASE_JOB: version },
+      env,
     );
     result.suite = testSummary(tests.stdout + tests.stderr) ?? `exit ${tests.code}`;
     if (tests.code !== 0) {

@@ -29,3 +29,24 @@ export function satisfies(version: string, range: string): boolean {
       }
     });
 }
+
+/**
+ * The version of a package line: the release's major.minor, and as patch the project's release
+ * counter, the patch of package.json's version. The counter goes up by one for every client
+ * release and is never reset (not even when the pin moves), so every line packed from one
+ * commit has the same patch, two lines never share a version (their major.minor differ), and a
+ * fix reaches every line as a patch no earlier release of that line used.
+ */
+export function lineVersion(release: string, packageVersion: string): string {
+  const [major, minor] = release.split(".");
+  return `${major}.${minor}.${releaseCounter(packageVersion)}`;
+}
+
+/** The release counter: the patch of package.json's version ("1.181.3" → 3). */
+export function releaseCounter(packageVersion: string): number {
+  const patch = /^\d+\.\d+\.(\d+)$/.exec(packageVersion)?.[1];
+  if (patch === undefined) {
+    throw new Error(`package.json's version '${packageVersion}' is not major.minor.patch`);
+  }
+  return Number(patch);
+}

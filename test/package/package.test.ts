@@ -5,10 +5,15 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, test } from "vitest";
+import type { PackedLine } from "../../scripts/schema/line.js";
+import { SCHEMA_VERSION } from "../../generated/version.js";
+import { lineOperations } from "./line-operations.js";
 
 /**
- * The package as a downstream repo gets it: packed, installed into a fresh project, type-checked
- * in strict mode and run against the emulator from its own `testing` entry.
+ * The package line of the tree's pinned release as a downstream repo gets it: packed by
+ * `npm run pack:line`, installed into a fresh project, type-checked in strict mode and run
+ * against the emulator from its own `testing` entry. `npm run test:releases` runs this file in
+ * its copy of the tree for every mirrored release, so every line is tried.
  */
 const exec = promisify(execFile);
 /** Runs a command; a failure says what the command printed (tsc's errors, npm's). */
@@ -21,15 +26,25 @@ const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
 const pkg = JSON.parse(await readFile(path.join(root, "package.json"), "utf8"));
 let dir: string;
 let tarball: string;
+let line: PackedLine;
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "seqera-package-"));
-  // With its lifecycle scripts, as a publisher packs it: prepack builds (so the tarball holds
-  // what src/ and generated/ say today) and strips the prepare script, postpack restores it.
-  const { stdout } = await run("npm", ["pack", "--json", "--pack-destination", dir], {
-    cwd: root,
-  });
-  tarball = path.join(dir, JSON.parse(stdout.slice(stdout.indexOf("[")))[0].filename);
+  // The line `npm run test:releases` packed from this copy of the tree; else packed here. npm
+  // pack runs with its lifecycle scripts, as a publisher packs it: prepack builds (so the tarball
+  // holds what src/ and generated/ say today) and strips the prepare script, postpack restores it.
+  const packed = process.env.SEQERA_PACKED_LINE;
+  if (packed) {
+    line = JSON.parse(packed);
+  } else {
+    const { stdout } = await run(
+      "npm",
+      ["run", "--silent", "pack:line", "--", SCHEMA_VERSION, "--out", dir, "--json"],
+      { cwd: root },
+    );
+    line = JSON.parse(stdout.trim().split("\n").at(-1)!);
+  }
+  tarball = line.tarball;
 }, 240_000);
 
 afterAll(() => rm(dir, { recursive: true, force: true }));
@@ -47,6 +62,8 @@ test("the tarball holds the bundled client, the generated types, the compressed 
       "package/dist/generated/schema.d.ts",
       "package/dist/generated/openapi.json.br",
       "package/README.md",
+      "package/LICENSE",
+      "package/CHANGELOG.md",
     ]),
   );
   expect(files.filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))).toEqual([]);
@@ -106,10 +123,28 @@ test("publint and arethetypeswrong find no problem", async () => {
   expect(attw.stdout.match(/^bundler: 🟢 $/gm)).toHaveLength(2);
 });
 
-test("the version names the schema release it was built from", async () => {
-  const { SCHEMA_VERSION } = await import("../../generated/version.js");
+test("the version names the schema release it was built from, and the line its dist-tag", async () => {
   const [major, minor] = SCHEMA_VERSION.split(".");
   expect(pkg.version).toMatch(new RegExp(`^${major}\\.${minor}\\.\\d+$`));
+  expect(line).toMatchObject({
+    release: SCHEMA_VERSION,
+    version: pkg.version,
+    lineTag: `api-${major}.${minor}`,
+  });
+  expect(path.basename(tarball)).toBe(`seqera-api-client-${pkg.version}.tgz`);
+  expect(line.bytes).toBe((await stat(tarball)).size);
+});
+
+test("npm publish --dry-run takes the line under its dist-tags; a bare 1.140 is no dist-tag", async () => {
+  for (const tag of new Set([line.distTag, line.lineTag])) {
+    const published = await run("npm", ["publish", tarball, "--dry-run", "--tag", tag]);
+    expect(published.stdout).toBe(`+ seqera-api-client@${pkg.version}\n`);
+    expect(published.stderr).toContain(`with tag ${tag} and default access (dry-run)`);
+  }
+  const bare = line.lineTag.replace(/^api-/, "");
+  await expect(run("npm", ["publish", tarball, "--dry-run", "--tag", bare])).rejects.toThrow(
+    `Tag name must not be a valid SemVer range: ${bare}`,
+  );
 });
 
 test("a strict consumer project installs it, type-checks and runs against the emulator", async () => {
@@ -132,12 +167,23 @@ test("a strict consumer project installs it, type-checks and runs against the em
         typeRoots: [path.join(root, "node_modules", "@types")],
         outDir: "out",
       },
-      files: ["consumer.ts"],
+      files: ["consumer.ts", "line.ts", "lacking.ts"],
     }),
   );
   await cp(
     path.join(root, "test", "package", "consumer.ts.txt"),
     path.join(consumer, "consumer.ts"),
+  );
+  // What this line has and a neighbouring release lacks, and the reverse: its types and its
+  // operation table are this release's, not another's.
+  const { own, lacking } = await lineOperations(
+    path.join(root, "..", "shared", "schemas"),
+    SCHEMA_VERSION,
+  );
+  await writeFile(path.join(consumer, "line.ts"), lineConsumer(own, lacking));
+  await writeFile(
+    path.join(consumer, "lacking.ts"),
+    `import type { OperationKey } from "seqera-api-client";\nexport const lacking: OperationKey = ${JSON.stringify(lacking)};\n`,
   );
   const install = (...specs: string[]) =>
     run(
@@ -186,13 +232,60 @@ test("a strict consumer project installs it, type-checks and runs against the em
     `ajv-formats@${pkg.peerDependencies["ajv-formats"]}`,
     `re2js@${pkg.peerDependencies.re2js}`,
   );
-  await run(bin("tsc"), ["-p", "tsconfig.json"], { cwd: consumer });
+  // tsc emits despite errors: the one expected error is the operation the line lacks.
+  const typed = await run(bin("tsc"), ["-p", "tsconfig.json"], { cwd: consumer }).then(
+    () => "",
+    (error: Error) => error.message,
+  );
+  expect(typed.split("\n").filter((l) => /error TS/.test(l))).toEqual([
+    `lacking.ts(2,14): error TS2322: Type '${JSON.stringify(lacking)}' is not assignable to type 'OperationKey'.`,
+  ]);
   const { stdout } = await run("node", ["out/consumer.js"], { cwd: consumer });
   const result = JSON.parse(stdout);
   expect(result.schemaVersion).toBe(pkg.version.split(".").slice(0, 2).join(".") + ".0");
   expect(result.status).toBe("SUBMITTED");
   expect(result.errorId).toMatch(/^[A-Za-z0-9]+$/);
+  // The line's emulator is its release's service; the client says which line it is.
+  const ran = JSON.parse((await run("node", ["out/line.js"], { cwd: consumer })).stdout);
+  expect(ran).toEqual({
+    own: true,
+    lacking: false,
+    refused: expect.stringContaining(
+      `${lacking} is not in API ${SCHEMA_VERSION}, the release this client was built from;`,
+    ),
+    report: expect.objectContaining({
+      serverApiVersion: SCHEMA_VERSION,
+      clientLine: SCHEMA_VERSION.replace(/\.\d+$/, ".x"),
+      serverLine: SCHEMA_VERSION.replace(/\.\d+$/, ".x"),
+      compatible: true,
+    }),
+  });
 }, 180_000);
+
+/** A consumer file using the line's own operation, and refused the one it lacks at run time. */
+const lineConsumer = (own: string, lacking: string) => `\
+import { checkCompatibility, createSeqeraClient, hasOperation, requireOperation } from "seqera-api-client";
+import type { OperationKey } from "seqera-api-client";
+import { startEmulator } from "seqera-api-client/testing";
+
+const own: OperationKey = ${JSON.stringify(own)};
+const emulator = await startEmulator();
+const client = createSeqeraClient({ baseUrl: emulator.url, token: emulator.token, env: {} });
+try {
+  requireOperation(own);
+  let refused = "";
+  try {
+    requireOperation(${JSON.stringify(lacking)});
+  } catch (error) {
+    refused = (error as Error).message;
+  }
+  const report = await checkCompatibility(client);
+  console.log(JSON.stringify({ own: hasOperation(own), lacking: hasOperation(${JSON.stringify(lacking)}), refused, report }));
+} finally {
+  await client.close();
+  await emulator.close();
+}
+`;
 
 /** Bytes in the files under `dir` (what they hold, not the disk blocks they take). */
 async function sizeOf(dir: string): Promise<number> {
