@@ -133,8 +133,9 @@ describe("schema:update on the real sequence 1.85.0 → 1.102.0 → 1.140.0 → 
     ]);
     const version = await readFile(path.join(root, "generated", "version.ts"), "utf8");
     expect(version).toContain('SCHEMA_VERSION = "1.102.0"');
-    // The package's version follows: 1.102.x is built from release 1.102.0.
-    expect(await readJson("package.json")).toEqual({ name: "consumer-pin", version: "1.102.0" });
+    // The package's version follows: 1.102.x is built from release 1.102.0, and the patch, the
+    // project's release counter, is kept.
+    expect(await readJson("package.json")).toEqual({ name: "consumer-pin", version: "1.102.3" });
     expect(logged.at(-1)).toMatch(/^generated release 1\.102\.0: 203 operations, 354 schemas, /);
   });
 

@@ -5,6 +5,7 @@ import path from "node:path";
 import YAML from "yaml";
 import { isRecord } from "../../src/openapi/document.js";
 import { parseFlags } from "./args.js";
+import type { PackedLine } from "./line.js";
 import { parseSchema } from "./parse.js";
 import { movePackageVersion, readPin, writePin } from "./pin.js";
 import { sha256 } from "./source.js";
@@ -44,9 +45,10 @@ const COPIED = [
   "tsconfig.json",
   ".dependency-cruiser.cjs",
   "README.md",
-  // Packed with the line.
+  // Packed with the line; the release workflow's steps are run by test/package.
   "LICENSE",
   "CHANGELOG.md",
+  ".github",
   // Read by tests: the docs' examples and seeds are checked against the files they name.
   "docs",
   "ARCHITECTURE.md",
@@ -59,6 +61,8 @@ export interface ReleaseResult {
   /** Type errors reported in src/ and in the whole tree (src + tests + scripts). */
   srcErrors?: number;
   allErrors?: number;
+  /** The line packed from the copy: version, dist-tag, size, time to pack. */
+  packed?: string;
   /** The tests' summary ("42 passed"), or why they did not run. */
   suite?: string;
   passed: boolean;
@@ -75,9 +79,9 @@ export interface ReleasesOptions {
   log?: (text: string) => void;
   /**
    * Packs the release's line from its generated copy (`npm run pack:line`'s packing) into
-   * `out`, and returns what it packed as JSON: test/package tries that tarball.
+   * `out`: test/package tries that tarball.
    */
-  pack?: (copy: string, version: string, out: string) => Promise<string>;
+  pack?: (copy: string, version: string, out: string) => Promise<PackedLine>;
 }
 
 /** Runs the job for the releases named in argv, else every release of the offline mirror. */
@@ -208,8 +212,12 @@ async function buildRelease(
   if (withTests) {
     const env: Record<string, string> = { SEQERA_RELEASE_JOB: version };
     if (pack && errors.length === 0) {
+      const packing = performance.now();
       try {
-        env.SEQERA_PACKED_LINE = await pack(copy, version, path.join(work, `${version}-packed`));
+        const line = await pack(copy, version, path.join(work, `${version}-packed`));
+        env.SEQERA_PACKED_LINE = JSON.stringify(line);
+        const took = Math.round((performance.now() - packing) / 1000);
+        result.packed = `${line.version} (${line.distTag}, ${line.bytes.toLocaleString("en")} bytes, ${took}s)`;
       } catch (err) {
         result.passed = false;
         result.detail = `pack:line: ${(err as Error).message}`;
@@ -272,7 +280,7 @@ const stripAnsi = (text: string): string => text.replace(/\x1b\[[0-9;]*m/g, "");
 export function summaryLine(r: ReleaseResult): string {
   const typed =
     r.allErrors === undefined ? "" : `, type errors ${r.srcErrors} in src/, ${r.allErrors} in all`;
-  const suite = r.suite ? `, tests ${r.suite}` : "";
+  const suite = (r.packed ? `, packed ${r.packed}` : "") + (r.suite ? `, tests ${r.suite}` : "");
   const left = r.excluded.length
     ? `; ${r.excluded.length} test files not for it: ${r.excluded.join(", ")}`
     : "";
@@ -284,11 +292,11 @@ export function renderTable(results: readonly ReleaseResult[]): string {
   const rows = results.map(
     (r) =>
       `| ${r.version} | ${r.generate} | ${r.srcErrors ?? "—"} | ${r.allErrors ?? "—"} | ` +
-      `${r.suite ?? "—"} | ${r.seconds}s |`,
+      `${r.packed ?? "—"} | ${r.suite ?? "—"} | ${r.seconds}s |`,
   );
   return [
-    "| release | generate | type errors in src/ | src + tests | tests | time |",
-    "|---|---|---|---|---|---|",
+    "| release | generate | type errors in src/ | src + tests | line packed | tests | time |",
+    "|---|---|---|---|---|---|---|",
     ...rows,
   ].join("\n");
 }

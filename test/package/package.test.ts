@@ -7,7 +7,9 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { PackedLine } from "../../scripts/schema/line.js";
 import { SCHEMA_VERSION } from "../../generated/version.js";
+import type { Ran } from "../../scripts/schema/releases.js";
 import { lineOperations } from "./line-operations.js";
+import { parseOutputs, readWorkflow, runStep, stepNamed } from "./workflow.js";
 
 /**
  * The package line of the tree's pinned release as a downstream repo gets it: packed by
@@ -30,19 +32,24 @@ let line: PackedLine;
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "seqera-package-"));
-  // The line `npm run test:releases` packed from this copy of the tree; else packed here. npm
-  // pack runs with its lifecycle scripts, as a publisher packs it: prepack builds (so the tarball
-  // holds what src/ and generated/ say today) and strips the prepare script, postpack restores it.
+  // The line `npm run test:releases` packed from this copy of the tree; else packed here by the
+  // release workflow's own step, for this version's tag. npm pack runs with its lifecycle
+  // scripts, as a publisher packs it: prepack builds (so the tarball holds what src/ and
+  // generated/ say today) and strips the prepare script, postpack restores it.
   const packed = process.env.SEQERA_PACKED_LINE;
   if (packed) {
     line = JSON.parse(packed);
   } else {
-    const { stdout } = await run(
-      "npm",
-      ["run", "--silent", "pack:line", "--", SCHEMA_VERSION, "--out", dir, "--json"],
-      { cwd: root },
-    );
-    line = JSON.parse(stdout.trim().split("\n").at(-1)!);
+    const outputs = path.join(dir, "github-output");
+    await writeFile(outputs, "");
+    const step = stepNamed(await readWorkflow(root), "publish", "Pack the line");
+    await runStep(step, root, {
+      GITHUB_REF_NAME: `v${pkg.version}`,
+      GITHUB_OUTPUT: outputs,
+      RUNNER_TEMP: dir,
+    }).then(check);
+    line = JSON.parse(await readFile(path.join(dir, "packed.json"), "utf8"));
+    expect(parseOutputs(await readFile(outputs, "utf8"))).toEqual(stepOutputs(line));
   }
   tarball = line.tarball;
 }, 240_000);
@@ -135,12 +142,15 @@ test("the version names the schema release it was built from, and the line its d
   expect(line.bytes).toBe((await stat(tarball)).size);
 });
 
-test("npm publish --dry-run takes the line under its dist-tags; a bare 1.140 is no dist-tag", async () => {
-  for (const tag of new Set([line.distTag, line.lineTag])) {
-    const published = await run("npm", ["publish", tarball, "--dry-run", "--tag", tag]);
-    expect(published.stdout).toBe(`+ seqera-api-client@${pkg.version}\n`);
-    expect(published.stderr).toContain(`with tag ${tag} and default access (dry-run)`);
-  }
+test("the workflow's publish step, dry run, publishes the line under its dist-tag; its line tag is one too", async () => {
+  const publish = stepNamed(await readWorkflow(root), "publish", "Publish");
+  const dryRun = { npm_config_dry_run: "true" };
+  const published = check(await runStep(publish, root, dryRun, stepOutputs(line)));
+  expect(published.stdout).toBe(`+ seqera-api-client@${pkg.version}\n`);
+  expect(published.stderr).toContain(`with tag ${line.distTag} and default access (dry-run)`);
+  const lineTag = await run("npm", ["publish", tarball, "--dry-run", "--tag", line.lineTag]);
+  expect(lineTag.stderr).toContain(`with tag ${line.lineTag} and default access (dry-run)`);
+  // Why the line's tag is not the bare major.minor the docs once gave:
   const bare = line.lineTag.replace(/^api-/, "");
   await expect(run("npm", ["publish", tarball, "--dry-run", "--tag", bare])).rejects.toThrow(
     `Tag name must not be a valid SemVer range: ${bare}`,
@@ -286,6 +296,21 @@ try {
   await emulator.close();
 }
 `;
+
+/** What the workflow's pack step writes to $GITHUB_OUTPUT for the line. */
+const stepOutputs = (packed: PackedLine): Record<string, string> => ({
+  tarball: packed.tarball,
+  version: packed.version,
+  distTag: packed.distTag,
+  lineTag: packed.lineTag,
+});
+
+/** A workflow step's result, or its output in the error when it failed. */
+function check(ran: Ran): Ran {
+  if (ran.code !== 0)
+    throw new Error(`step failed (exit ${ran.code}):\n${ran.stdout}${ran.stderr}`);
+  return ran;
+}
 
 /** Bytes in the files under `dir` (what they hold, not the disk blocks they take). */
 async function sizeOf(dir: string): Promise<number> {
