@@ -72,6 +72,8 @@ export function releaseNotes(changelog: string, version: string): string | undef
   return section?.slice(section.indexOf("\n") + 1).trim();
 }
 
+type Tarball = Pick<PackedLine, "tarball" | "bytes">;
+
 export interface PackOptions {
   /** The project root. */
   root: string;
@@ -115,11 +117,9 @@ export async function packLine(options: PackOptions): Promise<PackedLine> {
   }
   const out = path.resolve(root, flags.out ?? ".");
   await mkdir(out, { recursive: true });
-  const packed = {
-    ...line,
-    ...(await packTree(root, release, pin, flags.source, env, out, line)),
-    notes,
-  };
+  const where = { root, pin, out, line, source: flags.source, env };
+  const tarball = options.tree ? await npmPack(options.tree, out, line) : await packTree(where);
+  const packed = { ...line, ...tarball, notes };
   log(flags.json ? JSON.stringify(packed) : describePacked(packed));
   return packed;
 }
@@ -135,16 +135,18 @@ export function describePacked(packed: PackedLine): string {
   );
 }
 
+interface PackTree {
+  root: string;
+  pin: Pin;
+  out: string;
+  line: Line;
+  source: string | undefined;
+  env: NodeJS.ProcessEnv;
+}
+
 /** The tarball of the line: packed from the tree for the pinned release, else from a copy. */
-async function packTree(
-  root: string,
-  release: string,
-  pin: Pin,
-  source: string | undefined,
-  env: NodeJS.ProcessEnv,
-  out: string,
-  line: Line,
-): Promise<Pick<PackedLine, "tarball" | "bytes">> {
+async function packTree({ root, pin, out, line, source, env }: PackTree): Promise<Tarball> {
+  const { release } = line;
   if (release === pin.version) {
     await assertGeneratedFromPin(root, pin.sha256);
     return npmPack(root, out, line);
@@ -191,11 +193,7 @@ async function assertGeneratedFromPin(root: string, sha256: string): Promise<voi
  * `npm pack` in `dir`, with its lifecycle scripts (prepack builds dist/ and strips the prepare
  * script), then a look inside the tarball: the version and SCHEMA_VERSION must name the line.
  */
-async function npmPack(
-  dir: string,
-  out: string,
-  line: Line,
-): Promise<Pick<PackedLine, "tarball" | "bytes">> {
+async function npmPack(dir: string, out: string, line: Line): Promise<Tarball> {
   const packed = await run("npm", ["pack", "--json", "--pack-destination", out], dir);
   if (packed.code !== 0) throw new Error(`npm pack failed:\n${packed.stdout}${packed.stderr}`);
   const [{ filename, size }] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf("["))) as [
