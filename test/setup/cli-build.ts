@@ -16,9 +16,11 @@ declare module "vitest" {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const cache = fileURLToPath(new URL("../../node_modules/.cache", import.meta.url));
+  const cache = fileURLToPath(new URL("../../.cache", import.meta.url));
   await mkdir(cache, { recursive: true });
-  // Inside the project, so that the CLI finds the package's package.json above it.
+  // Inside the project, so that the CLI finds the package's package.json above it; not under
+  // node_modules, which test:releases's copies of the tree link to the repository's (the CLI,
+  // run by its real path, would find the repository's package.json, not the copy's).
   const dir = await mkdtemp(path.join(cache, "seqera-cli-"));
   project.provide("cliBuildDir", dir);
   return () => rm(dir, { recursive: true, force: true });
