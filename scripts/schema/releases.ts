@@ -105,9 +105,9 @@ export async function runReleases(options: ReleasesOptions): Promise<ReleaseResu
   await linkShared(work, path.dirname(mirror));
   const results: ReleaseResult[] = [];
   const queue = [...versions];
+  const tests = !flags["no-tests"];
   const worker = async (): Promise<void> => {
     for (let version = queue.shift(); version; version = queue.shift()) {
-      const tests = !flags["no-tests"];
       const result = await buildRelease(root, work, mirror, version, tests, options.pack);
       log(summaryLine(result));
       if (!result.passed && result.detail) log(result.detail);
@@ -141,8 +141,9 @@ async function linkShared(work: string, shared: string): Promise<void> {
 
 /**
  * A copy of the project's tree in `copy` (node_modules linked), pinned to the release in
- * `schemaFile` (package.json's version too: that release's line), with the test files that do not apply to it left out (returned). Generation in
- * it reads `schemaFile` (the copy's pin.json sources are not used: pass `--source`).
+ * `schemaFile` (package.json's version too: that release's line), with the test files that do
+ * not apply to it left out (returned). Generation in it reads `schemaFile` (the copy's pin.json
+ * sources are not used: pass `--source`).
  */
 export async function copyTree(root: string, copy: string, schemaFile: string): Promise<string[]> {
   await rm(copy, { recursive: true, force: true });
