@@ -4,7 +4,12 @@ import { afterAll, describe, expect, expectTypeOf, test } from "vitest";
 import { SCHEMA_VERSION } from "../generated/version.js";
 import { runSchemaUpdate } from "../scripts/schema/run-update.js";
 import { copyTree, generateIn, run, typeErrorsIn } from "../scripts/schema/releases.js";
-import { checkCompatibility, hasOperation, requireOperation, UnsupportedOperationError } from "../src/index.js";
+import {
+  checkCompatibility,
+  hasOperation,
+  requireOperation,
+  UnsupportedOperationError,
+} from "../src/index.js";
 import { packageLine } from "../src/core/versions.js";
 import { type IfOperation, type OperationKey } from "../src/openapi/require-operation.js";
 import { sampledComponent } from "../src/testing/answers.js";
