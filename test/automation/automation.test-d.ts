@@ -3,7 +3,23 @@
  * Each `@ts-expect-error` sits next to a positive case differing only in the mistake.
  */
 import { expectTypeOf } from "vitest";
-import { findPipeline, findWorkspace, launchPipeline, primaryComputeEnv, relaunchRun, toComputeEnvRequest, toCredentialsRequest, toLabelRequest, toLaunchRequest, toPipelineRequest, uploadDataset, waitForRun, type Run, type RunStatus, type SeqeraClient } from "../../src/index.js";
+import {
+  findPipeline,
+  findWorkspace,
+  launchPipeline,
+  primaryComputeEnv,
+  relaunchRun,
+  toComputeEnvRequest,
+  toCredentialsRequest,
+  toLabelRequest,
+  toLaunchRequest,
+  toPipelineRequest,
+  uploadDataset,
+  waitForRun,
+  type Run,
+  type RunStatus,
+  type SeqeraClient,
+} from "../../src/index.js";
 import { type Pipeline } from "../../src/automation/schema.js";
 import { type WorkspaceInfo } from "../../src/automation/names.js";
 

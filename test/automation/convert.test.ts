@@ -4,7 +4,14 @@
  * wrote.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { findComputeEnv, findPipeline, toComputeEnvRequest, toCredentialsRequest, toLabelRequest, toPipelineRequest } from "../../src/index.js";
+import {
+  findComputeEnv,
+  findPipeline,
+  toComputeEnvRequest,
+  toCredentialsRequest,
+  toLabelRequest,
+  toPipelineRequest,
+} from "../../src/index.js";
 import { type PipelineLaunch } from "../../src/automation/schema.js";
 import type { Emulator } from "../../src/testing/index.js";
 import { twResource } from "../tower-cli/mock-server.js";

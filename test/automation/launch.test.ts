@@ -1,5 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { NameNotFoundError, ResumeUnavailableError, launchPipeline, relaunchRun } from "../../src/index.js";
+import {
+  NameNotFoundError,
+  ResumeUnavailableError,
+  launchPipeline,
+  relaunchRun,
+} from "../../src/index.js";
 import { parseParamsText } from "../../src/automation/params.js";
 import type { Emulator } from "../../src/testing/index.js";
 import { FAST, clientOf, seededEmulator } from "./setup.js";
@@ -81,13 +86,17 @@ describe("launchPipeline", () => {
   });
 
   test("YAML params stay YAML; compute env and labels by name; revision and run name", async () => {
-    const { workflowId } = await launchPipeline(clientOf(emulator).withWorkspace("acme/prod"), "sarek", {
-      computeEnv: "aws-big",
-      labels: ["nightly", "team=bio"],
-      params: { genome: "GRCm39" },
-      revision: "dev",
-      runName: "sarek-nightly",
-    });
+    const { workflowId } = await launchPipeline(
+      clientOf(emulator).withWorkspace("acme/prod"),
+      "sarek",
+      {
+        computeEnv: "aws-big",
+        labels: ["nightly", "team=bio"],
+        params: { genome: "GRCm39" },
+        revision: "dev",
+        runName: "sarek-nightly",
+      },
+    );
     const launch = runOf(workflowId).launch;
     expect(launch.paramsText).toBe(YAML_PARAMS.replace("GRCh38", "GRCm39"));
     // No saved compute env or work dir: the named env's.
@@ -102,9 +111,13 @@ describe("launchPipeline", () => {
   });
 
   test("a repository URL runs on the workspace's primary compute env and its work dir", async () => {
-    const { workflowId } = await launchPipeline(clientOf(emulator), "https://github.com/nextflow-io/hello", {
-      params: { greeting: "hi" },
-    });
+    const { workflowId } = await launchPipeline(
+      clientOf(emulator),
+      "https://github.com/nextflow-io/hello",
+      {
+        params: { greeting: "hi" },
+      },
+    );
     expect(runOf(workflowId).launch).toMatchObject({
       pipeline: "https://github.com/nextflow-io/hello",
       computeEnvId: "ce-prod",
@@ -122,15 +135,20 @@ describe("launchPipeline", () => {
       kind: "compute environment",
       candidates: ["aws-big"],
     });
-    await expect(launchPipeline(clientOf(emulator), "rna-seq")).rejects.toMatchObject(
-      { name: "NameNotFoundError", kind: "pipeline", candidates: ["rnaseq"] },
-    );
+    await expect(launchPipeline(clientOf(emulator), "rna-seq")).rejects.toMatchObject({
+      name: "NameNotFoundError",
+      kind: "pipeline",
+      candidates: ["rnaseq"],
+    });
     expect(launched().length).toBe(before);
   });
 
   test("a workspace without a primary compute env says so, naming its compute envs", async () => {
     emulator.state.computeEnvs.add({ name: "gcp", workspaceId: 43, primary: false });
-    const error = await launchPipeline(clientOf(emulator).withWorkspace(43), "https://github.com/nextflow-io/hello").catch((e: unknown) => e);
+    const error = await launchPipeline(
+      clientOf(emulator).withWorkspace(43),
+      "https://github.com/nextflow-io/hello",
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NameNotFoundError);
     expect((error as Error).message).toBe(
       'Workspace 43 has no primary AVAILABLE compute environment; name one with `computeEnv` (available: "gcp")',

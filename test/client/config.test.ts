@@ -1,5 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { ConfigurationError, createSeqeraClient, type SeqeraClientOptions } from "../../src/index.js";
+import {
+  ConfigurationError,
+  createSeqeraClient,
+  type SeqeraClientOptions,
+} from "../../src/index.js";
 import { DEFAULT_BASE_URL } from "../../src/config/config.js";
 import { useTestServer } from "../helpers/server.js";
 import { clientFor, TOKEN } from "../helpers/client.js";

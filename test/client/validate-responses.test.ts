@@ -1,7 +1,12 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, expect, test, vi } from "vitest";
-import { ConfigurationError, createSeqeraClient, ResponseValidationError, type SeqeraClientOptions } from "../../src/index.js";
+import {
+  ConfigurationError,
+  createSeqeraClient,
+  ResponseValidationError,
+  type SeqeraClientOptions,
+} from "../../src/index.js";
 import { type LogEntry } from "../../src/http/log.js";
 import { startServer, type TestServer } from "../helpers/server.js";
 import { ROOT } from "../schema-helpers.js";

@@ -3,7 +3,12 @@
  * n-th arrival on a route gets the n-th scripted answer, later ones a 200 echoing the request.
  */
 import { describe, expect, it } from "vitest";
-import { ConnectionError, RateLimitError, ServerError, type SeqeraClientOptions } from "../../src/index.js";
+import {
+  ConnectionError,
+  RateLimitError,
+  ServerError,
+  type SeqeraClientOptions,
+} from "../../src/index.js";
 import { type LogEntry } from "../../src/http/log.js";
 import { clientFor } from "../helpers/client.js";
 import { useTestServer, type ScriptedResponse } from "../helpers/server.js";
