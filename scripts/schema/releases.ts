@@ -29,7 +29,7 @@ export const RELEASE_TESTS = [
   "test/cli",
   "test/examples",
   // The line packed by `npm run pack:line` and tried as a user gets it.
-  "test/package",
+  "test/package/package.test.ts",
 ];
 
 /** Test files that apply to some releases only, with why (schema/test-releases.yaml). */
