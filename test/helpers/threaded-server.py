@@ -6,8 +6,8 @@ defaults are kept on purpose: a listen backlog of 5 (request_queue_size), so of 
 connections the kernel drops the SYNs past the backlog and the client's TCP sends them again a
 second later, and HTTP/1.0, one connection per request. Nothing here models a delay.
 
-Env: PER_SECOND (20), WINDOW_MS (1000), BACKWARD_MAX_MS (a uniform random delay in [0, max)
-after the stamp, before the answer; 0).
+Env: PER_SECOND (20), WINDOW_MS (1000), BACKWARD_MAX_MS and BACKWARD_MIN_MS (a uniform random
+delay in [min, max) after the stamp, before the answer; 0 and 0).
 
 stdout, one JSON line each: {"ready": url} once listening, {"arrival": {...}} for each stamp
 (printed before the answer is sent), {"flushed": id} for each line "flush <id>" read on stdin,
@@ -27,6 +27,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 PER_SECOND = int(os.environ.get("PER_SECOND", "20"))
 WINDOW_S = float(os.environ.get("WINDOW_MS", "1000")) / 1000
 BACKWARD_MAX_S = float(os.environ.get("BACKWARD_MAX_MS", "0")) / 1000
+BACKWARD_MIN_S = float(os.environ.get("BACKWARD_MIN_MS", "0")) / 1000
 RATE_MESSAGE = "Maximum request rate exceeded. Wait {}secs before issuing a new request"
 
 lock = threading.Lock()
@@ -63,7 +64,7 @@ class Handler(BaseHTTPRequestHandler):
             arrival.update({"url": self.path, "n": n, "status": status})
             emit({"arrival": arrival})
         if BACKWARD_MAX_S > 0:
-            time.sleep(random.random() * BACKWARD_MAX_S)
+            time.sleep(random.uniform(BACKWARD_MIN_S, BACKWARD_MAX_S))
         if over:
             seconds = max(0, int(-(-(times[0] + WINDOW_S - now) // 1)))
             payload = {"message": RATE_MESSAGE.format(seconds)}
