@@ -81,7 +81,7 @@ export function createSeqeraClient(options: SeqeraClientOptions = {}): SeqeraCli
     for (let attemptNumber = 1; ; attemptNumber++) {
       // Each attempt, retries included, waits for its own slot.
       const queued = limiter && performance.now();
-      const permit = limiter && (await limiter.acquire(call, signal));
+      const permit = limiter && (await limiter.acquire(call, signal, timeoutMs));
       const sent = performance.now();
       const done = permit && once(permit);
       let response: Response | undefined;
@@ -90,7 +90,10 @@ export function createSeqeraClient(options: SeqeraClientOptions = {}): SeqeraCli
       try {
         attempt = startAttempt(call, timeoutMs, signal);
         const sender = { fetch: config.fetch, signal: attempt.signal, call, redact };
-        const first = await sendRequest(request, sender);
+        // The slot counts from when this request leaves, which the permit sees while it sends.
+        const first = await (permit
+          ? permit.sending(() => sendRequest(request, sender))
+          : sendRequest(request, sender));
         // The API server has answered: the rate limiter's slot ends here, not after redirects.
         done?.(first.status);
         response = await followRedirects(first, request, sender);

@@ -22,6 +22,11 @@ export interface ThreadedServerOptions {
   backwardMaxMs?: number;
   /** The least an answer waits after its stamp; default 0. */
   backwardMinMs?: number;
+  /**
+   * For this long after it listens, its backlog is kept full: every connection made then has
+   * its SYN dropped, and connects on the client's retransmission a second later. Default 0.
+   */
+  backlogFullMs?: number;
 }
 
 export interface ThreadedServer extends StrictServer {
@@ -52,6 +57,7 @@ export async function startThreadedServer(
       WINDOW_MS: String(windowMs),
       BACKWARD_MAX_MS: String(options.backwardMaxMs ?? 0),
       BACKWARD_MIN_MS: String(options.backwardMinMs ?? 0),
+      BACKLOG_FULL_MS: String(options.backlogFullMs ?? 0),
     },
   });
   const exit = once(child, "exit");

@@ -20,6 +20,8 @@ export interface CallerResult {
   finished: number;
   /** From the start until the last call settled. */
   settledMs: number;
+  /** When each attempt's request was written to its socket (ms since the epoch). */
+  sends: number[];
   ioredisLoaded: boolean;
 }
 
