@@ -1,11 +1,13 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
+import { request as httpRequest } from "node:http";
+import { Readable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 
 import { RateLimiterUnavailableError } from "../../src/errors/index.js";
-import { createSeqeraClient } from "../../src/index.js";
+import { createSeqeraClient, type FetchFunction } from "../../src/index.js";
 import { createRateLimiter, type Permit } from "../../src/limits/limiter.js";
 import { GATEWAY_SCRIPT, startGatewayServer } from "../helpers/gateway-server.js";
 import { startThreadedServer, THREADED_SCRIPT } from "../helpers/threaded-server.js";
@@ -31,6 +33,27 @@ beforeAll(async () => {
   server = await startStrictServer();
 });
 afterAll(() => server.close());
+
+/** A `fetch` over node:http, which publishes none of undici's events. GETs only. */
+const httpFetch: FetchFunction = (request, init) =>
+  new Promise((resolve, reject) => {
+    const sent = httpRequest(
+      request.url,
+      {
+        method: request.method,
+        headers: Object.fromEntries(request.headers),
+        signal: init?.signal ?? undefined,
+      },
+      (response) =>
+        resolve(
+          new Response(Readable.toWeb(response) as ReadableStream<Uint8Array>, {
+            status: response.statusCode,
+            headers: response.headers as Record<string, string>,
+          }),
+        ),
+    );
+    sent.on("error", reject).end();
+  });
 
 /** Each test uses its own token, hence its own budget (limiters live for the process). */
 const token = (name: string) => `token-${name}-${Math.random()}`;
@@ -181,6 +204,10 @@ describe("rate limiter (in process)", () => {
 
   it("waiting for a slot is bounded by the call's timeoutMs, with a TimeoutError", async () => {
     await expectWaitBoundedByTimeout(token("wait-timeout"), {});
+  });
+
+  it("with a fetch that is not Node's (no send seen), unanswered calls still hold no slot", async () => {
+    await expectUnansweredCallsHoldNoSlot(token("other-fetch"), {}, httpFetch);
   });
 
   it("an already aborted signal rejects without queueing", async () => {
