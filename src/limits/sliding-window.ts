@@ -46,10 +46,11 @@ class SlidingLog {
     return this.times.slice(this.head);
   }
 
-  /** Adds a time `at`, no earlier than any in the log. */
+  /** Adds a time `at`: after the others, unless a held grant was moved past it. */
   add(at: number): void {
     const times = this.times;
-    times.push(at);
+    if (times.length === 0 || times[times.length - 1]! <= at) times.push(at);
+    else times.splice(this.lowerBound(at), 0, at);
     let head = this.head;
     if (times.length - head > this.limit) head++;
     while (times[head]! <= at - this.keepMs) head++;

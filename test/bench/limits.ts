@@ -16,6 +16,8 @@
  * second. Efficiency is against the physical limit, a burst of 20 then 20 per sliding second:
  * (N − 20)/20 s, over the time from the start line to the last answer (and, in brackets, to the
  * last arrival at the server, which leaves out how long the last answers took to come back).
+ * The most in a 1-s window is given as the server stamped them and, in brackets, as the callers
+ * wrote them to their sockets (the limiter's own pacing, before the machine's scheduling).
  *
  * Cost: per-call limiter cost far from the limit (`perSecond: 1e6`), alone and through the
  * client; pace reached at a configured 500/s; bytes per queued call; delay of the next call
@@ -40,7 +42,13 @@ import {
   type StrictServer,
 } from "../helpers/strict-server.js";
 import { startAnswerServer } from "./answer-server.js";
-import { hasRedisServer, startCaller, startRedis, type RedisServer } from "../limits/processes.js";
+import {
+  hasRedisServer,
+  maxSentInWindow,
+  startCaller,
+  startRedis,
+  type RedisServer,
+} from "../limits/processes.js";
 
 const N = Number(process.env.BENCH_CALLS ?? 300);
 const OVERHEAD_CALLS = Number(process.env.BENCH_OVERHEAD_CALLS ?? 4000);
@@ -159,7 +167,11 @@ async function pacing(
     console.log(
       `  ${label}: ${n} calls in ${fmt(seconds, 2)} s = ${fmt(physical / seconds)} of the ` +
         `physical limit (${fmt(physical, 1)} s) (to the last arrival: ${fmt(physical / lastArrival)}); ` +
-        `max ${maxInWindow(arrivals, 1000)} in a 1-s window; ${rejected.length} × 429 ` +
+        `max ${maxInWindow(arrivals, 1000)} in a 1-s window ` +
+        `(${maxSentInWindow(
+          results.flatMap((r) => r.result ?? []),
+          1000,
+        )} sent); ${rejected.length} × 429 ` +
         `(${late} after the first second); ${failed} failed` +
         (drops === undefined ? "" : `; ${listenDrops()! - drops} SYNs dropped by a full backlog`) +
         `; load ${fmt(load, 2)}`,

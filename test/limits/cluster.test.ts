@@ -13,9 +13,9 @@ import {
   tokenKey,
   type StrictServer,
 } from "../helpers/strict-server.js";
-import { expectEachCallSettledOnce, maxSentInWindow } from "./outcomes.js";
+import { expectEachCallSettledOnce } from "./outcomes.js";
 import { freePort } from "../helpers/ports.js";
-import { startCaller, startRedis, type RedisServer } from "./processes.js";
+import { startCaller, startRedis, type RedisServer, maxSentInWindow } from "./processes.js";
 import {
   expectSlotsCountFromTheSend,
   expectUnansweredCallsHoldNoSlot,

@@ -1,6 +1,6 @@
 /** Checks on what fixture callers (limits-caller.ts) did, against what the strict server saw. */
 import { expect } from "vitest";
-import { maxInWindow, type StrictServer } from "../helpers/strict-server.js";
+import type { StrictServer } from "../helpers/strict-server.js";
 import type { Caller, CallerResult } from "./processes.js";
 
 /** Outcomes a call may end with when the limiter is faulted: sent and answered, or not sent. */
@@ -32,12 +32,4 @@ export async function expectEachCallSettledOnce(
     results.push(result!);
   }
   return results;
-}
-
-/** The most requests the callers wrote to their sockets in any sliding `windowMs`, together. */
-export function maxSentInWindow(results: CallerResult[], windowMs: number): number {
-  const sends = results.flatMap((r) =>
-    r.sends.map((at) => ({ at, key: "", method: "GET", url: "", n: 0 })),
-  );
-  return maxInWindow(sends, windowMs);
 }

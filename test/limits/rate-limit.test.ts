@@ -315,6 +315,30 @@ describe("rate limiter, on a fake clock", () => {
     unanswered.permit!.done(200);
     next.permit!.done(200);
   });
+
+  it("grants made before held ones' new times are counted in order with them", async () => {
+    fake();
+    const limiter = createRateLimiter(token("held-order"), { perSecond: 3, perHour: null });
+    const start = performance.now();
+    // 40 calls, one every 150 ms; every third is never answered (counted from a window after
+    // its grant, once 755 ms have passed), the others are answered at once.
+    const calls: ReturnType<typeof timed>[] = [];
+    for (let i = 0; i < 40; i++) {
+      const call = timed(limiter);
+      if (i % 3 !== 0) void call.promise.then((permit) => permit.done(200));
+      calls.push(call);
+      await vi.advanceTimersByTimeAsync(150);
+    }
+    await vi.advanceTimersByTimeAsync(30_000);
+    const counted = calls
+      .map((call, i) => call.ms - start + (i % 3 === 0 ? 1005 : 0))
+      .sort((a, b) => a - b);
+    expect(counted.filter(Number.isNaN)).toEqual([]);
+    // No 4 within a window (1,005 ms): the 4th from any one comes a window or more later.
+    const early = counted.filter((t, i) => i + 3 < counted.length && counted[i + 3]! - t < 1005);
+    expect(early).toEqual([]);
+    for (const [i, call] of calls.entries()) if (i % 3 === 0) call.permit!.done(200);
+  });
 });
 
 describe("process lifetime", () => {

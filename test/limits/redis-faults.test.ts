@@ -7,9 +7,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStrictServer, tokenKey, type StrictServer } from "../helpers/strict-server.js";
-import { expectEachCallSettledOnce, maxSentInWindow } from "./outcomes.js";
+import { expectEachCallSettledOnce } from "./outcomes.js";
 import { freePort } from "../helpers/ports.js";
-import { startCaller, startRedis } from "./processes.js";
+import { startCaller, startRedis, maxSentInWindow } from "./processes.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
