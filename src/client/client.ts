@@ -3,7 +3,7 @@
  *
  *   operation plan (http/operation-plan.ts) → options checked (config/) → request built once
  *   (http/request.ts) → for each attempt: a rate-limiter slot (limits/) → the attempt's timeout
- *   and signal (http/attempt.ts) → the request sent, the slot ended on the API server's answer,
+ *   and signal (http/attempt.ts) → the request sent, its permit ended by the API server's answer,
  *   redirects followed by hand (http/redirects.ts) → the response read: status to typed error,
  *   or the body read per the table and capped (http/read-response.ts) → validateResponses
  *   (http/validate-response.ts) → retry or not (http/retry.ts) → one log entry (http/log.ts).
@@ -108,7 +108,8 @@ function clientFor(config: SeqeraConfig, connection: Connection): SeqeraClient {
         const first = await (permit
           ? permit.sending(() => sendRequest(request, sender))
           : sendRequest(request, sender));
-        // The API server has answered: the rate limiter's slot ends here, not after redirects.
+        // The API server has answered: the permit ends here (a 429 widens the limiter's margin),
+        // not after redirects.
         done?.(first.status);
         response = await followRedirects(first, request, sender);
         const data = await readResponse(response, step);
