@@ -41,7 +41,7 @@ export interface RedisLimiterSettings {
   timeoutMs: number;
 }
 
-/** State of a budget outlives idle periods: the hourly log, and the allowance learned. */
+/** State of a budget outlives idle periods: the hourly log, and the margin learned. */
 const STATE_TTL_MS = 24 * HOUR_MS;
 /** A command unanswered this long counts as Redis not answering (a stopped server, a dead link). */
 const COMMAND_TIMEOUT_MS = 2_000;
@@ -72,7 +72,6 @@ class RedisLimiter implements RateLimiter {
   private redis: Connection | undefined;
   private asking = false;
   private nextAsk: NodeJS.Timeout | undefined;
-  private waitingForReady = false;
   private failures = 0;
   /** Since when (performance.now()) Redis has not answered, and its last error. */
   private down: { since: number; error: unknown } | undefined;
@@ -85,8 +84,6 @@ class RedisLimiter implements RateLimiter {
   private extensions: number[] = [];
   /** A send of the extensions is queued for this turn of the event loop. */
   private sendQueued = false;
-  /** Lost extensions wait for the connection to be ready again. */
-  private resendingOnReady = false;
   /** The learned margin, shared through Redis, as of the last grant: its value and time here. */
   private learned = { ms: 0, at: 0 };
 
@@ -100,8 +97,13 @@ class RedisLimiter implements RateLimiter {
     this.connection.then(
       (redis) => {
         this.redis = redis;
-        if (this.closing) redis.disconnect();
-        else this.ask();
+        if (this.closing) return redis.disconnect();
+        // Each time the connection is back: the lost extensions, then the queued calls.
+        redis.on("ready", () => {
+          this.sendExtensions();
+          this.ask();
+        });
+        this.ask();
       },
       (error: unknown) => {
         this.broken = error;
@@ -159,16 +161,9 @@ class RedisLimiter implements RateLimiter {
       // Lost with the connection: a grant moved too little lets its slot go again too early (a
       // CLIENT KILL just after a first burst of late sends let 38 arrive in one second), so they
       // go again once it is back. Had the lost call run, its grants move twice: only later.
-      if (this.closing) return;
-      this.extensions.unshift(...batch);
-      // Still connected (a command timed out on a stalled server): they go with the next send.
-      // Disconnected: once it is back, with one listener however many batches were lost.
-      if (redis.status === "ready" || this.resendingOnReady) return;
-      this.resendingOnReady = true;
-      redis.once("ready", () => {
-        this.resendingOnReady = false;
-        this.sendExtensions();
-      });
+      // Still connected (a command timed out on a stalled server), they go with the next send;
+      // disconnected, once it is back.
+      if (!this.closing) this.extensions.unshift(...batch);
     });
   }
 
@@ -176,17 +171,8 @@ class RedisLimiter implements RateLimiter {
   private ask(): void {
     const redis = this.redis;
     if (this.closing || this.asking || this.nextAsk || !redis || this.queue.size === 0) return;
-    if (redis.status !== "ready") {
-      this.markDown(performance.now(), this.lastError);
-      if (!this.waitingForReady) {
-        this.waitingForReady = true;
-        redis.once("ready", () => {
-          this.waitingForReady = false;
-          this.ask();
-        });
-      }
-      return;
-    }
+    // Not ready: asked again once it is.
+    if (redis.status !== "ready") return this.markDown(performance.now(), this.lastError);
     this.asking = true;
     const sentAt = performance.now();
     const { perSecond, perHour } = this.settings;

@@ -35,7 +35,7 @@ class SlidingLog {
     private times: number[] = [],
   ) {}
 
-  /** When the next of at most `limit` per `windowMs` may come: `windowMs` after the limit-th last. */
+  /** When the next of `limit` per `windowMs` may come: `windowMs` after the limit-th newest. */
   nextAt(limit: number, windowMs: number): number {
     const i = this.times.length - limit;
     return i < this.head ? -Infinity : this.times[i]! + windowMs;
