@@ -25,14 +25,14 @@ import type { Permit } from "./types.js";
  * How long before its slot would free an unsent grant is held: time for Redis to take the hold
  * (a round trip, a few ms on a loaded machine) before another process could be granted it.
  */
-export const HOLD_LEAD_MS = 250;
+const HOLD_LEAD_MS = 250;
 
 /** A granted slot, as the limiter that made it sees it. */
 export abstract class Grant implements Permit {
   /** Tied to a request by `undici:request:create`: its send will be seen. */
   tracked = false;
   /** The request left, or the attempt ended: nothing to hold. */
-  settled = false;
+  private settled = false;
   private extendedBy = 0;
   private ended = false;
 
