@@ -7,7 +7,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 
 import { RateLimiterUnavailableError } from "../../src/errors/index.js";
-import { createSeqeraClient, type FetchFunction, type SeqeraClient } from "../../src/index.js";
+import { createSeqeraClient, type SeqeraClient } from "../../src/index.js";
+import type { FetchFunction } from "../../src/config/config.js";
 import { createRateLimiter, type Permit } from "../../src/limits/limiter.js";
 import { GATEWAY_SCRIPT, startGatewayServer } from "../helpers/gateway-server.js";
 import { startThreadedServer, THREADED_SCRIPT } from "../helpers/threaded-server.js";

@@ -4,12 +4,8 @@
  */
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { setTimeout as sleep } from "node:timers/promises";
-import {
-  createSeqeraClient,
-  SeqeraApiError,
-  type FetchFunction,
-  type SeqeraClient,
-} from "../../src/index.js";
+import { createSeqeraClient, SeqeraApiError, type SeqeraClient } from "../../src/index.js";
+import type { FetchFunction } from "../../src/config/config.js";
 import { TimeoutError } from "../../src/errors/index.js";
 import type { RateLimitOptions } from "../../src/limits/limiter.js";
 import { expect } from "vitest";
