@@ -3,7 +3,7 @@
 # a fresh project, and runs scripts/runtimes/smoke.mjs there under Node 20, 22 and 24, Bun 1 and
 # Deno 2, each runtime installed from the npm registry into the same temporary folder. Every
 # runtime is tried; the script then prints one line per runtime and exits 1 if any failed, with
-# that runtime's output above. Usage: bash scripts/runtimes/matrix.sh
+# that runtime's output above. Usage: npm run test:runtimes
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
@@ -41,6 +41,7 @@ declare -A commands=(
 )
 order=(node20 node22 node24 bun deno)
 summary=()
+passed=0
 failed=0
 for name in "${order[@]}"; do
   command=${commands[$name]}
@@ -50,13 +51,15 @@ for name in "${order[@]}"; do
   t0=$SECONDS
   if (cd "$work/project" && SMOKE_RUNTIME=$command timeout 300 "${argv[@]}" smoke.mjs); then
     summary+=("ok     $name ($version) $((SECONDS - t0)) s")
+    passed=$((passed + 1))
   else
     summary+=("FAILED $name ($version): see its output above")
-    failed=1
+    failed=$((failed + 1))
   fi
 done
 echo "--- runtime matrix, $((SECONDS - started)) s in all"
 printf '%s\n' "${summary[@]}"
+echo "runtimes: $passed passed, $failed failed"
 if ((failed)); then
   echo "The packed package failed under at least one runtime (above): fix it, or say in the README's list of tested runtimes why that runtime is dropped." >&2
   exit 1

@@ -19,7 +19,7 @@ const replay = process.env.FUZZ_SEED === undefined ? undefined : Number(process.
 const SUITE_SEED = 20_260_126;
 
 /** fast-check's parameters for a property tried `runs` times in `npm test`. */
-export function runs<T>(count: number, examples: T[] = []): fc.Parameters<T> {
+export function runs<T>(count: number, examples: NoInfer<T>[] = []): fc.Parameters<T> {
   return {
     numRuns: count * multiplier,
     seed: replay ?? (fuzzing ? undefined : SUITE_SEED),
