@@ -17,8 +17,11 @@ import { startEmulator } from "seqera-api-client/testing";
 
 const exec = promisify(execFile);
 const runtime = JSON.parse(process.env.SMOKE_RUNTIME ?? "[]");
-if (runtime.length === 0) throw new Error("SMOKE_RUNTIME is not set: run scripts/runtimes/matrix.sh");
-const packageDir = path.dirname(createRequire(import.meta.url).resolve("seqera-api-client/package.json"));
+if (runtime.length === 0)
+  throw new Error("SMOKE_RUNTIME is not set: run scripts/runtimes/matrix.sh");
+const packageDir = path.dirname(
+  createRequire(import.meta.url).resolve("seqera-api-client/package.json"),
+);
 const pkg = JSON.parse(await readFile(path.join(packageDir, "package.json"), "utf8"));
 const cliMain = path.join(packageDir, pkg.bin["seqera-api"]);
 
@@ -44,18 +47,20 @@ async function cli(args, env) {
   }
 }
 
+// A workspace with a compute env and a run of last night, from the seed.
 const emulator = await startEmulator({
   seed: {
     workspaces: [{ org: "acme", name: "genomics", id: 42 }],
-    computeEnvs: [{ name: "aws", workspaceId: 42, primary: true }],
+    computeEnvs: [{ id: "ce1", name: "aws", workspaceId: 42, primary: true }],
+    runs: [{ id: "1nightly", workspaceId: 42, runName: "nightly", status: "SUCCEEDED" }],
   },
 });
+// The derived client: its workspace by name, resolved once.
 const client = createSeqeraClient({
   baseUrl: emulator.url,
   token: emulator.token,
-  workspaceId: "acme/genomics",
   env: {},
-});
+}).withWorkspace("acme/genomics");
 try {
   const { workflowId } = await client.POST("/workflow/launch", {
     body: { launch: { pipeline: "https://github.com/nf-core/rnaseq" } },
@@ -70,8 +75,8 @@ try {
   const runs = [];
   for await (const run of listRuns(client)) runs.push(run);
   check(
-    "listRuns: the launched run",
-    runs.length === 1 && runs[0].id === workflowId,
+    "listRuns: the seeded run and the launched one",
+    runs.length === 2 && runs.some((run) => run.id === workflowId),
     JSON.stringify(runs),
   );
 
@@ -95,7 +100,7 @@ try {
   }
   check(
     "cli: ListWorkflows against the emulator",
-    call.code === 0 && listed?.length === 1 && listed[0] === workflowId,
+    call.code === 0 && listed?.length === 2 && listed.includes("1nightly"),
     `exit ${call.code}, stdout ${JSON.stringify(call.stdout.slice(0, 500))}, stderr ${call.stderr}`,
   );
   console.log(`all checks passed (schema ${SCHEMA_VERSION})`);

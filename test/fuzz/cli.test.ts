@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPTIONS } from "../../src/cli/command-line.js";
 import { EXIT } from "../../src/cli/exit-codes.js";
 import { startEmulator, type Emulator } from "../../src/testing/index.js";
-import { runCli, sharedBuild, type BuiltCli } from "../cli/cli.js";
+import { once } from "node:events";
+import { runCli, sharedBuild, startCli, type BuiltCli } from "../cli/cli.js";
 import { runs, timeoutFor } from "./settings.js";
 
 let cli: BuiltCli;
@@ -85,5 +86,48 @@ describe("the CLI", () => {
       );
     },
     timeoutFor(10, 30_000),
+  );
+
+  it(
+    "any seed file: the emulator serves it (and stops on SIGTERM with 0), or exits 2 in one line",
+    async () => {
+      const seedFile = fc.oneof(
+        fileContent,
+        fc.jsonValue({ maxDepth: 3 }).map((runs) => JSON.stringify({ runs }) ?? ""),
+        fc
+          .record({ workspaces: fc.array(fc.object({ maxDepth: 1 }), { maxLength: 2 }) })
+          .map((seed) => JSON.stringify(seed)),
+      );
+      await fc.assert(
+        fc.asyncProperty(seedFile, async (content) => {
+          const file = path.join(dir, "seed.json");
+          await writeFile(file, content, "latin1");
+          const child = startCli(cli.main, ["emulator", "--seed", file]);
+          child.stdin!.end();
+          let stdout = "";
+          let stderr = "";
+          child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
+            stdout += chunk;
+            // Serving: it printed its URL and token.
+            if (stdout.includes("TOWER_ACCESS_TOKEN=")) child.kill("SIGTERM");
+          });
+          child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+          const guard = setTimeout(() => child.kill("SIGKILL"), 30_000);
+          const [code, signal] = (await once(child, "close")) as [number | null, string | null];
+          clearTimeout(guard);
+          expect(signal, "killed by the guard").toBeNull();
+          if (stdout.includes("TOWER_ACCESS_TOKEN=")) expect(code).toBe(EXIT.ok);
+          else {
+            expect(code).toBe(EXIT.usage);
+            expect(stderr.trimEnd().split("\n")).toHaveLength(1);
+            expect(stderr).toMatch(/^seqera-api: --seed /);
+          }
+        }),
+        // Found by this property (seed -982475095, FUZZ_RUNS=5): SIGTERM sent as soon as the
+        // URL was printed killed the CLI before it listened for the signal.
+        runs(6, [["null"], ["[]"], ['{"runs": {}}'], ['{"workspaces":[]}']]),
+      );
+    },
+    timeoutFor(6, 30_000),
   );
 });

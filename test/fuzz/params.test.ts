@@ -163,7 +163,7 @@ describe("params documents", () => {
         jsonDocument.chain((doc) => fc.tuple(fc.constant(doc), mergeOver(doc.keys))),
         async ([doc, params]) => expectUnmergedKept(doc, params, jsonEntries),
       ),
-      runs(100, [
+      runs(60, [
         // Found by this property (seed 20260126): a parse and re-serialization wrote 1.0 as 1.
         [[{ keys: ["a", "__proto__"], text: '{"a":0,"__proto__":1.0}\n' }, {}]],
         [[{ keys: ["__proto__"], text: '{"__proto__":0}\n' }, { new_a: "" }]],
@@ -177,7 +177,7 @@ describe("params documents", () => {
         yamlDocument.chain((doc) => fc.tuple(fc.constant(doc), mergeOver(doc.keys))),
         async ([doc, params]) => expectUnmergedKept(doc, params, yamlEntries),
       ),
-      runs(100, [
+      runs(60, [
         // Found by this property (seed 20260126): re-serialized, 4-space indentation became 2
         // and a comment's two spaces one.
         [[{ keys: ["a", "b"], text: "a:\n    a: ~  # on a\nb: [plain text]\n" }, {}]],
