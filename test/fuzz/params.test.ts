@@ -7,7 +7,7 @@ import fc from "fast-check";
 import { parseTree, type Node } from "jsonc-parser";
 import { isMap, isScalar, parseDocument, type Pair } from "yaml";
 import { describe, expect, it } from "vitest";
-import { mergeParamsText, parseParamsText } from "../../src/index.js";
+import { mergeParamsText, parseParamsText } from "../../src/automation/params.js";
 import { runs } from "./settings.js";
 
 const key = fc.oneof(
