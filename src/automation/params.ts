@@ -86,11 +86,10 @@ async function mergeIntoText(text: string, params: Params, json: boolean): Promi
   const rangeOf = (node: unknown) => (node as { range?: Range } | null)?.range;
   const keyText = (key: string) =>
     json || !/^[A-Za-z_][\w.-]*$/.test(key) ? JSON.stringify(key) : key;
-  // A YAML document's values in YAML's one-line forms (GRCm39, { cpus: 8 }), else as JSON.
+  // A YAML document's values in YAML's one-line forms (GRCm39, { cpus: 8 }) where there is one.
   const valueText = (value: unknown) => {
-    const yaml = json
-      ? "\n"
-      : stringify(value, { collectionStyle: "flow", lineWidth: 0 }).trimEnd();
+    if (json) return JSON.stringify(value);
+    const yaml = stringify(value, { collectionStyle: "flow", lineWidth: 0 }).trimEnd();
     return yaml.includes("\n") ? JSON.stringify(value) : yaml;
   };
   const edits: Edit[] = [];
