@@ -7,6 +7,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { operations } from "../../generated/operations.js";
 import { clientFor } from "../helpers/client.js";
 import { useTestServer } from "../helpers/server.js";
+import { collect } from "../helpers/calls.js";
 
 /** How the list server behaves in the current test. */
 const listing = {
@@ -52,11 +53,6 @@ const server = await useTestServer((request) => {
 
 const queries = () => server.requests.map((r) => r.query);
 const ids = (items: unknown[]) => items.map((item) => (item as { id: number }).id);
-async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const x of iterable) out.push(x);
-  return out;
-}
 const browse = (init = {}) =>
   clientFor(server).paginate("/data-links/{dataLinkId}/browse", {
     params: { path: { dataLinkId: "dl-1" } },
