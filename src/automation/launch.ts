@@ -101,6 +101,8 @@ export interface LaunchSettings {
   outputDir?: string;
   /** The Nextflow syntax parser. */
   syntaxParser?: LaunchRequest["syntaxParser"];
+  /** The Nextflow version to run, e.g. "24.10.4" (the request's `nextflowVersion`, from 1.187.0). */
+  nextflowVersion?: string;
   /** Send no resource optimization (the saved `optimizationId`/`optimizationTargets` are dropped). */
   disableOptimization?: boolean;
   /** Wait for the run to end (true) or as these options say; the result then has `run`. Default no wait. */
@@ -417,6 +419,7 @@ async function submit(
   set("commitId", settings.commitId);
   set("outputDir", settings.outputDir);
   set("syntaxParser", settings.syntaxParser);
+  set("nextflowVersion", settings.nextflowVersion);
   if (settings.disableOptimization) {
     delete request.optimizationId;
     delete request.optimizationTargets;

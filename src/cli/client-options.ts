@@ -37,7 +37,8 @@ export function clientOptions(
   if (flags.workspace !== undefined) options.workspaceId = flags.workspace;
   const insecure = /^(1|true|yes)$/i.test(env[INSECURE_HTTP_ENV]?.trim() ?? "");
   if (insecure) options.allowInsecureHttp = true;
-  else checkEndpoint(flags.url, env.TOWER_API_ENDPOINT);
+  else if (flags.url !== undefined) checkEndpoint(flags.url, "--url", "TOWER_ACCESS_TOKEN");
+  else checkEndpoint(env.TOWER_API_ENDPOINT?.trim(), "TOWER_API_ENDPOINT", "TOWER_ACCESS_TOKEN");
   const redis = env[REDIS_ENV]?.trim();
   if (redis) options.rateLimit = { redis };
   // An attempt's error may quote the service: inert on a terminal.
@@ -46,10 +47,11 @@ export function clientOptions(
   return options;
 }
 
-/** The URL's faults a CLI user fixes with a variable or flag; the client checks the rest. */
-function checkEndpoint(flag: string | undefined, variable: string | undefined): void {
-  const text = flag ?? variable?.trim();
-  const from = flag === undefined ? "TOWER_API_ENDPOINT" : "--url";
+/**
+ * The URL's faults a user fixes where the URL came from (`from`: a flag, a variable, an
+ * action's input); the client checks the rest. `tokenFrom` says where the token goes instead.
+ */
+export function checkEndpoint(text: string | undefined, from: string, tokenFrom: string): void {
   let url: URL;
   try {
     url = new URL(text ?? "");
@@ -58,7 +60,7 @@ function checkEndpoint(flag: string | undefined, variable: string | undefined): 
   }
   if (url.username || url.password) {
     throw new UsageError(
-      `${from} must not hold credentials: put the access token in TOWER_ACCESS_TOKEN, and the URL without them.`,
+      `${from} must not hold credentials: put the access token in ${tokenFrom}, and the URL without them.`,
     );
   }
   if (url.protocol === "http:" && !isLoopback(url.hostname)) {
