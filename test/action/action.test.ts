@@ -1,18 +1,22 @@
-/**
- * The GitHub Action's entry run as the runner runs it: a node process with every input as
- * INPUT_<NAME> (empty when not given, as action.yml maps them), GITHUB_OUTPUT and
- * GITHUB_STEP_SUMMARY files, GITHUB_ACTIONS=true, against the emulator.
- */
+/** The action's entry against the emulator: see step.ts for how it is run. */
 import { once } from "node:events";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { startEmulator, type Emulator } from "seqera-api-client/testing";
 import { parse } from "yaml";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { INPUT_NAMES, inputVariable } from "../../src/action/inputs.js";
 import { EXIT } from "../../src/cli/exit-codes.js";
-import { root, runCommand, sharedBuild, startCli } from "../cli/cli.js";
+import { root, runCommand, startCli } from "../cli/cli.js";
+import {
+  actionMain,
+  collect,
+  commands,
+  runStep as run,
+  stepEnv,
+  stepsDir,
+  type Step,
+} from "./step.js";
 
 let main: string;
 let dir: string;
@@ -55,68 +59,24 @@ const seed = {
 };
 
 beforeAll(async () => {
-  let cli;
-  [cli, moving, still, dir] = await Promise.all([
-    sharedBuild(),
+  [main, moving, still, dir] = await Promise.all([
+    actionMain(),
     startEmulator({ seed, autoAdvance: true }),
     startEmulator({ seed }),
-    mkdtemp(path.join(tmpdir(), "seqera-action-")),
+    stepsDir(),
   ]);
-  main = path.join(cli.outDir, "src", "action", "main.js");
 });
 afterAll(async () => {
   await Promise.all([moving?.close(), still?.close()]);
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-interface Step {
-  code: number | null;
-  stdout: string;
-  outputs: Record<string, string>;
-  summary: string;
-}
-
-let steps = 0;
-/** The runner's environment for one step: every input, empty unless given, and its files. */
-async function stepEnv(emulator: Emulator, inputs: Record<string, string>) {
-  const n = ++steps;
-  const files = { output: path.join(dir, `output-${n}`), summary: path.join(dir, `summary-${n}`) };
-  await Promise.all([writeFile(files.output, ""), writeFile(files.summary, "")]);
-  const env: Record<string, string> = {
-    GITHUB_ACTIONS: "true",
-    GITHUB_OUTPUT: files.output,
-    GITHUB_STEP_SUMMARY: files.summary,
-    GITHUB_REPOSITORY: "acme/pipeline",
-    TOWER_API_ENDPOINT: emulator.url,
-    TOWER_ACCESS_TOKEN: emulator.token,
-  };
-  for (const name of INPUT_NAMES) env[inputVariable(name)] = inputs[name] ?? "";
-  return { env, files };
-}
-
-async function collect(files: { output: string; summary: string }) {
-  const text = await readFile(files.output, "utf8");
-  const outputs: Record<string, string> = {};
-  for (const [, name, delimiter, value] of text.matchAll(/^(\w+)<<(\S+)\n([\s\S]*?)\n\2$/gm)) {
-    expect(delimiter).toMatch(/^ghadelimiter_/);
-    outputs[name!] = value!;
-  }
-  return { outputs, summary: await readFile(files.summary, "utf8") };
-}
-
-async function runStep(emulator: Emulator, inputs: Record<string, string>): Promise<Step> {
-  const { env, files } = await stepEnv(emulator, inputs);
-  const result = await runCommand(process.execPath, [main], { env, limitMs: 50_000 });
-  return { code: result.code, stdout: result.stdout, ...(await collect(files)) };
-}
+const runStep = (emulator: Emulator, inputs: Record<string, string>): Promise<Step> =>
+  run(dir, emulator, inputs);
 
 const fast = { poll_interval: "20ms" };
 const launches = (emulator: Emulator) =>
   emulator.requests.filter((r) => r.operationId === "CreateWorkflowLaunch");
-/** The lines of the step's log the runner reads as commands, but the token's mask. */
-const commands = (stdout: string) =>
-  stdout.split("\n").filter((line) => line.startsWith("::") && !line.startsWith("::add-mask::"));
-
 describe("a run that succeeds", () => {
   test("launched by name with the launch inputs, waited for: outputs, summary, token masked first", async () => {
     const before = moving.requests.length;
@@ -278,7 +238,7 @@ describe("a step that stops before the run ends", () => {
 
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     test(`the job cancelled (${signal} to the step) with cancel_run: the run is cancelled, exit ${signal === "SIGINT" ? 130 : 143}`, async () => {
-      const { env, files } = await stepEnv(still, {
+      const { env, files } = await stepEnv(dir, still, {
         ...fast,
         pipeline: "rnaseq",
         workspace_id: "acme/genomics",
@@ -363,7 +323,7 @@ describe("bad inputs: one annotation naming the input, exit 2, nothing sent", ()
   }
 
   test("no token: the input and the variable named", async () => {
-    const { env, files } = await stepEnv(moving, { pipeline: "rnaseq" });
+    const { env, files } = await stepEnv(dir, moving, { pipeline: "rnaseq" });
     delete env.TOWER_ACCESS_TOKEN;
     const before = moving.requests.length;
     const result = await runCommand(process.execPath, [main], { env });
