@@ -4,7 +4,7 @@
  */
 import type { LaunchSettings } from "../automation/launch.js";
 import { UsageError } from "../cli/cli-errors.js";
-import { checkEndpoint, INSECURE_HTTP_ENV } from "../cli/client-options.js";
+import { allowsInsecureHttp, checkEndpoint, REDIS_ENV } from "../cli/client-options.js";
 import { parseDuration } from "../cli/duration.js";
 import { readUtf8File } from "../cli/input-text.js";
 import { parseParams } from "../cli/launch-options.js";
@@ -109,7 +109,7 @@ async function read(env: Env): Promise<ActionInputs> {
       `${endpointFrom} is not a URL: give the API's root, e.g. https://api.cloud.seqera.io or https://seqera.example.com/api.`,
     );
   }
-  if (!/^(1|true|yes)$/i.test(env[INSECURE_HTTP_ENV]?.trim() ?? "")) {
+  if (!allowsInsecureHttp(env)) {
     checkEndpoint(endpoint, endpointFrom, "the input access_token");
   }
 
@@ -154,7 +154,7 @@ async function read(env: Env): Promise<ActionInputs> {
         : undefined;
 
   const followLog = flag("follow_log", false);
-  const redis = env.SEQERA_RATE_LIMIT_REDIS?.trim();
+  const redis = env[REDIS_ENV]?.trim();
   const redisPassword = redis && URL.canParse(redis) ? new URL(redis).password : "";
   return {
     token,

@@ -4,7 +4,7 @@
  */
 import type { LaunchResult, Run, SeqeraClient, Task } from "../index.js";
 import { DeadlineError, InterruptedError } from "../cli/cli-errors.js";
-import { REDIS_ENV } from "../cli/client-options.js";
+import { clientOptions } from "../cli/client-options.js";
 import { withCommandScope, type CommandScope } from "../cli/command-scope.js";
 import type { CliContext } from "../cli/context.js";
 import { formatMs } from "../cli/duration.js";
@@ -42,14 +42,14 @@ export async function runAction(io: ActionIo): Promise<ExitCode> {
   }
   for (const secret of inputs.secrets) mask(io, secret);
   const { createSeqeraClient } = await import("../index.js");
-  const client = createSeqeraClient({
-    token: inputs.token,
-    baseUrl: inputs.endpoint,
-    workspaceId: inputs.workspace,
-    allowInsecureHttp: inputs.endpoint?.startsWith("http:"),
-    rateLimit: io.env[REDIS_ENV]?.trim() ? { redis: io.env[REDIS_ENV].trim() } : undefined,
-    env: io.env,
-  });
+  // As the CLI's client (Redis, proxies, plain http allowed), the token from its input too.
+  const client = createSeqeraClient(
+    clientOptions(
+      { url: inputs.endpoint, workspace: inputs.workspace },
+      { ...io.env, TOWER_ACCESS_TOKEN: inputs.token },
+      io.stderr,
+    ),
+  );
   const step = new Step(io, inputs, client);
   try {
     return await step.run();

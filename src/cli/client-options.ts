@@ -35,8 +35,7 @@ export function clientOptions(
   const options: SeqeraClientOptions = { env };
   if (flags.url !== undefined) options.baseUrl = flags.url;
   if (flags.workspace !== undefined) options.workspaceId = flags.workspace;
-  const insecure = /^(1|true|yes)$/i.test(env[INSECURE_HTTP_ENV]?.trim() ?? "");
-  if (insecure) options.allowInsecureHttp = true;
+  if (allowsInsecureHttp(env)) options.allowInsecureHttp = true;
   else if (flags.url !== undefined) checkEndpoint(flags.url, "--url", "TOWER_ACCESS_TOKEN");
   else checkEndpoint(env.TOWER_API_ENDPOINT?.trim(), "TOWER_API_ENDPOINT", "TOWER_ACCESS_TOKEN");
   const redis = env[REDIS_ENV]?.trim();
@@ -45,6 +44,11 @@ export function clientOptions(
   if (flags.verbose)
     options.logger = (entry) => void stderr.write(`${terminalSafe(logLine(entry))}\n`);
   return options;
+}
+
+/** Whether INSECURE_HTTP_ENV allows plain http:// to a host other than this machine. */
+export function allowsInsecureHttp(env: Readonly<Record<string, string | undefined>>): boolean {
+  return /^(1|true|yes)$/i.test(env[INSECURE_HTTP_ENV]?.trim() ?? "");
 }
 
 /**
