@@ -26,6 +26,8 @@ let moving: Emulator;
 let still: Emulator;
 
 const failingStderr = "Killed\nstar: out of memory (30 GB requested)";
+/** What a pipeline's output may hold: a code fence, HTML, a table row, a workflow command. */
+const hostileStderr = "```\n<img src=x onerror=alert(1)>\n| a | b |\n::add-mask::mine";
 const seed = {
   workspaces: [{ org: "acme", name: "genomics", id: 42 }],
   computeEnvs: [{ id: "ce1", name: "aws", workspaceId: 42, workDir: "s3://acme-work" }],
@@ -41,6 +43,12 @@ const seed = {
         exitStatus: 137,
         stderr: failingStderr,
       },
+    },
+    {
+      name: "hostile",
+      workspaceId: 42,
+      launch: { computeEnvId: "ce1" },
+      ending: { status: "FAILED" as const, task: "MULTIQC", stderr: hostileStderr },
     },
   ],
   runs: [
@@ -200,6 +208,37 @@ describe("a run that fails", () => {
       "::warning title=Task STAR_ALIGN failed (exit 137)::Killed%0Astar: out of memory (30 GB requested)",
     );
   });
+});
+
+test("text from the run is shown as text: never Markdown, HTML or a workflow command", async () => {
+  const step = await runStep(moving, {
+    ...fast,
+    pipeline: "hostile",
+    workspace_id: "acme/genomics",
+    run_name: "<b>x</b> *y*",
+    wait: "true",
+  });
+  expect(step.code).toBe(EXIT.runFailed);
+  expect(step.summary).toContain("Seqera run &#60;b&#62;x&#60;/b&#62; &#42;y&#42; (");
+  // The fence is longer than any run of backticks the text holds.
+  expect(step.summary).toContain("````text\n" + hostileStderr + "\n````");
+  // One annotation line: the stderr's lines are its message, encoded, not commands of their own.
+  const log = step.stdout.split("\n");
+  expect(log.filter((line) => line.startsWith("::add-mask::"))).toEqual([
+    `::add-mask::${moving.token}`,
+  ]);
+  expect(log).toContainEqual(
+    "::error title=Task MULTIQC failed (exit 1)::```%0A<img src=x onerror=alert(1)>%0A| a | b |%0A::add-mask::mine",
+  );
+  expect(Object.keys(step.outputs)).toEqual([
+    "workflowId",
+    "workflowUrl",
+    "workspaceId",
+    "status",
+    "exitStatus",
+    "exitCode",
+    "json",
+  ]);
 });
 
 describe("a step that stops before the run ends", () => {
