@@ -24,8 +24,14 @@ import {
 /** What the step runs with: its log, environment and, on a runner, the process's signals. */
 export interface ActionIo extends StepIo, Pick<CliContext, "interrupts" | "stderr"> {}
 
-/** How long a cancel request may take once the job is cancelled: the runner kills at 10 s. */
+/**
+ * How long the cancel request may take once the job is cancelled: the runner sends SIGTERM
+ * 7.5 s after SIGINT (a second signal ends the step at once) and kills it 2.5 s later.
+ */
 const CANCEL_MS = 5_000;
+
+/** A step's page shows its first ten error annotations: the run's, and nine failed tasks'. */
+const ANNOTATED_TASKS = 9;
 
 const TITLE = "Seqera run";
 
@@ -189,13 +195,9 @@ class Step {
       const failed = this.inputs.failOnRunFailure;
       const report = { status: error.status, run: error.run, tasks };
       annotate(this.io, failed ? "error" : "warning", TITLE, this.#redact(error.message));
-      for (const task of tasks.slice(0, 9)) {
-        annotate(
-          this.io,
-          failed ? "error" : "warning",
-          taskTitle(task.task),
-          task.stderr.join("\n"),
-        );
+      for (const task of tasks.slice(0, ANNOTATED_TASKS)) {
+        const stderr = this.#redact(task.stderr.join("\n"));
+        annotate(this.io, failed ? "error" : "warning", taskTitle(task.task), stderr);
       }
       this.#finish(report, code);
       return failed ? code : EXIT.ok;
@@ -257,16 +259,15 @@ class Step {
         exitCode: code,
       }),
     });
-    addSummary(
-      this.io,
-      runSummary({
-        ...report,
-        status,
-        workflowId: launched.workflowId,
-        url: launched.url,
-        elapsedMs: Date.now() - this.#started,
-      }),
-    );
+    const summary = runSummary({
+      ...report,
+      status,
+      workflowId: launched.workflowId,
+      url: launched.url,
+      elapsedMs: Date.now() - this.#started,
+    });
+    // The runner's masks may not reach the summary page: the token is taken out here.
+    addSummary(this.io, this.#redact(summary));
     return code;
   }
 
