@@ -233,6 +233,12 @@ export const OPTIONS = {
     help: "The Nextflow syntax parser: v1 (legacy) or v2.",
     commands: LAUNCHING,
   },
+  "nextflow-version": {
+    type: "string",
+    value: "version",
+    help: "The Nextflow version to run, e.g. 24.10.4.",
+    commands: LAUNCHING,
+  },
   "disable-optimization": {
     type: "boolean",
     help: "Launch without the pipeline's resource optimization.",
