@@ -132,8 +132,8 @@ class Step {
    */
   async #runUrl(workflowId: string, signal: AbortSignal): Promise<string | undefined> {
     const { client, inputs } = this;
-    const { DEFAULT_BASE_URL, findWorkspace } = await import("../index.js");
-    const web = new URL(inputs.endpoint ?? DEFAULT_BASE_URL);
+    const { findWorkspace } = await import("../index.js");
+    const web = new URL(client.config.baseUrl);
     web.hostname = web.hostname.replace(/^api\./, "");
     const root = `${web.origin}${web.pathname.replace(/\/+$/, "").replace(/\/api$/, "")}`;
     const part = encodeURIComponent;
