@@ -242,13 +242,15 @@ test("text from the run is shown as text: never Markdown, HTML or a workflow com
 });
 
 describe("a step that stops before the run ends", () => {
+  // The timeout bounds the whole step, the launch's look-ups too: 5 s leaves them time on a
+  // loaded machine (1 s did not, at a load average of 20), and the run never moves here.
   test("timeout: exit 3, the run goes on unless cancel_run, which cancels it", async () => {
     const kept = await runStep(still, {
       ...fast,
       pipeline: "rnaseq",
       workspace_id: "acme/genomics",
       wait: "true",
-      timeout: "1s",
+      timeout: "5s",
     });
     expect(kept.code).toBe(EXIT.timeout);
     expect(kept.outputs.exitCode).toBe("3");
@@ -262,7 +264,7 @@ describe("a step that stops before the run ends", () => {
       pipeline: "rnaseq",
       workspace_id: "acme/genomics",
       wait: "true",
-      timeout: "1s",
+      timeout: "5s",
       cancel_run: "true",
     });
     expect(cancelled.code).toBe(EXIT.timeout);
