@@ -11,13 +11,9 @@ import {
 } from "../../src/index.js";
 import { clientFor } from "../helpers/client.js";
 import { useTestServer } from "../helpers/server.js";
+import { failure } from "../helpers/calls.js";
 
 const server = await useTestServer();
-const failure = (call: Promise<unknown>) =>
-  call.then(
-    () => undefined,
-    (e: unknown) => e as Error,
-  );
 const describeWorkflow = (init = {}, options = {}) =>
   clientFor(server, options).GET("/workflow/{workflowId}", {
     params: { path: { workflowId: "w1" } },
