@@ -18,12 +18,12 @@ import { compareVersions, satisfies } from "./versions.js";
  * type-check src/ and test/, and run the tests that depend on the release (RELEASE_TESTS).
  */
 
-/** Tests that exercise the generated tree: the contract run against the emulator built from the
- * release, the emulator, the client, the automation helpers and the CLI. The schema pipeline's
- * and the limiter's tests do not depend on the pinned release; `npm test` runs them once. */
+/** Tests that exercise the generated tree: the emulator (its contract run against the release),
+ * the call path, the client, the automation helpers and the CLI. The schema pipeline's and the
+ * limiter's tests do not depend on the pinned release; `npm test` runs them once. */
 export const RELEASE_TESTS = [
-  "test/contract.test.ts",
   "test/emulator",
+  "test/http",
   "test/client",
   "test/automation",
   "test/cli",
@@ -52,6 +52,8 @@ const COPIED = [
   // Read by tests: the docs' examples and seeds are checked against the files they name.
   "docs",
   "ARCHITECTURE.md",
+  // The GitHub Action's manifest, checked against its entry's inputs.
+  "action.yml",
 ];
 
 export interface ReleaseResult {

@@ -1,10 +1,10 @@
 import { readFile, readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, afterEach, expect, test } from "vitest";
-import { lineOf, packLine, releaseNotes, releaseOfTag } from "../scripts/schema/line.js";
-import { readPin } from "../scripts/schema/pin.js";
-import { mirroredReleases } from "../scripts/schema/releases.js";
-import { compareVersions, lineVersion } from "../scripts/schema/versions.js";
+import { lineOf, packLine, releaseNotes, releaseOfTag } from "../../scripts/schema/line.js";
+import { readPin } from "../../scripts/schema/pin.js";
+import { mirroredReleases } from "../../scripts/schema/releases.js";
+import { compareVersions, lineVersion } from "../../scripts/schema/versions.js";
 import {
   MIRROR,
   readRelease,
@@ -15,8 +15,8 @@ import {
   tempDir,
   tempProject,
   type Served,
-} from "./schema-helpers.js";
-import { readWorkflow, runStep, stepNamed } from "./package/workflow.js";
+} from "../helpers/schema.js";
+import { readWorkflow, runStep, stepNamed } from "../package/workflow.js";
 
 const pkg = JSON.parse(await readFile(path.join(ROOT, "package.json"), "utf8"));
 const changelog = await readFile(path.join(ROOT, "CHANGELOG.md"), "utf8");
