@@ -5,13 +5,17 @@ import type { Interrupt } from "./cli-errors.js";
 import type { CliContext } from "./context.js";
 import { EXIT } from "./exit-codes.js";
 import { decodeUtf8 } from "./input-text.js";
+import { markReaderGone } from "./output.js";
 import { run } from "./run.js";
 
-// A reader that stops early (`| head`) closes the pipe: that is not a failure of ours.
-process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-  if (error.code !== "EPIPE") throw error;
-  process.exit(EXIT.ok);
-});
+// A reader that stops early (`| head`, a closed log collector) closes its pipe: that is not a
+// failure of the command, whose own exit code stands; what it would have read is dropped.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+    markReaderGone(stream);
+  });
+}
 
 /**
  * SIGINT/SIGTERM stop the running command cleanly (its requests aborted, what it launched
