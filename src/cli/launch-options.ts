@@ -21,9 +21,11 @@ export function launchArgument(args: string[], usage: string): string {
  * (those of the launch request): files read (--config, --pre-run, --post-run, --params-file),
  * absent flags left out so that the saved setting is kept.
  */
-export async function launchSettings(values: OptionValues) {
+export async function launchSettings(values: OptionValues, signal?: AbortSignal) {
+  const readText = (flag: string, file: string | undefined) =>
+    file === undefined ? undefined : readUtf8File(`${flag} ${file}`, file, signal);
   const [params, configText, preRunScript, postRunScript] = await Promise.all([
-    values["params-file"] === undefined ? undefined : readParams(values["params-file"]),
+    values["params-file"] === undefined ? undefined : readParams(values["params-file"], signal),
     readText("--config", values.config),
     readText("--pre-run", values["pre-run"]),
     readText("--post-run", values["post-run"]),
@@ -56,15 +58,10 @@ function syntaxParser(text: string | undefined): "v1" | "v2" | undefined {
   throw new UsageError(`--syntax-parser ${text}: expected v1 or v2.`);
 }
 
-/** A file's UTF-8 text, for a flag that sends it (a config, a script); undefined without the flag. */
-async function readText(flag: string, file: string | undefined): Promise<string | undefined> {
-  return file === undefined ? undefined : readUtf8File(`${flag} ${file}`, file);
-}
-
 /** JSON or YAML (YAML reads JSON too); an object, as params are. Errors never quote the file. */
-async function readParams(file: string): Promise<Params> {
+async function readParams(file: string, signal?: AbortSignal): Promise<Params> {
   const label = `--params-file ${file}`;
-  const params = await parseYamlText(label, await readUtf8File(label, file));
+  const params = await parseYamlText(label, await readUtf8File(label, file, signal));
   if (typeof params !== "object" || params === null || Array.isArray(params)) {
     throw new UsageError(`${label} must hold an object of params (name: value).`);
   }

@@ -3,14 +3,18 @@
  * reads (regular files only, bounded in size, within --timeout). The compiled CLI as a child
  * process against a loopback server.
  */
+import { execFile } from "node:child_process";
 import { once } from "node:events";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, truncate, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { EXIT } from "../../src/cli/exit-codes.js";
 import { useTestServer } from "../helpers/server.js";
-import { sharedBuild, startCli, type BuiltCli } from "./cli.js";
+import { runCli, sharedBuild, startCli, type BuiltCli } from "./cli.js";
+
+const execFileAsync = promisify(execFile);
 
 const server = await useTestServer();
 let cli: BuiltCli;
@@ -25,7 +29,10 @@ afterAll(async () => {
 const env = () => ({ TOWER_API_ENDPOINT: server.url, TOWER_ACCESS_TOKEN: "pipes-token-4c1d9e" });
 
 /** The CLI run with the reading end of one of its output pipes closed from the start. */
-async function runWithClosed(stream: "stdout" | "stderr", args: string[]) {
+async function runWithClosed(
+  stream: "stdout" | "stderr",
+  args: string[],
+): Promise<{ code: number | null; stdout?: string; stderr?: string }> {
   const child = startCli(cli.main, args, { env: env() });
   child.stdin!.end();
   child[stream]!.destroy();
@@ -84,4 +91,51 @@ test("--paginate with stdout closed: stops after the page it was writing, exit 0
   const result = await runWithClosed("stdout", ["ListWorkflows", "-w", "5", "--paginate"]);
   expect(result).toEqual({ code: EXIT.ok, stderr: "" });
   expect(server.requests.length).toBe(1);
+});
+
+describe("input files: regular files only, bounded, within --timeout", () => {
+  const launchArgs = ["launch", "https://github.com/nf-core/rnaseq", "-w", "5", "--timeout", "5s"];
+
+  test.each(["--params-file", "--config", "--pre-run", "--post-run"])(
+    "%s naming a FIFO nobody writes to: refused at once with exit 2, nothing sent",
+    async (flag) => {
+      const fifo = path.join(dir, `fifo${flag}`);
+      await execFileAsync("mkfifo", [fifo]);
+      const result = await runCli(cli.main, [...launchArgs, flag, fifo], {
+        env: env(),
+        limitMs: 20_000,
+      });
+      expect(result).toMatchObject({ code: EXIT.usage, stdout: "" });
+      expect(result.stderr).toBe(
+        `seqera-api: ${flag} ${fifo} is not a regular file (a FIFO): give the path of a file.\n`,
+      );
+      expect(server.requests).toEqual([]);
+    },
+  );
+
+  test("--config /dev/zero: refused at once with exit 2, nothing read", async () => {
+    const result = await runCli(cli.main, [...launchArgs, "--config", "/dev/zero"], {
+      env: env(),
+      limitMs: 20_000,
+    });
+    expect(result).toMatchObject({ code: EXIT.usage, stdout: "" });
+    expect(result.stderr).toBe(
+      "seqera-api: --config /dev/zero is not a regular file (a character device): give the path of a file.\n",
+    );
+    expect(server.requests).toEqual([]);
+  });
+
+  test("a --params-file past 16 MiB: refused with exit 2 before it is read", async () => {
+    const big = path.join(dir, "big.yaml");
+    await truncate(big, 16 * 1024 * 1024 + 1).catch(async () => {
+      await writeFile(big, "");
+      await truncate(big, 16 * 1024 * 1024 + 1);
+    });
+    const result = await runCli(cli.main, [...launchArgs, "--params-file", big], { env: env() });
+    expect(result).toMatchObject({ code: EXIT.usage, stdout: "" });
+    expect(result.stderr).toBe(
+      `seqera-api: --params-file ${big} is 16777217 bytes, more than the 16777216 (16 MiB) an input file may have.\n`,
+    );
+    expect(server.requests).toEqual([]);
+  });
 });
