@@ -11,6 +11,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { EXIT } from "../../src/cli/exit-codes.js";
+import { freePort } from "../helpers/ports.js";
 import { useTestServer } from "../helpers/server.js";
 import { runCli, sharedBuild, startCli, type BuiltCli } from "./cli.js";
 
@@ -138,4 +139,17 @@ describe("input files: regular files only, bounded, within --timeout", () => {
     );
     expect(server.requests).toEqual([]);
   });
+});
+
+test("datasets add against an endpoint nothing listens on: the failed request named once", async () => {
+  const file = path.join(dir, "samples.csv");
+  await writeFile(file, "sample,fastq\ns1,s3://bucket/s1.fq\n");
+  const port = await freePort();
+  const result = await runCli(cli.main, ["datasets", "add", "samples", file, "-w", "acme/ws"], {
+    env: { ...env(), TOWER_API_ENDPOINT: `http://127.0.0.1:${port}` },
+  });
+  expect(result).toMatchObject({ code: EXIT.failure, stdout: "" });
+  expect(result.stderr).toBe(
+    `seqera-api datasets: GET /user-info failed: no response from http://127.0.0.1:${port} (ECONNREFUSED)\n`,
+  );
 });
