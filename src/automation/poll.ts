@@ -21,10 +21,11 @@ export interface WaitOptions extends PollOptions {
   /** Give up after this many ms with a WaitTimeoutError naming the last status; default none. */
   timeoutMs?: number;
   /**
-   * How long polls may keep failing in a row with a transient failure (a 5xx, a 429, no
-   * response, a timeout, a body broken off) before the wait rejects with the last one; such a
-   * poll is tried again after the usual interval. Default 600000 (10 minutes); 0 for none.
-   * Other failures (a 4xx: the token, the id, the workspace) reject at once.
+   * How long polls may keep failing in a row with a transient failure (a 5xx but 501, 505,
+   * 506, 508, 510 and 511; a 429, no response, a timeout, a body broken off) before the wait
+   * rejects with the last one; such a poll is tried again after the usual interval. Default
+   * 600000 (10 minutes); 0 for none. Other failures (a 4xx: the token, the id, the workspace;
+   * a 501: the server does not do this) reject at once.
    */
   toleranceMs?: number;
 }
@@ -100,9 +101,17 @@ export async function waitFor<T>(spec: WaitSpec<T>, options: WaitOptions): Promi
   );
 }
 
+/**
+ * 5xx statuses that say the server cannot do this at all (501 Not Implemented, 505 HTTP Version
+ * Not Supported, 506, 508 Loop Detected, 510, 511 Network Authentication Required): polling
+ * again gets the same answer.
+ */
+const LASTING_SERVER_STATUSES = new Set([501, 505, 506, 508, 510, 511]);
+
 /** Failures that say nothing about the resource waited for: the next poll may well succeed. */
 function isTransient(error: unknown): boolean {
-  return [ServerError, RateLimitError, ConnectionError, TimeoutError, BodyReadError].some(
+  if (error instanceof ServerError) return !LASTING_SERVER_STATUSES.has(error.status!);
+  return [RateLimitError, ConnectionError, TimeoutError, BodyReadError].some(
     (type) => error instanceof type,
   );
 }
