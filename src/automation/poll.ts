@@ -1,4 +1,5 @@
 /** The polling shared by the waits and the log follower: a growing interval, a deadline, a signal. */
+import { offAbort, onAbort } from "../core/abort.js";
 import { sleep } from "../core/backoff.js";
 import { BodyReadError } from "../errors/body-read-error.js";
 import { ConnectionError } from "../errors/connection-error.js";
@@ -132,7 +133,7 @@ async function withDeadline<T>(
   signal?.throwIfAborted();
   const controller = new AbortController();
   const forward = () => controller.abort(signal?.reason);
-  signal?.addEventListener("abort", forward, { once: true });
+  if (signal) onAbort(signal, forward);
   const timer =
     timeoutMs !== undefined && timeoutMs <= MAX_TIMER_MS
       ? setTimeout(() => controller.abort(TIMED_OUT), timeoutMs)
@@ -144,7 +145,7 @@ async function withDeadline<T>(
     throw error;
   } finally {
     clearTimeout(timer);
-    signal?.removeEventListener("abort", forward);
+    if (signal) offAbort(signal, forward);
   }
 }
 
