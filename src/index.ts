@@ -31,6 +31,7 @@ export {
   ResponseTooLargeError,
   ResponseValidationError,
   SeqeraApiError,
+  SeqeraError,
   ServerError,
   TimeoutError,
   UnsupportedOperationError,

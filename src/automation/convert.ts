@@ -4,6 +4,7 @@
  * or absent, so copying one into the other does not compile without them. Each reads only the
  * fields it copies (so any schema release's answer fits), drops nulls and read-only fields.
  */
+import { ConfigurationError } from "../errors/configuration-error.js";
 import type { Writable } from "openapi-typescript-helpers";
 import { READ_ONLY_CONFIG_FIELDS } from "../../generated/copies.js";
 import type { components } from "../../generated/schema.js";
@@ -96,7 +97,7 @@ export function toComputeEnvRequest(
   const platform = changes.platform ?? computeEnv.platform;
   const config = changes.config ?? configOf(computeEnv.config, platform);
   if (!name || !platform || !config) {
-    throw new TypeError(
+    throw new ConfigurationError(
       "toComputeEnvRequest: the compute environment has no name, platform or config; read it with GET /compute-envs/{computeEnvId}",
     );
   }
@@ -142,7 +143,7 @@ export function toCredentialsRequest(
 ): CreateCredentialsRequest {
   const { name, provider } = credentials;
   if (!name || !provider) {
-    throw new TypeError("toCredentialsRequest: the credentials have no name or provider");
+    throw new ConfigurationError("toCredentialsRequest: the credentials have no name or provider");
   }
   return {
     credentials: withoutNulls({

@@ -143,7 +143,9 @@ async function mergeYaml(text: string, params: Params): Promise<string> {
   const { parseDocument, isMap, visit } = await import("yaml");
   const doc = parseDocument(text, { customTags: [SOURCE_NUMBER] });
   if (doc.errors.length > 0) {
-    throw new SyntaxError(`The saved params are neither JSON nor YAML: ${doc.errors[0]!.message}`);
+    throw new ConfigurationError(
+      `The saved params are neither JSON nor YAML: ${doc.errors[0]!.message}`,
+    );
   }
   if (doc.contents !== null && !isMap(doc.contents)) throw notAnObject();
   visit(doc, {
@@ -171,6 +173,6 @@ function isPlainObject(value: unknown): value is Params {
   return proto === Object.prototype || proto === null;
 }
 
-function notAnObject(): TypeError {
-  return new TypeError("The saved params are not an object of named params");
+function notAnObject(): ConfigurationError {
+  return new ConfigurationError("The saved params are not an object of named params");
 }

@@ -1,4 +1,5 @@
 /** The polling shared by the waits and the log follower: a growing interval, a deadline, a signal. */
+import { ConfigurationError } from "../errors/configuration-error.js";
 import { offAbort, onAbort } from "../core/abort.js";
 import { sleep } from "../core/backoff.js";
 import { BodyReadError } from "../errors/body-read-error.js";
@@ -156,7 +157,7 @@ function positive(name: string, value: number, zeroAllowed = false): number {
     value < 0 ||
     (!zeroAllowed && value === 0)
   ) {
-    throw new RangeError(`${name} must be a positive number of ms, got ${value}`);
+    throw new ConfigurationError(`${name} must be a positive number of ms, got ${value}`);
   }
   return value;
 }

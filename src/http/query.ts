@@ -1,3 +1,4 @@
+import { ConfigurationError } from "../errors/configuration-error.js";
 import type { QueryParamInfo } from "../../generated/operations.js";
 
 /** `defaultWorkspaceId` is sent when the operation takes `workspaceId` and the query sets none. */
@@ -46,7 +47,7 @@ export function createQuerySerializer(
 
 function encodeValue(value: unknown): string {
   if (typeof value === "object") {
-    throw new TypeError(
+    throw new ConfigurationError(
       "Query parameter values must be strings, numbers, booleans or arrays of them.",
     );
   }

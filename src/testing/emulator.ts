@@ -1,3 +1,4 @@
+import { ConfigurationError } from "../errors/configuration-error.js";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { operations } from "../../generated/operations.js";
@@ -132,7 +133,7 @@ export class Emulator {
   }
 
   private constructor(options: EmulatorOptions) {
-    if (options.tokens?.length === 0) throw new Error("At least one token is needed");
+    if (options.tokens?.length === 0) throw new ConfigurationError("At least one token is needed");
     this.#tokens = new Set(options.tokens ?? [randomId(40)]);
     this.#limiter =
       options.rateLimit === false
@@ -189,7 +190,7 @@ export class Emulator {
    */
   setHandler(operation: string, handler: Handler): void {
     const operationId = this.#resolveOperation(operation);
-    if (!operationId) throw new Error(`Unknown operation ${operation}`);
+    if (!operationId) throw new ConfigurationError(`Unknown operation ${operation}`);
     this.#handlers.set(operationId, handler);
   }
 

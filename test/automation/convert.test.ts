@@ -83,7 +83,7 @@ describe("from tw's recorded answers", () => {
     });
   });
 
-  test("a compute environment without name or platform is a TypeError saying where to read it", () => {
+  test("a compute environment without name or platform is a ConfigurationError saying where to read it", () => {
     expect(() => toComputeEnvRequest({ name: "x" })).toThrow(
       "toComputeEnvRequest: the compute environment has no name, platform or config; read it with GET /compute-envs/{computeEnvId}",
     );

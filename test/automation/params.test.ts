@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { mergeParamsText, parseParamsText } from "../../src/automation/params.js";
+import { ConfigurationError } from "../../src/index.js";
 
 describe("params merged over a saved launch's paramsText", () => {
   test("JSON: nested objects merge key by key, arrays and scalars replace, indentation kept", async () => {
@@ -104,8 +105,8 @@ describe("params merged over a saved launch's paramsText", () => {
   });
 
   test("saved params that are not an object, or not JSON nor YAML, are refused", async () => {
-    await expect(mergeParamsText("[1, 2]", { a: 1 })).rejects.toBeInstanceOf(TypeError);
-    await expect(mergeParamsText("- 1\n- 2\n", { a: 1 })).rejects.toBeInstanceOf(TypeError);
-    await expect(mergeParamsText("a: [1,\n", { a: 1 })).rejects.toBeInstanceOf(SyntaxError);
+    await expect(mergeParamsText("[1, 2]", { a: 1 })).rejects.toBeInstanceOf(ConfigurationError);
+    await expect(mergeParamsText("- 1\n- 2\n", { a: 1 })).rejects.toBeInstanceOf(ConfigurationError);
+    await expect(mergeParamsText("a: [1,\n", { a: 1 })).rejects.toBeInstanceOf(ConfigurationError);
   });
 });
