@@ -24,12 +24,7 @@ export async function launchCommand(
     // Read within --timeout: the command's deadline bounds its files too.
     const settings = await launchSettings(values, session.scope.signal);
     return launchThenWait(session, values.wait === true, context, (signal) =>
-      launchPipeline(session.client, pipeline, {
-        ...settings,
-        labels: values.labels,
-        disableOptimization: values["disable-optimization"],
-        signal,
-      }),
+      launchPipeline(session.client, pipeline, { ...settings, signal }),
     );
   });
 }
