@@ -84,8 +84,8 @@ const v2Routes = {
 } satisfies Record<string, StateRoute>;
 
 /**
- * The older operations name the workspace in the path (`/workspaces/{workspaceId}/datasets`)
- * and answer as the V2 ones do, from the same datasets.
+ * The older listing names the workspace in the path (`/workspaces/{workspaceId}/datasets`) and
+ * answers as the V2 one does, from the same datasets.
  */
 function inPathWorkspace(route: StateRoute): StateRoute {
   return (request, ctx) => {
@@ -98,12 +98,6 @@ function inPathWorkspace(route: StateRoute): StateRoute {
 export const datasetRoutes: Record<string, StateRoute> = {
   ...v2Routes,
   ListDatasets: inPathWorkspace(v2Routes.ListDatasetsV2),
-  CreateDataset: inPathWorkspace(v2Routes.CreateDatasetV2),
-  DescribeDataset: inPathWorkspace(v2Routes.DescribeDatasetV2),
-  UpdateDataset: inPathWorkspace(v2Routes.UpdateDatasetV2),
-  DeleteDataset: inPathWorkspace(v2Routes.DeleteDatasetV2),
-  UploadDataset: inPathWorkspace(v2Routes.UploadDatasetV2),
-  ListDatasetVersions: inPathWorkspace(v2Routes.ListDatasetVersionsV2),
 };
 
 /** The URL a launch takes as its input, in the service's form. */
