@@ -3,6 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { format } from "prettier";
 import { launchSettingRows, type LaunchFlag } from "../src/automation/launch-settings.js";
+import { CLIENT_OPTION_DOCS } from "../src/config/config.js";
 
 /**
  * Code examples of the docs (README.md, ARCHITECTURE.md, docs/*.md) are files of the test
@@ -16,6 +17,15 @@ const TABLE_MARKER = /^<!-- table: (\S+) -->\n(?:\n?\|.*\n(?:\|.*\n)*)?/gm;
 
 /** The docs' tables made from code, by marker name. */
 const TABLES: Record<string, () => string[][]> = {
+  "client-options": () => [
+    ["option", "environment variable", "default", "meaning"],
+    ...CLIENT_OPTION_DOCS.map((o) => [
+      `\`${o.name}\``,
+      o.env ? `\`${o.env}\`` : "",
+      o.default,
+      o.meaning,
+    ]),
+  ],
   "launch-settings": () => [
     ["Setting", "`seqera-api launch`, `relaunch` (tw's)", "Sent as"],
     ...launchSettingRows().map(([key, { flag, sentAs }]) => [

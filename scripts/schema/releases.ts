@@ -17,12 +17,12 @@ import { compareVersions, satisfies } from "./versions.js";
  * type-check src/ and test/, and run the tests that depend on the release (RELEASE_TESTS).
  */
 
-/** Tests that exercise the generated tree: the contract run against the emulator built from the
- * release, the emulator, the client, the automation helpers and the CLI. The schema pipeline's
- * and the limiter's tests do not depend on the pinned release; `npm test` runs them once. */
+/** Tests that exercise the generated tree: the emulator (its contract run against the release),
+ * the call path, the client, the automation helpers and the CLI. The schema pipeline's and the
+ * limiter's tests do not depend on the pinned release; `npm test` runs them once. */
 export const RELEASE_TESTS = [
-  "test/contract.test.ts",
   "test/emulator",
+  "test/http",
   "test/client",
   "test/automation",
   "test/cli",

@@ -1,11 +1,13 @@
 /**
  * Pipeline params: a saved launch's `paramsText` (JSON or YAML) with the caller's values
- * deep-merged over it, written back in the format it came in. Only what was merged changes:
- * the rest keeps its text (a 20-digit integer, `1.0`, `1e400`, which a round trip through
- * numbers would change), its layout and, in YAML, its comments. The parsers (jsonc-parser,
- * yaml) are loaded only when params are merged.
+ * deep-merged over it, as edits of the text: what the merge does not change stays byte for
+ * byte as it was (numbers such as `1.0` or 20-digit ids, comments, layout), which a parse and
+ * re-serialization would not keep. The yaml package, which finds where each value sits in
+ * either format (JSON is YAML's flow style), is loaded only when there is text to merge into.
  */
 import { ConfigurationError } from "../errors/configuration-error.js";
+
+import type { YAMLMap } from "yaml";
 
 export type Params = Record<string, unknown>;
 
@@ -16,8 +18,7 @@ export type Params = Record<string, unknown>;
 export async function mergeParamsText(text: string | undefined, params: Params): Promise<string> {
   const source = paramsSource(text);
   if (source.trim() === "") return JSON.stringify(merge({}, params), null, 2);
-  if (parseJsonObject(source) !== undefined) return mergeJson(source, params);
-  return mergeYaml(source, params);
+  return mergeIntoText(source, params, parseJsonObject(source) !== undefined);
 }
 
 function paramsSource(text: unknown): string {
@@ -53,58 +54,6 @@ function parseJsonObject(text: string): Params | undefined {
   return value;
 }
 
-/** The indentation the text uses, for the values merged in. */
-function jsonIndent(text: string): string {
-  return /^([ \t]+)"/m.exec(text)?.[1] ?? "  ";
-}
-
-/**
- * Edits the merged values into the JSON text in place: a value replaced is written where the
- * old one was, a key added goes after its object's last one, spaced as that one is.
- */
-async function mergeJson(text: string, params: Params): Promise<string> {
-  const { parseTree, findNodeAtLocation } = await import("jsonc-parser");
-  const unit = jsonIndent(text);
-  let out = text;
-  const splice = (at: number, length: number, content: string) => {
-    out = out.slice(0, at) + content + out.slice(at + length);
-  };
-  /** The value as JSON: laid out over lines indented from `gap` when that starts a line. */
-  const written = (value: unknown, gap: string) => {
-    const newline = gap.lastIndexOf("\n");
-    if (newline < 0) return JSON.stringify(value);
-    return JSON.stringify(value, null, unit).replace(/\n/g, `\n${gap.slice(newline + 1)}`);
-  };
-  /** The blanks just before `offset`. */
-  const gapBefore = (offset: number) => /[ \t\r\n]*$/.exec(out.slice(0, offset))![0];
-  const into = (path: string[], over: Params) => {
-    for (const [key, value] of Object.entries(over)) {
-      if (value === undefined) continue;
-      const at = [...path, key];
-      const node = findNodeAtLocation(parseTree(out)!, at);
-      if (node && node.type === "object" && isPlainObject(value)) {
-        into(at, value);
-      } else if (node) {
-        splice(node.offset, node.length, written(value, gapBefore(node.parent!.offset)));
-      } else {
-        const object = findNodeAtLocation(parseTree(out)!, path)!;
-        const last = object.children?.at(-1);
-        if (last) {
-          const [name, current] = last.children!;
-          const colon = out.slice(name!.offset + name!.length, current!.offset);
-          const gap = gapBefore(last.offset);
-          const entry = `${JSON.stringify(key)}${colon}${written(value, gap)}`;
-          splice(last.offset + last.length, 0, `,${gap}${entry}`);
-        } else {
-          splice(object.offset, object.length, JSON.stringify({ [key]: value }));
-        }
-      }
-    }
-  };
-  into([], params);
-  return out;
-}
-
 function merge(base: Params, over: Params): Params {
   const out: Params = { ...base };
   for (const [key, value] of Object.entries(over)) {
@@ -122,49 +71,107 @@ function merge(base: Params, over: Params): Params {
   return out;
 }
 
-/** A number as the saved text wrote it, written back as it was (see SOURCE_NUMBER). */
-class SourceNumber {
-  constructor(readonly text: string) {}
+interface Edit {
+  from: number;
+  to: number;
+  text: string;
 }
 
 /**
- * Writes a SourceNumber as its text, with no tag: yaml would write 1e400 as `.inf`, 1.0 as
- * `1` and a 20-digit integer rounded.
+ * Each merged value replaces its old value's text; each new key is inserted after the last
+ * entry of its object, laid out as the entries before it (separator, indentation, `:` spacing).
+ * Values are written in the document's format, on one line.
  */
-const SOURCE_NUMBER = {
-  tag: "tag:seqera.io,2025:source-number",
-  default: true,
-  identify: (value: unknown) => value instanceof SourceNumber,
-  resolve: (text: string) => text,
-  stringify: (item: { value?: unknown }) => (item.value as SourceNumber).text,
-};
-
-async function mergeYaml(text: string, params: Params): Promise<string> {
-  const { parseDocument, isMap, visit } = await import("yaml");
-  const doc = parseDocument(text, { customTags: [SOURCE_NUMBER] });
+async function mergeIntoText(text: string, params: Params, json: boolean): Promise<string> {
+  const { parseDocument, isMap, isScalar, stringify } = await import("yaml");
+  // uniqueKeys off: JSON.parse takes a repeated key's last value, and so does the merge below.
+  const doc = parseDocument(text, { uniqueKeys: false });
   if (doc.errors.length > 0) {
     throw new ConfigurationError(
       `The saved params are neither JSON nor YAML: ${doc.errors[0]!.message}`,
     );
   }
   if (doc.contents !== null && !isMap(doc.contents)) throw notAnObject();
-  visit(doc, {
-    Scalar(_, node) {
-      if (node.type === "PLAIN" && node.range && typeof node.value === "number") {
-        node.value = new SourceNumber(text.slice(node.range[0], node.range[1]));
-      }
-    },
-  });
-  const into = (path: string[], over: Params) => {
+  type Map = YAMLMap<unknown, unknown>;
+  type Range = [number, number, number];
+  const rangeOf = (node: unknown) => (node as { range?: Range } | null)?.range;
+  const keyText = (key: string) =>
+    json || !/^[A-Za-z_][\w.-]*$/.test(key) ? JSON.stringify(key) : key;
+  // A YAML document's values in YAML's one-line forms (GRCm39, { cpus: 8 }) where there is one.
+  const valueText = (value: unknown) => {
+    if (json) return JSON.stringify(value);
+    const yaml = stringify(value, { collectionStyle: "flow", lineWidth: 0 }).trimEnd();
+    return yaml.includes("\n") ? JSON.stringify(value) : yaml;
+  };
+  const edits: Edit[] = [];
+  const lastPair = (map: Map | null, key: string) => {
+    const items = map?.items ?? [];
+    for (let i = items.length - 1; i >= 0; i--) {
+      const { key: name } = items[i]!;
+      if (isScalar(name) && String(name.value) === key) return items[i];
+    }
+    return undefined;
+  };
+
+  const into = (map: Map | null, over: Params) => {
+    const added: [string, unknown][] = [];
     for (const [key, value] of Object.entries(over)) {
       if (value === undefined) continue;
-      const at = [...path, key];
-      if (isPlainObject(value) && isMap(doc.getIn(at, true))) into(at, value);
-      else doc.setIn(at, value);
+      const pair = lastPair(map, key);
+      if (pair === undefined) added.push([key, value]);
+      else if (isPlainObject(value) && isMap(pair.value)) into(pair.value as Map, value);
+      else {
+        const [from, end] = rangeOf(pair.value) ?? [rangeOf(pair.key)![1], rangeOf(pair.key)![1]];
+        const to = from + text.slice(from, end).trimEnd().length;
+        const space = text[from - 1] === ":" ? " " : "";
+        edits.push({ from, to, text: space + valueText(value) });
+      }
     }
+    if (added.length > 0) edits.push(insertion(map, added));
   };
-  into([], params);
-  return doc.toString({ flowCollectionPadding: false });
+
+  const insertion = (map: Map | null, added: [string, unknown][]): Edit => {
+    const items = map?.items ?? [];
+    const first = items[0];
+    const last = items.at(-1);
+    if (map?.flow) {
+      const [open] = rangeOf(map)!;
+      if (first === undefined || last === undefined) {
+        const entries = added.map(([k, v]) => `${keyText(k)}: ${valueText(v)}`);
+        return { from: open + 1, to: open + 1, text: entries.join(", ") };
+      }
+      // The separator after a comma, and the spacing around ":", as the object's own.
+      const before =
+        items.length > 1 ? rangeOf(items.at(-2)!.value ?? items.at(-2)!.key)![1] : open + 1;
+      const between = text.slice(before, rangeOf(last.key)![0]);
+      const separator = between.slice(between.indexOf(",") + 1);
+      const colon = first.value
+        ? text.slice(rangeOf(first.key)![1], rangeOf(first.value)![0])
+        : ": ";
+      const end = rangeOf(last.value ?? last.key)![1];
+      const entries = added.map(([k, v]) => `,${separator}${keyText(k)}${colon}${valueText(v)}`);
+      return { from: end, to: end, text: entries.join("") };
+    }
+    // A block mapping (or none): new lines after the last entry's, at its indentation.
+    const start = first ? rangeOf(first.key)![0] : 0;
+    const indent = " ".repeat(start - (text.lastIndexOf("\n", start - 1) + 1));
+    const end = last ? rangeOf(last.value ?? last.key)![1] : text.length;
+    const lineEnd = text[end - 1] === "\n" ? end - 1 : text.indexOf("\n", end);
+    const at = lineEnd < 0 ? text.length : lineEnd + 1;
+    const lines = added.map(([k, v]) => `${indent}${keyText(k)}: ${valueText(v)}\n`);
+    return { from: at, to: at, text: (lineEnd < 0 ? "\n" : "") + lines.join("") };
+  };
+
+  into(doc.contents as Map | null, params);
+  let out = text;
+  // From the end, so each edit's offsets still hold; at one offset, a nested object's new keys
+  // (pushed first) must end up before its parent's.
+  const order = edits.map((edit, index) => ({ edit, index }));
+  order.sort((a, b) => b.edit.from - a.edit.from || b.index - a.index);
+  for (const { edit } of order) {
+    out = out.slice(0, edit.from) + edit.text + out.slice(edit.to);
+  }
+  return out;
 }
 
 function isPlainObject(value: unknown): value is Params {

@@ -21,12 +21,14 @@ export async function emulatorCommand(values: OptionValues, streams: Streams): P
       throw new UsageError(`--seed ${values.seed}: ${error.message}`);
     },
   );
+  // Listening before the URL is printed: whoever reads it may signal at once.
+  const stopped = Promise.race([once(process, "SIGINT"), once(process, "SIGTERM")]);
   await write(
     streams.stdout,
     `TOWER_API_ENDPOINT=${emulator.url}\nTOWER_ACCESS_TOKEN=${emulator.token}\n`,
   );
   if (streams.stderr.isTTY) streams.stderr.write("Seqera API emulator running; Ctrl-C stops it.\n");
-  await Promise.race([once(process, "SIGINT"), once(process, "SIGTERM")]);
+  await stopped;
   await emulator.close();
   return EXIT.ok;
 }

@@ -180,6 +180,25 @@ const CALL_OPTIONS: Checks = {
  * name) is named here rather than surfacing as fetch's bare TypeError. The value is never
  * shown: headers carry secrets.
  */
+/**
+ * What Node's HTTP layer sends in a header value: tab, visible ASCII and Latin-1. Headers accepts
+ * other control characters (and fetch then fails with a bare TypeError before sending).
+ */
+const SENDABLE_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+/**
+ * Framing and connection headers: fetch's HTTP layer sets them (Host from the base URL), and
+ * refuses or drops a call's own.
+ */
+const CONNECTION_HEADERS = new Set([
+  "connection",
+  "content-length",
+  "expect",
+  "host",
+  "keep-alive",
+  "transfer-encoding",
+  "upgrade",
+]);
+
 function checkHeaders(headers: object | undefined, where: string): void {
   if (headers === undefined || headers instanceof Headers) return; // a Headers holds valid ones
   const pairs: unknown[] = Array.isArray(headers) ? headers : Object.entries(headers);
@@ -188,14 +207,23 @@ function checkHeaders(headers: object | undefined, where: string): void {
       throw new ConfigurationError(`${where}: each header must be a [name, value] pair.`);
     }
     const [name, value] = pair as [unknown, unknown];
+    if (CONNECTION_HEADERS.has(String(name).toLowerCase())) {
+      throw new ConfigurationError(
+        `${where}: header ${JSON.stringify(String(name))} cannot be set: the HTTP connection sets it itself; leave it out.`,
+      );
+    }
     // openapi-fetch sends each item of an array value, and leaves out null and undefined.
     for (const one of Array.isArray(value) ? value : [value]) {
       if (one === undefined || one === null) continue;
+      let sendable = SENDABLE_VALUE.test(String(one));
       try {
         new Headers([[String(name), String(one)]]);
       } catch {
+        sendable = false;
+      }
+      if (!sendable) {
         throw new ConfigurationError(
-          `${where}: header ${JSON.stringify(String(name))} cannot be sent: a name must be letters, digits and !#$%&'*+-.^_\`|~, and a value must not contain CR, LF or NUL (value not shown).`,
+          `${where}: header ${JSON.stringify(String(name))} cannot be sent: a name must be letters, digits and !#$%&'*+-.^_\`|~, and a value must not contain CR, LF, NUL or other control characters, nor characters past U+00FF (value not shown).`,
         );
       }
     }

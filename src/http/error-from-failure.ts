@@ -17,9 +17,11 @@ export interface FailurePoint {
  * The error for an attempt that failed on the wire (the caller's own abort is not one: the
  * caller gets their reason): a TimeoutError when the attempt's timer fired, else a
  * ConnectionError when no response arrived, or a BodyReadError when the body broke off after
- * its status. The original is kept as `cause` (undici's errors carry no request headers).
+ * its status. The original is kept as `cause` (undici's errors carry no request headers), less
+ * the server's bytes (below).
  */
-export function errorFromFailure(error: unknown, call: CallInfo, at: FailurePoint): unknown {
+export function errorFromFailure(failure: unknown, call: CallInfo, at: FailurePoint): unknown {
+  const error = withoutServerBytes(failure);
   const where = `${call.method} ${call.path}`;
   const { status, timeoutMs } = at;
   // Said wherever the proxy was on the way: it may be what is down, refusing or silent.
@@ -49,6 +51,18 @@ export function errorFromFailure(error: unknown, call: CallInfo, at: FailurePoin
     `${where} answered ${status}, then the body broke off before it was complete (${why})`,
     { ...call, status, code, cause: error },
   );
+}
+
+/**
+ * undici's HTTPParserError keeps the bytes it could not parse as `data`: the server's own, which
+ * may echo the token (a debugging proxy echoes the Authorization header), so they are dropped.
+ */
+function withoutServerBytes(error: unknown): unknown {
+  for (let e = error, depth = 0; depth < 3 && typeof e === "object" && e !== null; depth++) {
+    if ("data" in e) delete (e as { data?: unknown }).data;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return error;
 }
 
 /** undici hides the useful part ("ECONNREFUSED") in `cause`. */

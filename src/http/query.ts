@@ -1,5 +1,5 @@
-import { ConfigurationError } from "../errors/configuration-error.js";
 import type { QueryParamInfo } from "../../generated/operations.js";
+import { ConfigurationError } from "../errors/configuration-error.js";
 
 /** `defaultWorkspaceId` is sent when the operation takes `workspaceId` and the query sets none. */
 export type QuerySerializer = (
@@ -22,16 +22,16 @@ export function createQuerySerializer(
     for (const name in query) {
       const value = query[name];
       if (value === undefined || value === null) continue;
-      const key = encodeURIComponent(name);
+      const key = encodeUrlText(name, `The query parameter name ${JSON.stringify(name)}`);
       if (Array.isArray(value)) {
         if (value.length === 0) continue;
         if (declared?.[name]?.explode === false) {
-          parts.push(`${key}=${value.map(encodeValue).join(",")}`);
+          parts.push(`${key}=${value.map((item) => encodeValue(name, item)).join(",")}`);
         } else {
-          for (const item of value) parts.push(`${key}=${encodeValue(item)}`);
+          for (const item of value) parts.push(`${key}=${encodeValue(name, item)}`);
         }
       } else {
-        parts.push(`${key}=${encodeValue(value)}`);
+        parts.push(`${key}=${encodeValue(name, value)}`);
       }
     }
     if (
@@ -45,11 +45,26 @@ export function createQuerySerializer(
   };
 }
 
-function encodeValue(value: unknown): string {
+function encodeValue(name: string, value: unknown): string {
   if (typeof value === "object") {
     throw new ConfigurationError(
-      "Query parameter values must be strings, numbers, booleans or arrays of them.",
+      `Query parameter "${name}" must be a string, number or boolean, or an array of them.`,
     );
   }
-  return encodeURIComponent(String(value));
+  return encodeUrlText(String(value), `Query parameter "${name}"`);
+}
+
+/**
+ * encodeURIComponent, with the URIError of text that is not valid Unicode (a lone UTF-16
+ * surrogate) turned into a ConfigurationError naming what was given: such text has no UTF-8
+ * form, so it cannot be sent as given.
+ */
+export function encodeUrlText(text: string, what: string): string {
+  try {
+    return encodeURIComponent(text);
+  } catch {
+    throw new ConfigurationError(
+      `${what} is not valid Unicode text (it holds half of a UTF-16 surrogate pair), so it cannot be sent in a URL.`,
+    );
+  }
 }

@@ -9,6 +9,7 @@
 import { mergeHeaders } from "openapi-fetch";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import type { OperationPlan } from "./operation-plan.js";
+import { encodeUrlText } from "./query.js";
 import type { ParseAs } from "./read-response.js";
 import type { HeadersOptions } from "openapi-fetch";
 
@@ -132,6 +133,6 @@ function fillPath(
         `Path parameter "${name}" of ${method} ${path} is "${text}", a dot segment: the URL would name another path, so the call is refused.`,
       );
     }
-    return encodeURIComponent(text);
+    return encodeUrlText(text, `Path parameter "${name}" of ${method} ${path}`);
   });
 }

@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { toLaunchRequest } from "../../src/index.js";
 import { type PipelineLaunch, type RunLaunch } from "../../src/automation/schema.js";
-import { ROOT } from "../schema-helpers.js";
+import { ROOT } from "../helpers/schema.js";
 
 // Launch configurations as the service answered them (recorded by the tw CLI), read from the
 // shared evidence at test time.

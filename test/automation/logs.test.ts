@@ -11,6 +11,7 @@ import {
 } from "../../src/index.js";
 import type { Emulator } from "../../src/testing/index.js";
 import { FAST, clientOf, seededEmulator } from "./setup.js";
+import { collect } from "../helpers/calls.js";
 
 let emulator: Emulator;
 let dir: string;
@@ -36,12 +37,6 @@ function advanceOnLogRead(): void {
     if (active(id)) emulator.state.runs.advance(id);
     return undefined;
   });
-}
-
-async function collect(lines: AsyncIterable<string>): Promise<string[]> {
-  const all: string[] = [];
-  for await (const line of lines) all.push(line);
-  return all;
 }
 
 describe("followRunLog", () => {

@@ -1,4 +1,5 @@
-import { createSeqeraClient, type SeqeraClientOptions } from "../../src/index.js";
+import type { SeqeraClientOptions } from "../../src/index.js";
+import { clientFor } from "../helpers/client.js";
 import {
   startEmulator,
   type Emulator,
@@ -29,17 +30,9 @@ export function seededEmulator(seed: Seed = {}, options: EmulatorOptions = {}): 
   });
 }
 
-/** A client of the emulator in workspace 42, deaf to the machine's TOWER_* variables. */
-export function clientOf(emulator: Emulator, options: SeqeraClientOptions = {}) {
-  return createSeqeraClient({
-    baseUrl: emulator.url,
-    token: emulator.token,
-    workspaceId: 42,
-    rateLimit: false,
-    env: {},
-    ...options,
-  });
-}
+/** A client of the emulator in workspace 42, with the client's default retries. */
+export const clientOf = (emulator: Emulator, options: SeqeraClientOptions = {}) =>
+  clientFor(emulator, { workspaceId: 42, retry: {}, ...options });
 
 /** The operationIds the emulator served since `from` (an index into its requests). */
 export const servedSince = (emulator: Emulator, from: number) =>

@@ -6,7 +6,7 @@ import type { paths } from "../../generated/schema.js";
 import { createSeqeraClient } from "../../src/index.js";
 import { startServer } from "../helpers/server.js";
 import { TOKEN } from "../helpers/client.js";
-import { ROOT } from "../schema-helpers.js";
+import { ROOT } from "../helpers/schema.js";
 
 /**
  * The client's own cost over bare openapi-fetch (target: at most 1.10x). "in memory" answers

@@ -99,7 +99,7 @@ describe("a bad option or argument is a ConfigurationError, before anything is s
         clientFor(server).GET("/workflow", {
           params: { query: { search: { status: "FAILED" } as unknown as string } },
         }),
-      "Query parameter values must be strings, numbers, booleans or arrays of them.",
+      'Query parameter "search" must be a string, number or boolean, or an array of them.',
     ],
     [
       "a multipart body that is not an object",

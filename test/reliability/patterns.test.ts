@@ -12,7 +12,7 @@ import { linearRegExp, REWRITES } from "../../src/openapi/patterns.js";
 import { startEmulator } from "../../src/testing/index.js";
 import { clientFor } from "../helpers/client.js";
 import { useTestServer } from "../helpers/server.js";
-import { readRelease, RELEASES } from "../schema-helpers.js";
+import { readRelease, RELEASES } from "../helpers/schema.js";
 
 const unchecked: string[] = [];
 const engine = linearRegExp(RE2JS, (pattern, reason) => unchecked.push(`${pattern}: ${reason}`));

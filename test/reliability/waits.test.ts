@@ -15,15 +15,11 @@ import {
 } from "../../src/index.js";
 import { clientFor } from "../helpers/client.js";
 import { useTestServer, type ScriptedResponse } from "../helpers/server.js";
+import { failure } from "../helpers/calls.js";
 
 const server = await useTestServer();
 const FAST = { pollIntervalMs: 20, maxPollIntervalMs: 20 };
 const run = (status: string): ScriptedResponse => ({ body: { workflow: { id: "w1", status } } });
-const failure = (call: Promise<unknown>) =>
-  call.then(
-    () => undefined,
-    (e: unknown) => e as Error,
-  );
 
 describe("transient failures mid-wait", () => {
   it("a 500 and a dropped connection between polls: the wait goes on and resolves", async () => {

@@ -69,6 +69,7 @@ export class EmulatorState {
   readonly runs: RunStore;
 
   constructor(seed: Seed = {}) {
+    checkSeed(seed);
     this.user = {
       id: 1,
       userName: "emulated-user",
@@ -172,6 +173,41 @@ export class EmulatorState {
     for (const init of seed.secrets ?? []) this.secrets.add(init);
     for (const init of seed.datasets ?? []) this.datasets.add(init);
     for (const init of seed.runs ?? []) this.runs.add(init);
+  }
+}
+
+const SEED_LISTS = [
+  "organizations",
+  "workspaces",
+  "members",
+  "teams",
+  "participants",
+  "labels",
+  "credentials",
+  "computeEnvs",
+  "pipelines",
+  "secrets",
+  "datasets",
+  "runs",
+] as const;
+
+/** A seed read from a file may be any JSON: its shape is checked before anything is added. */
+function checkSeed(seed: unknown): asserts seed is Seed {
+  const isObject = (value: unknown) =>
+    typeof value === "object" && value !== null && !Array.isArray(value);
+  if (!isObject(seed)) {
+    throw new Error(
+      `The seed must be an object of lists (${SEED_LISTS.join(", ")}) and a user, got ${seed === null ? "null" : Array.isArray(seed) ? "an array" : typeof seed}.`,
+    );
+  }
+  const { user } = seed as Seed;
+  if (user !== undefined && !isObject(user)) throw new Error("The seed's user must be an object.");
+  for (const list of SEED_LISTS) {
+    const items = (seed as Seed)[list];
+    if (items === undefined) continue;
+    if (!Array.isArray(items) || !items.every(isObject)) {
+      throw new Error(`The seed's ${list} must be a list of objects.`);
+    }
   }
 }
 

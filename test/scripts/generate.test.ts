@@ -1,7 +1,7 @@
 import { appendFile, readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { runGenerate } from "../scripts/schema/run-generate.js";
+import { runGenerate } from "../../scripts/schema/run-generate.js";
 import {
   readRelease,
   removeTempDirs,
@@ -9,7 +9,7 @@ import {
   sha256Of,
   tempDir,
   tempProject,
-} from "./schema-helpers.js";
+} from "../helpers/schema.js";
 
 let root: string;
 let first: string;

@@ -1,16 +1,16 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
-import { parseSchema } from "../scripts/schema/parse.js";
-import { isRecord, successResponse, type OpenApiDocument } from "../src/openapi/document.js";
-import { loadDocument } from "../src/openapi/load.js";
+import { parseSchema } from "../../scripts/schema/parse.js";
+import { isRecord, successResponse, type OpenApiDocument } from "../../src/openapi/document.js";
+import { loadDocument } from "../../src/openapi/load.js";
 import {
   loadResponseValidator,
   responseValidatorFor,
   type ResponseIssue,
   type ResponseValidator,
-} from "../src/http/validate-response.js";
-import { readRelease, ROOT } from "./schema-helpers.js";
+} from "../../src/http/validate-response.js";
+import { readRelease, ROOT } from "../helpers/schema.js";
 
 /**
  * The types against what the service really sends: every response body recorded from it

@@ -1,10 +1,10 @@
 import { readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { SchemaInputError } from "../scripts/schema/parse.js";
-import { runGenerate } from "../scripts/schema/run-generate.js";
-import { runSchemaUpdate } from "../scripts/schema/run-update.js";
-import { NULLABLE_BY_RULE } from "../src/openapi/extensions.js";
+import { SchemaInputError } from "../../scripts/schema/parse.js";
+import { runGenerate } from "../../scripts/schema/run-generate.js";
+import { runSchemaUpdate } from "../../scripts/schema/run-update.js";
+import { NULLABLE_BY_RULE } from "../../src/openapi/extensions.js";
 import {
   readRelease,
   RELEASES,
@@ -14,7 +14,7 @@ import {
   tempProject,
   type Route,
   type Served,
-} from "./schema-helpers.js";
+} from "../helpers/schema.js";
 
 const LATEST = "/openapi/seqera-api-latest.yml";
 const routes = new Map<string, Route>();

@@ -7,8 +7,8 @@ import {
   loadResponseValidator,
   MAX_ISSUES,
   type ResponseValidator,
-} from "../src/http/validate-response.js";
-import { ROOT } from "./schema-helpers.js";
+} from "../../src/http/validate-response.js";
+import { ROOT } from "../helpers/schema.js";
 
 const RECORDED = path.resolve(ROOT, "../shared/real-responses/tower-cli");
 /** A describe-run answer recorded from the service (manifest: GET /workflow/{workflowId}). */

@@ -9,7 +9,7 @@ import {
 } from "../../src/index.js";
 import { type LogEntry } from "../../src/http/log.js";
 import { startServer, type TestServer } from "../helpers/server.js";
-import { ROOT } from "../schema-helpers.js";
+import { ROOT } from "../helpers/schema.js";
 
 const TOKEN = "validate-responses-token-0123456789";
 let server: TestServer;

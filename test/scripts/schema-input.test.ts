@@ -1,8 +1,8 @@
-import { freePort } from "./helpers/ports.js";
+import { freePort } from "../helpers/ports.js";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { runGenerate } from "../scripts/schema/run-generate.js";
+import { runGenerate } from "../../scripts/schema/run-generate.js";
 import {
   readRelease,
   removeTempDirs,
@@ -13,7 +13,7 @@ import {
   tempProject,
   type Route,
   type Served,
-} from "./schema-helpers.js";
+} from "../helpers/schema.js";
 
 const routes = new Map<string, Route>();
 let server: Served;

@@ -3,9 +3,10 @@
  * another method, and still let downloads reach presigned storage URLs.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { RedirectError, type SeqeraApiError } from "../../src/index.js";
+import { RedirectError } from "../../src/index.js";
 import { clientFor, TOKEN } from "../helpers/client.js";
 import { startServer, useTestServer } from "../helpers/server.js";
+import { failure } from "../helpers/calls.js";
 
 const api = await useTestServer();
 // Another port of 127.0.0.1 is another origin.
@@ -25,15 +26,6 @@ const credentials = {
     },
   },
 };
-
-async function failure(call: Promise<unknown>): Promise<SeqeraApiError> {
-  return call.then(
-    () => {
-      throw new Error("expected a failure");
-    },
-    (error: unknown) => error as SeqeraApiError,
-  );
-}
 
 describe("requests with a body, or methods other than GET and HEAD", () => {
   it.each([307, 308, 302, 301, 303])(

@@ -5,11 +5,11 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { run, type Ran } from "../scripts/schema/releases.js";
+import { run, type Ran } from "../../scripts/schema/releases.js";
 
 /** Test helpers for the schema pipeline: temp projects, a loopback file server, the CLIs. */
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const MIRROR = path.resolve(ROOT, "../shared/schemas");
 export const RELEASES = ["1.85.0", "1.102.0", "1.140.0", "1.181.0"] as const;
 

@@ -1,21 +1,21 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, expectTypeOf, test } from "vitest";
-import { SCHEMA_VERSION } from "../generated/version.js";
-import { runSchemaUpdate } from "../scripts/schema/run-update.js";
-import { copyTree, generateIn, run, typeErrorsIn } from "../scripts/schema/releases.js";
+import { SCHEMA_VERSION } from "../../generated/version.js";
+import { runSchemaUpdate } from "../../scripts/schema/run-update.js";
+import { copyTree, generateIn, run, typeErrorsIn } from "../../scripts/schema/releases.js";
 import {
   checkCompatibility,
   hasOperation,
   requireOperation,
   UnsupportedOperationError,
-} from "../src/index.js";
-import { packageLine } from "../src/core/versions.js";
-import { type IfOperation, type OperationKey } from "../src/openapi/require-operation.js";
-import { sampledComponent } from "../src/testing/answers.js";
-import { readRelease, removeTempDirs, ROOT, tempDir, tempProject } from "./schema-helpers.js";
-import { clientFor } from "./helpers/client.js";
-import { startServer, type TestServer } from "./helpers/server.js";
+} from "../../src/index.js";
+import { packageLine } from "../../src/core/versions.js";
+import { type IfOperation, type OperationKey } from "../../src/openapi/require-operation.js";
+import { sampledComponent } from "../../src/testing/answers.js";
+import { readRelease, removeTempDirs, ROOT, tempDir, tempProject } from "../helpers/schema.js";
+import { clientFor } from "../helpers/client.js";
+import { startServer, type TestServer } from "../helpers/server.js";
 
 let server: TestServer | undefined;
 afterAll(async () => {

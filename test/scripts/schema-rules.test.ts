@@ -1,13 +1,13 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
-import { SchemaInputError } from "../scripts/schema/parse.js";
-import { prepareSchema } from "../scripts/schema/pipeline.js";
-import { applyRules, loadRules, rulesFile } from "../scripts/schema/rules.js";
-import { nullableUnlessRequired } from "../scripts/schema/rules/nullable-unless-required.js";
-import { sha256 } from "../scripts/schema/source.js";
-import type { OpenApiDocument, SchemaObject } from "../src/openapi/document.js";
-import { NULLABLE_BY_RULE } from "../src/openapi/extensions.js";
+import { SchemaInputError } from "../../scripts/schema/parse.js";
+import { prepareSchema } from "../../scripts/schema/pipeline.js";
+import { applyRules, loadRules, rulesFile } from "../../scripts/schema/rules.js";
+import { nullableUnlessRequired } from "../../scripts/schema/rules/nullable-unless-required.js";
+import { sha256 } from "../../scripts/schema/source.js";
+import type { OpenApiDocument, SchemaObject } from "../../src/openapi/document.js";
+import { NULLABLE_BY_RULE } from "../../src/openapi/extensions.js";
 import {
   mirrorFile,
   readRelease,
@@ -15,7 +15,7 @@ import {
   ROOT,
   tempDir,
   tempProject,
-} from "./schema-helpers.js";
+} from "../helpers/schema.js";
 
 afterAll(removeTempDirs);
 

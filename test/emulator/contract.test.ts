@@ -1,17 +1,17 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { operations, type OperationInfo } from "../generated/operations.js";
+import { operations, type OperationInfo } from "../../generated/operations.js";
 import {
   loadDocument,
   parameters,
   requestBody,
   successResponse,
   type SchemaObject,
-} from "../src/openapi/operations-document.js";
-import { sampleSchema } from "../src/testing/sample.js";
-import { schemaValidator } from "../src/testing/validator.js";
-import { startEmulator, type Emulator } from "../src/testing/index.js";
-import { createSeqeraClient, type SeqeraClient } from "../src/index.js";
-import { worldFor } from "./emulator/world.js";
+} from "../../src/openapi/operations-document.js";
+import { sampleSchema } from "../../src/testing/sample.js";
+import { schemaValidator } from "../../src/testing/validator.js";
+import { startEmulator, type Emulator } from "../../src/testing/index.js";
+import { createSeqeraClient, type SeqeraClient } from "../../src/index.js";
+import { worldFor } from "./world.js";
 
 /**
  * The contract run: every operation of the pinned schema, called through the client with

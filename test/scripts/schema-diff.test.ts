@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
-import { diffDocuments, type DiffEntry } from "../scripts/schema/diff.js";
-import { renderReport } from "../scripts/schema/diff-report.js";
-import type { OpenApiDocument, SchemaObject } from "../src/openapi/document.js";
+import { diffDocuments, type DiffEntry } from "../../scripts/schema/diff.js";
+import { renderReport } from "../../scripts/schema/diff-report.js";
+import type { OpenApiDocument, SchemaObject } from "../../src/openapi/document.js";
 
 /**
  * The breaking rules on small documents: one operation that sends `Pet` and returns `Pet` plus

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { bench, describe } from "vitest";
-import { loadResponseValidator } from "../src/http/validate-response.js";
-import { ROOT } from "./schema-helpers.js";
+import { loadResponseValidator } from "../../src/http/validate-response.js";
+import { ROOT } from "../helpers/schema.js";
 
 /**
  * What response validation costs per call, on describe-run answers recorded from the service
