@@ -106,7 +106,9 @@ describe("params merged over a saved launch's paramsText", () => {
 
   test("saved params that are not an object, or not JSON nor YAML, are refused", async () => {
     await expect(mergeParamsText("[1, 2]", { a: 1 })).rejects.toBeInstanceOf(ConfigurationError);
-    await expect(mergeParamsText("- 1\n- 2\n", { a: 1 })).rejects.toBeInstanceOf(ConfigurationError);
+    await expect(mergeParamsText("- 1\n- 2\n", { a: 1 })).rejects.toBeInstanceOf(
+      ConfigurationError,
+    );
     await expect(mergeParamsText("a: [1,\n", { a: 1 })).rejects.toBeInstanceOf(ConfigurationError);
   });
 });
