@@ -2,14 +2,24 @@
  * The layers of src/ and who may import whom (checked by `npm run check:layers`, part of
  * `npm test`). Each layer imports only from the layers before it in this list, and its own:
  *
- *   errors ← core ← openapi ← http, limits ← config ← client ← automation ← cli
+ *   errors ← core ← openapi ← http, limits ← config ← client ← automation ← cli ← action
  *
  * `testing` (the emulator) imports only errors, core and openapi: it is the service's stand-in
  * and must not share code with the client it is used to test. The CLI may import it (for
  * `seqera-api emulator`). `src/index.ts` is the package's
- * entry and may re-export any layer but cli and testing (their own entries).
+ * entry and may re-export any layer but cli, action and testing (their own entries).
  */
-const ORDER = ["errors", "core", "openapi", "http|limits", "config", "client", "automation", "cli"];
+const ORDER = [
+  "errors",
+  "core",
+  "openapi",
+  "http|limits",
+  "config",
+  "client",
+  "automation",
+  "cli",
+  "action",
+];
 const layers = ORDER.flatMap((group) => group.split("|"));
 const allowed = (layer) => {
   const position = ORDER.findIndex((group) => group.split("|").includes(layer));
@@ -48,9 +58,10 @@ module.exports = {
     {
       name: "entry",
       severity: "error",
-      comment: "The main entry does not load the CLI or the emulator (their own entries).",
+      comment:
+        "The main entry does not load the CLI, the action or the emulator (their own entries).",
       from: { path: "^src/index\\.ts$" },
-      to: { path: "^src/(cli|testing)/" },
+      to: { path: "^src/(cli|action|testing)/" },
     },
     {
       name: "no-root-files",

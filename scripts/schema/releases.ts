@@ -45,6 +45,8 @@ const COPIED = [
   // Read by tests: the docs' examples and seeds are checked against the files they name.
   "docs",
   "ARCHITECTURE.md",
+  // The GitHub Action's manifest, checked against its entry's inputs.
+  "action.yml",
 ];
 
 export interface ReleaseResult {

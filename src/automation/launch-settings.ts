@@ -218,6 +218,15 @@ export const LAUNCH_SETTINGS = {
       help: "The Nextflow syntax parser: v1 (legacy) or v2.",
     },
   },
+  nextflowVersion: {
+    copied: true,
+    sentAs: "`nextflowVersion`: a field of the request from 1.187.0, sent as given before",
+    flag: {
+      name: "nextflow-version",
+      value: "version",
+      help: "The Nextflow version to run, e.g. 24.10.4.",
+    },
+  },
   commitId: {
     copied: true,
     sentAs: "`commitId`; unset, the service resolves `revision`",

@@ -36,9 +36,9 @@ export function clientOptions(
   const options: SeqeraClientOptions = { env };
   if (flags.url !== undefined) options.baseUrl = flags.url;
   if (flags.workspace !== undefined) options.workspaceId = flags.workspace;
-  const insecure = /^(1|true|yes)$/i.test(env[INSECURE_HTTP_ENV]?.trim() ?? "");
-  if (insecure) options.allowInsecureHttp = true;
-  else checkEndpoint(flags.url, env.TOWER_API_ENDPOINT);
+  if (allowsInsecureHttp(env)) options.allowInsecureHttp = true;
+  else if (flags.url !== undefined) checkEndpoint(flags.url, "--url", "TOWER_ACCESS_TOKEN");
+  else checkEndpoint(env.TOWER_API_ENDPOINT?.trim(), "TOWER_API_ENDPOINT", "TOWER_ACCESS_TOKEN");
   const redis = env[REDIS_ENV]?.trim();
   if (redis) options.rateLimit = { redis };
   // An attempt's error may quote the service: inert on a terminal.
@@ -47,10 +47,16 @@ export function clientOptions(
   return options;
 }
 
-/** The URL's faults a CLI user fixes with a variable or flag; the client checks the rest. */
-function checkEndpoint(flag: string | undefined, variable: string | undefined): void {
-  const text = flag ?? variable?.trim();
-  const from = flag === undefined ? "TOWER_API_ENDPOINT" : "--url";
+/** Whether INSECURE_HTTP_ENV allows plain http:// to a host other than this machine. */
+export function allowsInsecureHttp(env: Readonly<Record<string, string | undefined>>): boolean {
+  return /^(1|true|yes)$/i.test(env[INSECURE_HTTP_ENV]?.trim() ?? "");
+}
+
+/**
+ * The URL's faults a user fixes where the URL came from (`from`: a flag, a variable, an
+ * action's input); the client checks the rest. `tokenFrom` says where the token goes instead.
+ */
+export function checkEndpoint(text: string | undefined, from: string, tokenFrom: string): void {
   let url: URL;
   try {
     url = new URL(text ?? "");
@@ -59,7 +65,7 @@ function checkEndpoint(flag: string | undefined, variable: string | undefined): 
   }
   if (url.username || url.password) {
     throw new UsageError(
-      `${from} must not hold credentials: put the access token in TOWER_ACCESS_TOKEN, and the URL without them.`,
+      `${from} must not hold credentials: put the access token in ${tokenFrom}, and the URL without them.`,
     );
   }
   if (url.protocol === "http:" && !isLoopback(url.hostname)) {

@@ -44,10 +44,14 @@ export async function launchSettings(
   return Object.fromEntries(entries.filter(([, value]) => value !== undefined)) as LaunchSettings;
 }
 
-/** JSON or YAML (YAML reads JSON too); an object, as params are. Errors never quote the file. */
 async function readParams(file: string, signal?: AbortSignal): Promise<Params> {
   const label = `--params-file ${file}`;
-  const params = await parseYamlText(label, await readUtf8File(label, file, signal));
+  return parseParams(label, await readUtf8File(label, file, signal));
+}
+
+/** JSON or YAML (YAML reads JSON too); an object, as params are. Errors never quote the text. */
+export async function parseParams(label: string, text: string): Promise<Params> {
+  const params = await parseYamlText(label, text);
   if (typeof params !== "object" || params === null || Array.isArray(params)) {
     throw new UsageError(`${label} must hold an object of params (name: value).`);
   }

@@ -1,0 +1,194 @@
+/**
+ * The action's inputs, as the runner hands them to the step (`INPUT_<NAME>`), read and checked
+ * before any request: a bad one is an InputError naming the input, and nothing is launched.
+ */
+import type { LaunchSettings } from "../automation/launch.js";
+import { UsageError } from "../cli/cli-errors.js";
+import { allowsInsecureHttp, checkEndpoint, REDIS_ENV } from "../cli/client-options.js";
+import { parseDuration } from "../cli/duration.js";
+import { readUtf8File } from "../cli/input-text.js";
+import { parseParams } from "../cli/launch-options.js";
+import type { Env } from "./workflow-commands.js";
+
+/** Every input of action.yml, in its order there (a test holds the two to each other). */
+export const INPUT_NAMES = [
+  "pipeline",
+  "workspace_id",
+  "compute_env",
+  "revision",
+  "parameters",
+  "params_file",
+  "labels",
+  "run_name",
+  "profiles",
+  "nextflow_version",
+  "workdir",
+  "nextflow_config",
+  "pre_run_script",
+  "relaunch",
+  "resume",
+  "wait",
+  "timeout",
+  "follow_log",
+  "poll_interval",
+  "fail_on_run_failure",
+  "cancel_run",
+  "access_token",
+  "api_endpoint",
+] as const;
+
+export type InputName = (typeof INPUT_NAMES)[number];
+
+/** What the step was asked to do, every input checked. */
+export interface ActionInputs {
+  token: string;
+  /** undefined: the client's default, https://api.cloud.seqera.io. */
+  endpoint: string | undefined;
+  /** An id or "org/workspace"; undefined: the token owner's personal workspace. */
+  workspace: string | undefined;
+  /** A Launchpad name or repository URL; undefined when relaunching. */
+  pipeline: string | undefined;
+  /** The earlier run to launch again. */
+  relaunch: string | undefined;
+  resume: boolean;
+  settings: Omit<LaunchSettings, "workspaceId" | "wait" | "signal">;
+  /** Wait for the run to end (follow_log waits too). */
+  wait: boolean;
+  followLog: boolean;
+  timeoutMs: number | undefined;
+  pollIntervalMs: number | undefined;
+  failOnRunFailure: boolean;
+  cancelRun: boolean;
+  /** Also seen by the runner as secrets to mask: the token, a Redis URL's password. */
+  secrets: string[];
+}
+
+/** An input that cannot be used as given; the message names it and says what it takes. */
+export class InputError extends Error {}
+InputError.prototype.name = "InputError";
+
+/** The runner's name for an input's variable: spaces become `_`, letters upper case. */
+export function inputVariable(name: string): string {
+  return `INPUT_${name.replace(/ /g, "_").toUpperCase()}`;
+}
+
+/** Reads and checks every input; a relative params_file is read from the current directory. */
+export async function readInputs(env: Env): Promise<ActionInputs> {
+  try {
+    return await read(env);
+  } catch (error) {
+    // The CLI's readers name what they read ("input timeout ..."): the same words here.
+    if (error instanceof UsageError) throw new InputError(error.message);
+    throw error;
+  }
+}
+
+async function read(env: Env): Promise<ActionInputs> {
+  const input = (name: InputName) => env[inputVariable(name)]?.trim() || undefined;
+  const flag = (name: InputName, fallback: boolean) => booleanInput(name, input(name), fallback);
+  const duration = (name: InputName) => {
+    const text = input(name);
+    return text === undefined ? undefined : parseDuration(`Input ${name}`, text);
+  };
+  const list = (name: InputName) =>
+    input(name)
+      ?.split(/[,\n]/)
+      .map((item) => item.trim())
+      .filter(Boolean);
+
+  const token = input("access_token") ?? (env.TOWER_ACCESS_TOKEN?.trim() || undefined);
+  if (!token) {
+    throw new InputError(
+      "No Seqera access token: set the input access_token (e.g. access_token: ${{ secrets.TOWER_ACCESS_TOKEN }}) or the variable TOWER_ACCESS_TOKEN.",
+    );
+  }
+  const endpoint = input("api_endpoint") ?? (env.TOWER_API_ENDPOINT?.trim() || undefined);
+  const endpointFrom = input("api_endpoint") ? "Input api_endpoint" : "TOWER_API_ENDPOINT";
+  if (endpoint !== undefined && !URL.canParse(endpoint)) {
+    throw new InputError(
+      `${endpointFrom} is not a URL: give the API's root, e.g. https://api.cloud.seqera.io or https://seqera.example.com/api.`,
+    );
+  }
+  if (!allowsInsecureHttp(env)) {
+    checkEndpoint(endpoint, endpointFrom, "the input access_token");
+  }
+
+  const relaunch = input("relaunch");
+  const resume = flag("resume", true);
+  const named = input("pipeline");
+  if (relaunch !== undefined && resume && named !== undefined) {
+    throw new InputError(
+      "pipeline is not used when resuming (relaunch with resume: true keeps the run's pipeline): remove it, or set resume: false to run another pipeline.",
+    );
+  }
+  const workDir = input("workdir");
+  if (relaunch !== undefined && resume && workDir !== undefined) {
+    throw new InputError(
+      "workdir is not used when resuming (a resumed run keeps its work directory, where its cached tasks are): remove it, or set resume: false.",
+    );
+  }
+  // As action-tower-launch: the repository the workflow runs in.
+  const repository = env.GITHUB_REPOSITORY ? `https://github.com/${env.GITHUB_REPOSITORY}` : "";
+  const pipeline = relaunch === undefined ? (named ?? repository) : named;
+  if (pipeline === "") {
+    throw new InputError(
+      "No pipeline: set the input pipeline (a Launchpad pipeline's name or a repository URL), or relaunch (an earlier run's id).",
+    );
+  }
+
+  const inline = input("parameters");
+  const file = input("params_file");
+  if (inline !== undefined && file !== undefined) {
+    throw new InputError(
+      "parameters and params_file both given: put the params in one of them (a file's path, or JSON or YAML inline).",
+    );
+  }
+  const params =
+    inline !== undefined
+      ? await parseParams("Input parameters", inline)
+      : file !== undefined
+        ? await parseParams(
+            `Input params_file ${file}`,
+            await readUtf8File(`Input params_file ${file}`, file),
+          )
+        : undefined;
+
+  const followLog = flag("follow_log", false);
+  const redis = env[REDIS_ENV]?.trim();
+  const redisPassword = redis && URL.canParse(redis) ? new URL(redis).password : "";
+  return {
+    token,
+    endpoint,
+    workspace: input("workspace_id") ?? (env.TOWER_WORKSPACE_ID?.trim() || undefined),
+    pipeline,
+    relaunch,
+    resume,
+    settings: {
+      computeEnv: input("compute_env"),
+      revision: input("revision"),
+      params,
+      labels: list("labels"),
+      runName: input("run_name"),
+      configProfiles: list("profiles"),
+      nextflowVersion: input("nextflow_version"),
+      workDir,
+      configText: input("nextflow_config"),
+      preRunScript: input("pre_run_script"),
+    },
+    wait: flag("wait", false) || followLog,
+    followLog,
+    timeoutMs: duration("timeout"),
+    pollIntervalMs: duration("poll_interval"),
+    failOnRunFailure: flag("fail_on_run_failure", true),
+    cancelRun: flag("cancel_run", false),
+    secrets: [token, ...(redisPassword ? [decodeURIComponent(redisPassword)] : [])],
+  };
+}
+
+/** As the runner's own actions read them: YAML 1.2's core booleans; empty is the default. */
+function booleanInput(name: InputName, text: string | undefined, fallback: boolean): boolean {
+  if (text === undefined) return fallback;
+  if (["true", "True", "TRUE"].includes(text)) return true;
+  if (["false", "False", "FALSE"].includes(text)) return false;
+  throw new InputError(`Input ${name} is "${text}": expected true or false.`);
+}

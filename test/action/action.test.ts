@@ -1,0 +1,399 @@
+/** The action's entry against the emulator: see step.ts for how it is run. */
+import { once } from "node:events";
+import { readFile, rm } from "node:fs/promises";
+import path from "node:path";
+import { startEmulator, type Emulator } from "seqera-api-client/testing";
+import { parse } from "yaml";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { INPUT_NAMES, inputVariable } from "../../src/action/inputs.js";
+import { EXIT } from "../../src/cli/exit-codes.js";
+import { root, runCommand, startCli } from "../cli/cli.js";
+import {
+  actionMain,
+  collect,
+  commands,
+  runStep as run,
+  stepEnv,
+  stepsDir,
+  type Step,
+} from "./step.js";
+
+let main: string;
+let dir: string;
+/** Runs advance one step per poll: waits end on their own. */
+let moving: Emulator;
+/** Runs stay where they are: for timeouts and cancels. */
+let still: Emulator;
+
+const failingStderr = "Killed\nstar: out of memory (30 GB requested)";
+/** What a pipeline's output may hold: a code fence, HTML, a table row, a workflow command. */
+const hostileStderr = "```\n<img src=x onerror=alert(1)>\n| a | b |\n::add-mask::mine";
+const seed = {
+  workspaces: [{ org: "acme", name: "genomics", id: 42 }],
+  computeEnvs: [{ id: "ce1", name: "aws", workspaceId: 42, workDir: "s3://acme-work" }],
+  pipelines: [
+    { name: "rnaseq", workspaceId: 42, launch: { computeEnvId: "ce1", revision: "3.14.0" } },
+    {
+      name: "sarek",
+      workspaceId: 42,
+      launch: { computeEnvId: "ce1" },
+      ending: {
+        status: "FAILED" as const,
+        task: "STAR_ALIGN",
+        exitStatus: 137,
+        stderr: failingStderr,
+      },
+    },
+    {
+      name: "hostile",
+      workspaceId: 42,
+      launch: { computeEnvId: "ce1" },
+      ending: { status: "FAILED" as const, task: "MULTIQC", stderr: hostileStderr },
+    },
+  ],
+  runs: [
+    {
+      id: "1nightly",
+      workspaceId: 42,
+      status: "FAILED" as const,
+      launch: { pipeline: "https://github.com/nf-core/rnaseq", computeEnvId: "ce1" },
+      tasks: [
+        { process: "FASTQC", tag: "s1", status: "COMPLETED" as const },
+        { process: "STAR_ALIGN", tag: "s1", status: "FAILED" as const, exitStatus: 137 },
+      ],
+      relaunchEnding: { status: "SUCCEEDED" as const },
+    },
+  ],
+};
+
+beforeAll(async () => {
+  [main, moving, still, dir] = await Promise.all([
+    actionMain(),
+    startEmulator({ seed, autoAdvance: true }),
+    startEmulator({ seed }),
+    stepsDir(),
+  ]);
+});
+afterAll(async () => {
+  await Promise.all([moving?.close(), still?.close()]);
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+const runStep = (emulator: Emulator, inputs: Record<string, string>): Promise<Step> =>
+  run(dir, emulator, inputs);
+
+const fast = { poll_interval: "20ms" };
+const launches = (emulator: Emulator) =>
+  emulator.requests.filter((r) => r.operationId === "CreateWorkflowLaunch");
+describe("a run that succeeds", () => {
+  test("launched by name with the launch inputs, waited for: outputs, summary, token masked first", async () => {
+    const before = moving.requests.length;
+    const step = await runStep(moving, {
+      ...fast,
+      pipeline: "rnaseq",
+      workspace_id: "acme/genomics",
+      parameters: "outdir: s3://results\ngenome: GRCh38\n",
+      labels: "nightly, team=bio",
+      profiles: "test,docker",
+      run_name: "ci-42",
+      nextflow_version: "24.10.4",
+      wait: "true",
+    });
+    expect(step.code).toBe(EXIT.ok);
+    // The token is masked before anything else is printed, and printed nowhere else.
+    expect(step.stdout.split("\n")[0]).toBe(`::add-mask::${moving.token}`);
+    expect(step.stdout.split(moving.token).length).toBe(2);
+    const { workflowId } = step.outputs;
+    expect(step.outputs).toMatchObject({
+      status: "SUCCEEDED",
+      exitStatus: "0",
+      exitCode: "0",
+      workspaceId: "42",
+      workflowUrl: `${moving.url}/orgs/acme/workspaces/genomics/watch/${workflowId}`,
+    });
+    expect(JSON.parse(step.outputs.json!)).toMatchObject({ workflowId, status: "SUCCEEDED" });
+    expect(step.stdout).toContain(`Run ${workflowId}: SUCCEEDED`);
+    expect(step.summary).toContain(`Seqera run ci-42 (${workflowId}): SUCCEEDED`);
+    expect(step.summary).toContain(`| Run | [${workflowId}](${step.outputs.workflowUrl}) |`);
+    expect(commands(step.stdout)).toEqual([]);
+
+    const { body, search } = launches(moving).at(-1)!;
+    expect(search).toBe("workspaceId=42");
+    const { launch } = body as { launch: Record<string, unknown> };
+    expect(launch).toMatchObject({
+      computeEnvId: "ce1",
+      revision: "3.14.0",
+      runName: "ci-42",
+      configProfiles: ["test", "docker"],
+      nextflowVersion: "24.10.4",
+    });
+    expect(JSON.parse(launch.paramsText as string)).toEqual({
+      outdir: "s3://results",
+      genome: "GRCh38",
+    });
+    expect((launch.labelIds as number[]).length).toBe(2);
+    // Every call went to the endpoint given, and one launch was made.
+    const made = moving.requests.slice(before);
+    expect(made.every((r) => r.status === 200)).toBe(true);
+    expect(made.filter((r) => r.operationId === "CreateWorkflowLaunch")).toHaveLength(1);
+  });
+
+  test("without wait: the run's id and URL at once, status SUBMITTED; the pipeline defaults to the repository", async () => {
+    const step = await runStep(moving, { workspace_id: "42" });
+    expect(step.code).toBe(EXIT.ok);
+    expect(step.outputs).toMatchObject({ status: "SUBMITTED", exitCode: "0" });
+    expect(step.outputs.workflowUrl).toBe(
+      `${moving.url}/orgs/acme/workspaces/genomics/watch/${step.outputs.workflowId}`,
+    );
+    const { launch } = launches(moving).at(-1)!.body as { launch: Record<string, unknown> };
+    expect(launch.pipeline).toBe("https://github.com/acme/pipeline");
+    expect(moving.requests.filter((r) => r.operationId === "DescribeWorkflow")).not.toContainEqual(
+      expect.objectContaining({ path: `/workflow/${step.outputs.workflowId}` }),
+    );
+  });
+
+  test("relaunch resumes an earlier run (its launch id, resume: true) and waits for it", async () => {
+    const step = await runStep(moving, {
+      ...fast,
+      relaunch: "1nightly",
+      workspace_id: "acme/genomics",
+      wait: "true",
+    });
+    expect(step.code).toBe(EXIT.ok);
+    expect(step.outputs.status).toBe("SUCCEEDED");
+    const { launch } = launches(moving).at(-1)!.body as { launch: Record<string, unknown> };
+    expect(launch).toMatchObject({ resume: true, id: moving.state.runs.get("1nightly")!.launchId });
+  });
+});
+
+describe("a run that fails", () => {
+  test("its log followed, the step fails: failed tasks with exit code and stderr in the summary and annotations", async () => {
+    const step = await runStep(moving, {
+      ...fast,
+      pipeline: "sarek",
+      workspace_id: "acme/genomics",
+      follow_log: "true",
+    });
+    expect(step.code).toBe(EXIT.runFailed);
+    expect(step.outputs).toMatchObject({ status: "FAILED", exitCode: "1", exitStatus: "1" });
+    // The log is printed with the runner's commands off: a line of it cannot set an output.
+    const log = step.stdout.split("\n");
+    const off = log.findIndex((line) => line.startsWith("::stop-commands::"));
+    const token = log[off]!.slice("::stop-commands::".length);
+    const on = log.indexOf(`::${token}::`);
+    expect(off).toBeGreaterThan(0);
+    expect(on).toBeGreaterThan(off);
+    expect(log.slice(off, on).join("\n")).toContain("Error executing process > 'STAR_ALIGN'");
+    expect(commands(step.stdout).filter((line) => line.startsWith("::error"))).toEqual([
+      expect.stringMatching(/^::error title=Seqera run::Run \w+ ended FAILED: .*STAR_ALIGN/),
+      "::error title=Task STAR_ALIGN failed (exit 137)::Killed%0Astar: out of memory (30 GB requested)",
+    ]);
+    expect(step.summary).toContain("#### Failed tasks (1)");
+    expect(step.summary).toContain("| STAR_ALIGN | 137 |");
+    expect(step.summary).toContain("```text\nKilled\nstar: out of memory (30 GB requested)\n```");
+  });
+
+  test("fail_on_run_failure: false: the step succeeds, exitCode says the run failed", async () => {
+    const step = await runStep(moving, {
+      ...fast,
+      pipeline: "sarek",
+      workspace_id: "acme/genomics",
+      wait: "true",
+      fail_on_run_failure: "false",
+    });
+    expect(step.code).toBe(EXIT.ok);
+    expect(step.outputs).toMatchObject({ status: "FAILED", exitCode: "1" });
+    expect(commands(step.stdout).filter((line) => line.startsWith("::error"))).toEqual([]);
+    expect(commands(step.stdout)).toContainEqual(
+      "::warning title=Task STAR_ALIGN failed (exit 137)::Killed%0Astar: out of memory (30 GB requested)",
+    );
+  });
+});
+
+test("text from the run is shown as text: never Markdown, HTML or a workflow command", async () => {
+  const step = await runStep(moving, {
+    ...fast,
+    pipeline: "hostile",
+    workspace_id: "acme/genomics",
+    run_name: "<b>x</b> *y*",
+    wait: "true",
+  });
+  expect(step.code).toBe(EXIT.runFailed);
+  expect(step.summary).toContain("Seqera run &#60;b&#62;x&#60;/b&#62; &#42;y&#42; (");
+  // The fence is longer than any run of backticks the text holds.
+  expect(step.summary).toContain("````text\n" + hostileStderr + "\n````");
+  // One annotation line: the stderr's lines are its message, encoded, not commands of their own.
+  const log = step.stdout.split("\n");
+  expect(log.filter((line) => line.startsWith("::add-mask::"))).toEqual([
+    `::add-mask::${moving.token}`,
+  ]);
+  expect(log).toContainEqual(
+    "::error title=Task MULTIQC failed (exit 1)::```%0A<img src=x onerror=alert(1)>%0A| a | b |%0A::add-mask::mine",
+  );
+  expect(Object.keys(step.outputs)).toEqual([
+    "workflowId",
+    "workflowUrl",
+    "workspaceId",
+    "status",
+    "exitStatus",
+    "exitCode",
+    "json",
+  ]);
+});
+
+describe("a step that stops before the run ends", () => {
+  // The timeout bounds the whole step, the launch's look-ups too: 5 s leaves them time on a
+  // loaded machine (1 s did not, at a load average of 20), and the run never moves here.
+  test("timeout: exit 3, the run goes on unless cancel_run, which cancels it", async () => {
+    const kept = await runStep(still, {
+      ...fast,
+      pipeline: "rnaseq",
+      workspace_id: "acme/genomics",
+      wait: "true",
+      timeout: "5s",
+    });
+    expect(kept.code).toBe(EXIT.timeout);
+    expect(kept.outputs.exitCode).toBe("3");
+    expect(still.state.runs.get(kept.outputs.workflowId!)!.status).toBe("SUBMITTED");
+    expect(commands(kept.stdout).at(-1)).toMatch(
+      /^::error title=Seqera run::Run \w+: .*SUBMITTED.* The run goes on \(set cancel_run: true/,
+    );
+
+    const cancelled = await runStep(still, {
+      ...fast,
+      pipeline: "rnaseq",
+      workspace_id: "acme/genomics",
+      wait: "true",
+      timeout: "5s",
+      cancel_run: "true",
+    });
+    expect(cancelled.code).toBe(EXIT.timeout);
+    const id = cancelled.outputs.workflowId!;
+    expect(still.state.runs.get(id)!.status).toBe("CANCELLED");
+    expect(still.requests.filter((r) => r.operationId === "CancelWorkflow")).toContainEqual(
+      expect.objectContaining({ path: `/workflow/${id}/cancel`, status: 204 }),
+    );
+    expect(cancelled.outputs.status).toBe("CANCELLED");
+    expect(cancelled.summary).toContain("The run was cancelled (cancel_run).");
+  });
+
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    test(`the job cancelled (${signal} to the step) with cancel_run: the run is cancelled, exit ${signal === "SIGINT" ? 130 : 143}`, async () => {
+      const { env, files } = await stepEnv(dir, still, {
+        ...fast,
+        pipeline: "rnaseq",
+        workspace_id: "acme/genomics",
+        wait: "true",
+        cancel_run: "true",
+      });
+      const child = startCli(main, [], { env });
+      child.stdout!.setEncoding("utf8");
+      let stdout = "";
+      // The runner signals a step whatever it is doing: here, once the run is launched.
+      while (!/Run \w+: SUBMITTED/.test(stdout)) {
+        const [chunk] = (await once(child.stdout!, "data")) as [string];
+        stdout += chunk;
+      }
+      child.stdout!.on("data", (chunk: string) => (stdout += chunk));
+      child.kill(signal);
+      const [code] = (await once(child, "close")) as [number];
+      expect(code).toBe(signal === "SIGINT" ? EXIT.sigint : EXIT.sigterm);
+      const { outputs, summary } = await collect(files);
+      expect(still.state.runs.get(outputs.workflowId!)!.status).toBe("CANCELLED");
+      expect(outputs).toMatchObject({ status: "CANCELLED", exitCode: String(code) });
+      expect(summary).toContain(
+        `the step was stopped by ${signal} (the job was cancelled). The run was cancelled (cancel_run).`,
+      );
+      expect(stdout).toContain(`Cancelled run ${outputs.workflowId}`);
+    });
+  }
+});
+
+describe("bad inputs: one annotation naming the input, exit 2, nothing sent", () => {
+  const cases: [string, Record<string, string>, string][] = [
+    [
+      "a boolean",
+      { pipeline: "rnaseq", wait: "yes" },
+      'Input wait is "yes": expected true or false.',
+    ],
+    ["a duration", { pipeline: "rnaseq", timeout: "6 hours" }, "Input timeout 6 hours: expected"],
+    [
+      "params given twice",
+      { pipeline: "rnaseq", parameters: "a: 1", params_file: "p.yaml" },
+      "parameters and params_file both given",
+    ],
+    [
+      "params that are not YAML",
+      { pipeline: "rnaseq", parameters: "a: [1" },
+      "Input parameters is neither JSON nor YAML",
+    ],
+    [
+      "a params file missing",
+      { pipeline: "rnaseq", params_file: "missing.yaml" },
+      "Input params_file missing.yaml: cannot read the file (ENOENT)",
+    ],
+    [
+      "a work dir for a resumed run",
+      { relaunch: "1nightly", workdir: "s3://other" },
+      "workdir is not used when resuming",
+    ],
+    [
+      "an endpoint in plain http",
+      { pipeline: "rnaseq", api_endpoint: "http://seqera.example.com/api" },
+      "Refusing plain http:// to seqera.example.com (Input api_endpoint)",
+    ],
+    [
+      "an endpoint that is no URL",
+      { pipeline: "rnaseq", api_endpoint: "seqera.example.com" },
+      "Input api_endpoint is not a URL",
+    ],
+  ];
+  for (const [what, inputs, message] of cases) {
+    test(what, async () => {
+      const before = moving.requests.length;
+      const step = await runStep(moving, inputs);
+      expect(step.code).toBe(EXIT.usage);
+      const lines = commands(step.stdout);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain("::error title=Seqera run%3A bad input::");
+      expect(lines[0]).toContain(message);
+      expect(lines[0]).toMatch(/Nothing was launched\.$/);
+      expect(step.outputs).toEqual({ exitCode: "2" });
+      expect(moving.requests.length).toBe(before);
+    });
+  }
+
+  test("no token: the input and the variable named", async () => {
+    const { env, files } = await stepEnv(dir, moving, { pipeline: "rnaseq" });
+    delete env.TOWER_ACCESS_TOKEN;
+    const before = moving.requests.length;
+    const result = await runCommand(process.execPath, [main], { env });
+    expect(result.code).toBe(EXIT.usage);
+    expect(result.stdout).toContain("No Seqera access token: set the input access_token");
+    expect((await collect(files)).outputs).toEqual({ exitCode: "2" });
+    expect(moving.requests.length).toBe(before);
+  });
+});
+
+test("action.yml maps every input of the entry to its variable, and every output from the step", async () => {
+  const action = parse(await readFile(path.join(root, "action.yml"), "utf8"));
+  expect(Object.keys(action.inputs)).toEqual([...INPUT_NAMES]);
+  const [build, step] = action.runs.steps;
+  expect(build.run).toContain("npm ci");
+  expect(step.run).toBe('exec node "$GITHUB_ACTION_PATH/dist/action/main.js"');
+  expect(step.env).toEqual(
+    Object.fromEntries(INPUT_NAMES.map((name) => [inputVariable(name), `\${{ inputs.${name} }}`])),
+  );
+  for (const [name, output] of Object.entries(action.outputs)) {
+    expect((output as { value: string }).value).toBe(`\${{ steps.${step.id}.outputs.${name} }}`);
+  }
+  expect(Object.keys(action.outputs)).toEqual([
+    "workflowId",
+    "workflowUrl",
+    "workspaceId",
+    "status",
+    "exitStatus",
+    "exitCode",
+    "json",
+  ]);
+});
