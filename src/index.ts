@@ -30,6 +30,7 @@ export {
   ResponseTooLargeError,
   ResponseValidationError,
   SeqeraApiError,
+  SeqeraError,
   ServerError,
   TimeoutError,
   UnsupportedOperationError,

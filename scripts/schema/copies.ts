@@ -48,19 +48,49 @@ export async function loadCopies(file: string): Promise<CopyRule[]> {
   });
 }
 
-/** The properties of a component schema, its `allOf` members' included; undefined if absent. */
-export function schemaFields(doc: OpenApiDocument, name: string): string[] | undefined {
+/**
+ * The properties of a component schema, its `allOf` members' included (those `keep` accepts,
+ * given the property's schema); undefined if absent.
+ */
+export function schemaFields(
+  doc: OpenApiDocument,
+  name: string,
+  keep: (property: unknown) => boolean = () => true,
+): string[] | undefined {
   const schema = doc.components?.schemas?.[name];
   if (!isRecord(schema)) return undefined;
   const fields = new Set<string>();
   const visit = (node: unknown): void => {
     const s = deref(doc, node);
     if (!s) return;
-    if (isRecord(s.properties)) for (const key of Object.keys(s.properties)) fields.add(key);
+    if (isRecord(s.properties)) {
+      for (const [key, property] of Object.entries(s.properties)) {
+        if (keep(deref(doc, property) ?? property)) fields.add(key);
+      }
+    }
     if (Array.isArray(s.allOf)) s.allOf.forEach(visit);
   };
   visit(schema);
   return [...fields].sort();
+}
+
+/**
+ * The fields the schema marks readOnly in each platform's compute environment configuration
+ * (`ComputeConfig`'s discriminator mapping), for generated/copies.ts: toComputeEnvRequest drops
+ * them, since the service writes them and refuses or ignores them in a request.
+ */
+export function readOnlyConfigFields(doc: OpenApiDocument): Record<string, string[]> {
+  const config = doc.components?.schemas?.ComputeConfig;
+  const mapping =
+    isRecord(config) && isRecord(config.discriminator) ? config.discriminator.mapping : undefined;
+  const result: Record<string, string[]> = {};
+  if (!isRecord(mapping)) return result;
+  for (const [platform, ref] of Object.entries(mapping).sort(([a], [b]) => a.localeCompare(b))) {
+    const name = String(ref).split("/").pop()!;
+    const readOnly = schemaFields(doc, name, (p) => isRecord(p) && p.readOnly === true) ?? [];
+    if (readOnly.length > 0) result[platform] = readOnly;
+  }
+  return result;
 }
 
 /** Whether the helper copies `field`: the default, unless the rule excepts it. */

@@ -1,6 +1,7 @@
 import { format } from "prettier";
 import type { OpenApiDocument } from "../../src/openapi/document.js";
 import type { OperationInfo } from "../../src/openapi/operation-info.js";
+import { readOnlyConfigFields } from "./copies.js";
 import { buildOperationTable } from "./operations.js";
 import { generateTypes } from "./typegen.js";
 
@@ -41,7 +42,9 @@ export async function renderGenerated(
     "copies.ts":
       HEADER +
       `/** The fields each copying helper copies in this release, by schema/rules.yaml's copies. */\n` +
-      `export const COPIED_FIELDS = ${JSON.stringify(copied)} as const;\n`,
+      `export const COPIED_FIELDS = ${JSON.stringify(copied)} as const;\n` +
+      `/** The fields the schema marks readOnly in each platform's compute environment config. */\n` +
+      `export const READ_ONLY_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>> = ${JSON.stringify(readOnlyConfigFields(doc))};\n`,
   };
   const files: Record<string, string> = {};
   for (const [name, source] of Object.entries(sources)) {

@@ -4,7 +4,9 @@
  * or absent, so copying one into the other does not compile without them. Each reads only the
  * fields it copies (so any schema release's answer fits), drops nulls and read-only fields.
  */
+import { ConfigurationError } from "../errors/configuration-error.js";
 import type { Writable } from "openapi-typescript-helpers";
+import { READ_ONLY_CONFIG_FIELDS } from "../../generated/copies.js";
 import type { components } from "../../generated/schema.js";
 import { toLaunchRequest } from "./launch.js";
 import type { LaunchRequest, PipelineLaunch, RunLaunch } from "./schema.js";
@@ -19,10 +21,11 @@ export type CreateLabelRequest = Body<"CreateLabelRequest">;
 type ComputeEnvBody = Body<"ComputeEnv_ComputeConfig_">;
 type CredentialsBody = Body<"Credentials">;
 /**
- * Fields of a compute environment's configuration that the service writes and never takes:
- * what it created for the environment.
+ * Fields of a compute environment's configuration that the service writes and never takes,
+ * besides those the schema marks readOnly (READ_ONLY_CONFIG_FIELDS): what it created for the
+ * environment, which no release marks.
  */
-const SERVICE_WRITTEN_CONFIG = ["forgedResources", "deletedResources"];
+const SERVICE_WRITTEN_CONFIG = ["forgedResources"];
 
 /** Launch fields that name things of the workspace the launch was read from. */
 const WORKSPACE_BOUND = [
@@ -43,7 +46,8 @@ export interface PipelineFields {
 /**
  * A pipeline and its launch configuration as read, as the body of `POST /pipelines`. The launch
  * loses what belongs to the workspace it was read from (its id, schema and optimization ids,
- * labels); `changes` overrides fields of the launch (e.g. `computeEnvId` in the target workspace).
+ * labels); `changes` overrides fields of the launch (e.g. `computeEnvId` in the target workspace),
+ * and removes those it gives as null (a `workDir` the target does not have: its default applies).
  *
  * @example
  * const body = toPipelineRequest(pipeline, launch!, { computeEnvId: "4X7YrYJp9B1d1DUpfur7DS" });
@@ -54,13 +58,17 @@ export function toPipelineRequest(
   launch: PipelineLaunch | RunLaunch,
   changes: Nullable<LaunchRequest> = {},
 ): CreatePipelineRequest {
-  const copied = toLaunchRequest(launch);
+  const copied: Record<string, unknown> = { ...toLaunchRequest(launch) };
   for (const key of WORKSPACE_BOUND) delete copied[key];
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === null) delete copied[key];
+    else if (value !== undefined) copied[key] = value;
+  }
   return withoutNulls({
     name: pipeline.name,
     description: pipeline.description,
     icon: pipeline.icon,
-    launch: { ...copied, ...withoutNulls(changes) },
+    launch: copied as LaunchRequest,
   });
 }
 
@@ -76,7 +84,9 @@ export interface ComputeEnvFields {
 
 /**
  * A compute environment as read, as the body of `POST /compute-envs`; `changes` overrides
- * fields (e.g. `credentialsId` in the target workspace, a new `name`). TypeError when the
+ * fields (a new `name`, say). Its credentials belong to the workspace it was read from, so
+ * `credentialsId` is sent only when `changes` maps it (the target workspace's); the fields
+ * the schema marks readOnly in its platform's configuration are dropped. TypeError when the
  * answer lacks the name, platform or configuration the request needs.
  */
 export function toComputeEnvRequest(
@@ -85,9 +95,9 @@ export function toComputeEnvRequest(
 ): CreateComputeEnvRequest {
   const name = changes.name ?? computeEnv.name;
   const platform = changes.platform ?? computeEnv.platform;
-  const config = changes.config ?? configOf(computeEnv.config);
+  const config = changes.config ?? configOf(computeEnv.config, platform);
   if (!name || !platform || !config) {
-    throw new TypeError(
+    throw new ConfigurationError(
       "toComputeEnvRequest: the compute environment has no name, platform or config; read it with GET /compute-envs/{computeEnvId}",
     );
   }
@@ -95,7 +105,6 @@ export function toComputeEnvRequest(
     name,
     platform,
     config,
-    credentialsId: computeEnv.credentialsId,
     description: computeEnv.description,
     ...changes,
   });
@@ -103,10 +112,14 @@ export function toComputeEnvRequest(
 }
 
 /** A configuration as read, as a request takes it: no nulls, nothing the service wrote. */
-function configOf(config: object | null | undefined): ComputeEnvBody["config"] | undefined {
+function configOf(
+  config: object | null | undefined,
+  platform: string | null | undefined,
+): ComputeEnvBody["config"] | undefined {
   if (!config) return undefined;
   const copy = deepWithoutNulls(config) as Record<string, unknown>;
-  for (const key of SERVICE_WRITTEN_CONFIG) delete copy[key];
+  const readOnly = (platform && READ_ONLY_CONFIG_FIELDS[platform]) || [];
+  for (const key of [...SERVICE_WRITTEN_CONFIG, ...readOnly]) delete copy[key];
   // The answer's configuration is the request's, its read-only fields removed just above.
   return copy as ComputeEnvBody["config"];
 }
@@ -130,7 +143,7 @@ export function toCredentialsRequest(
 ): CreateCredentialsRequest {
   const { name, provider } = credentials;
   if (!name || !provider) {
-    throw new TypeError("toCredentialsRequest: the credentials have no name or provider");
+    throw new ConfigurationError("toCredentialsRequest: the credentials have no name or provider");
   }
   return {
     credentials: withoutNulls({

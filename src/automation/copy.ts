@@ -54,7 +54,8 @@ export async function copyPipeline(
   });
   const body = toPipelineRequest(found.pipeline, found.launch, {
     computeEnvId,
-    workDir: computeEnv?.config?.workDir,
+    // None there: the service's default for that compute environment, not the source's bucket.
+    workDir: computeEnv?.config?.workDir ?? null,
   });
   if (options.name) body.name = options.name;
   const created = await target.POST("/pipelines", { body, signal });

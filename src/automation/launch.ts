@@ -166,8 +166,32 @@ export async function savedLaunch(
       params: { path: { pipelineId }, query: { sourceWorkspaceId, versionId } },
       signal,
     });
-    return { pipeline, launch: launch ?? {}, sourceWorkspaceId };
+    return {
+      pipeline,
+      launch: withTextParams("GET /pipelines/{pipelineId}/launch", launch),
+      sourceWorkspaceId,
+    };
   });
+}
+
+/**
+ * A saved launch (none is `{}`) whose paramsText is text or absent: params are merged into it
+ * as text, and anything else is not the API's answer.
+ */
+function withTextParams<T extends { paramsText?: unknown }>(
+  operation: string,
+  launch: T | null | undefined,
+): T | Record<string, never> {
+  const paramsText: unknown = launch?.paramsText;
+  if (paramsText != null && typeof paramsText !== "string") {
+    throw new UnexpectedAnswerError(
+      operation,
+      "launch.paramsText",
+      "params as JSON or YAML text",
+      paramsText,
+    );
+  }
+  return launch ?? {};
 }
 
 const VERSIONS = "/pipelines/{pipelineId}/versions";
@@ -256,7 +280,7 @@ export async function relaunchRun(
       signal,
     }),
   ]);
-  const saved = launch ?? {};
+  const saved = withTextParams("GET /workflow/{workflowId}/launch", launch);
   if (resume && !saved.resumeCommitId) throw new ResumeUnavailableError(workflowId);
   const request = toLaunchRequest(saved);
   // A relaunch gets a new run name unless one is given.

@@ -21,9 +21,10 @@ export interface FollowRunLogOptions extends PollOptions, LogOptions {
  * `next`, so no line comes twice and none is skipped; a `truncated` page is followed at once
  * when its token moved on. A token that does not move means the same lines come again, maybe
  * with more: only those past what was given are yielded, after the usual wait. A page without
- * a token is the log from its start (a server that gives none, or a log that restarted): the
- * lines already given are skipped. Between polls it waits `pollIntervalMs`, longer while
- * nothing new comes; leaving the loop stops it.
+ * a token is the log from its start (a server that gives none, or a log that restarted): when
+ * it begins with the lines already given they are skipped; when it does not, the log started
+ * over (a resumed run's) and its lines are given from its start. Between polls it waits
+ * `pollIntervalMs`, longer while nothing new comes; leaving the loop stops it.
  */
 export async function* followRunLog(
   client: SeqeraClient,
@@ -33,8 +34,9 @@ export async function* followRunLog(
   const { signal, maxLength } = options;
   const delays = pollDelays(options);
   let cursor: string | undefined;
-  // Lines given in all; those of the answers to the current cursor; the page that gave it.
-  let given = 0;
+  // What was given since the log's start; lines given of the answers to the current cursor;
+  // the page that gave it.
+  const given = new LinesGiven();
   let atCursor = 0;
   let pageBefore: string[] = [];
   let lastPass = false;
@@ -47,11 +49,11 @@ export async function* followRunLog(
     const token = log?.forwardToken || undefined;
     const moved = token !== undefined && token !== cursor;
     let skip = atCursor;
-    if (cursor === undefined || token === undefined) skip = given;
+    if (cursor === undefined || token === undefined) skip = given.sharedWith(entries);
     // A token that did not move, answering the page that gave it: `next` was ignored.
     else if (!moved && atCursor === 0 && startsWith(entries, pageBefore)) skip = pageBefore.length;
     const fresh = entries.slice(skip);
-    given += fresh.length;
+    given.add(fresh);
     atCursor = moved ? 0 : skip + fresh.length;
     if (moved) pageBefore = entries;
     cursor = token;
@@ -67,6 +69,40 @@ export async function* followRunLog(
     }
     await sleep(delays(fresh.length > 0), signal);
   }
+}
+
+/**
+ * The lines given since the log's start, kept as a running hash after each (not the lines: a
+ * log may be long), to tell a page from the start that re-reads them from a log that started
+ * over.
+ */
+class LinesGiven {
+  readonly #hashes: number[] = [];
+
+  add(lines: readonly string[]): void {
+    for (const line of lines) this.#hashes.push(chain(this.#hashes.at(-1) ?? 0, line));
+  }
+
+  /**
+   * How many of a page from the log's start were given already: all it shares with what was
+   * given when it begins with those lines; none when it does not (the log started over, and
+   * what is given from now on counts from its new start).
+   */
+  sharedWith(page: readonly string[]): number {
+    const shared = Math.min(page.length, this.#hashes.length);
+    let hash = 0;
+    for (let i = 0; i < shared; i++) hash = chain(hash, page[i]!);
+    if (shared === 0 || hash === this.#hashes[shared - 1]) return shared;
+    this.#hashes.length = 0;
+    return 0;
+  }
+}
+
+/** FNV-1a of the line, chained to the hash of the lines before it. */
+function chain(previous: number, line: string): number {
+  let hash = previous ^ 0x811c9dc5;
+  for (let i = 0; i < line.length; i++) hash = Math.imul(hash ^ line.charCodeAt(i), 0x01000193);
+  return Math.imul(hash ^ 0x0a, 0x01000193) >>> 0;
 }
 
 function startsWith(lines: readonly string[], prefix: readonly string[]): boolean {

@@ -5,6 +5,7 @@
  * re-serialization would not keep. The yaml package, which finds where each value sits in
  * either format (JSON is YAML's flow style), is loaded only when there is text to merge into.
  */
+import { ConfigurationError } from "../errors/configuration-error.js";
 
 import type { YAMLMap } from "yaml";
 
@@ -15,14 +16,22 @@ export type Params = Record<string, unknown>;
  * included) replaces; undefined values are skipped. Empty text gives JSON.
  */
 export async function mergeParamsText(text: string | undefined, params: Params): Promise<string> {
-  const source = text ?? "";
+  const source = paramsSource(text);
   if (source.trim() === "") return JSON.stringify(merge({}, params), null, 2);
   return mergeIntoText(source, params, parseJsonObject(source) !== undefined);
 }
 
+function paramsSource(text: unknown): string {
+  if (text == null) return "";
+  if (typeof text === "string") return text;
+  throw new ConfigurationError(
+    `The saved params (paramsText) must be JSON or YAML text, got ${Array.isArray(text) ? "an array" : typeof text}.`,
+  );
+}
+
 /** Parses params text, JSON or YAML, to an object (empty text is `{}`). */
 export async function parseParamsText(text: string | undefined): Promise<Params> {
-  const source = text ?? "";
+  const source = paramsSource(text);
   if (source.trim() === "") return {};
   const json = parseJsonObject(source);
   if (json !== undefined) return json;
@@ -78,7 +87,9 @@ async function mergeIntoText(text: string, params: Params, json: boolean): Promi
   // uniqueKeys off: JSON.parse takes a repeated key's last value, and so does the merge below.
   const doc = parseDocument(text, { uniqueKeys: false });
   if (doc.errors.length > 0) {
-    throw new SyntaxError(`The saved params are neither JSON nor YAML: ${doc.errors[0]!.message}`);
+    throw new ConfigurationError(
+      `The saved params are neither JSON nor YAML: ${doc.errors[0]!.message}`,
+    );
   }
   if (doc.contents !== null && !isMap(doc.contents)) throw notAnObject();
   type Map = YAMLMap<unknown, unknown>;
@@ -169,6 +180,6 @@ function isPlainObject(value: unknown): value is Params {
   return proto === Object.prototype || proto === null;
 }
 
-function notAnObject(): TypeError {
-  return new TypeError("The saved params are not an object of named params");
+function notAnObject(): ConfigurationError {
+  return new ConfigurationError("The saved params are not an object of named params");
 }

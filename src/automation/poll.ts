@@ -1,4 +1,6 @@
 /** The polling shared by the waits and the log follower: a growing interval, a deadline, a signal. */
+import { ConfigurationError } from "../errors/configuration-error.js";
+import { offAbort, onAbort } from "../core/abort.js";
 import { sleep } from "../core/backoff.js";
 import { BodyReadError } from "../errors/body-read-error.js";
 import { ConnectionError } from "../errors/connection-error.js";
@@ -21,10 +23,11 @@ export interface WaitOptions extends PollOptions {
   /** Give up after this many ms with a WaitTimeoutError naming the last status; default none. */
   timeoutMs?: number;
   /**
-   * How long polls may keep failing in a row with a transient failure (a 5xx, a 429, no
-   * response, a timeout, a body broken off) before the wait rejects with the last one; such a
-   * poll is tried again after the usual interval. Default 600000 (10 minutes); 0 for none.
-   * Other failures (a 4xx: the token, the id, the workspace) reject at once.
+   * How long polls may keep failing in a row with a transient failure (a 5xx but 501, 505,
+   * 506, 508, 510 and 511; a 429, no response, a timeout, a body broken off) before the wait
+   * rejects with the last one; such a poll is tried again after the usual interval. Default
+   * 600000 (10 minutes); 0 for none. Other failures (a 4xx: the token, the id, the workspace;
+   * a 501: the server does not do this) reject at once.
    */
   toleranceMs?: number;
 }
@@ -100,9 +103,17 @@ export async function waitFor<T>(spec: WaitSpec<T>, options: WaitOptions): Promi
   );
 }
 
+/**
+ * 5xx statuses that say the server cannot do this at all (501 Not Implemented, 505 HTTP Version
+ * Not Supported, 506, 508 Loop Detected, 510, 511 Network Authentication Required): polling
+ * again gets the same answer.
+ */
+const LASTING_SERVER_STATUSES = new Set([501, 505, 506, 508, 510, 511]);
+
 /** Failures that say nothing about the resource waited for: the next poll may well succeed. */
 function isTransient(error: unknown): boolean {
-  return [ServerError, RateLimitError, ConnectionError, TimeoutError, BodyReadError].some(
+  if (error instanceof ServerError) return !LASTING_SERVER_STATUSES.has(error.status!);
+  return [RateLimitError, ConnectionError, TimeoutError, BodyReadError].some(
     (type) => error instanceof type,
   );
 }
@@ -123,7 +134,7 @@ async function withDeadline<T>(
   signal?.throwIfAborted();
   const controller = new AbortController();
   const forward = () => controller.abort(signal?.reason);
-  signal?.addEventListener("abort", forward, { once: true });
+  if (signal) onAbort(signal, forward);
   const timer =
     timeoutMs !== undefined && timeoutMs <= MAX_TIMER_MS
       ? setTimeout(() => controller.abort(TIMED_OUT), timeoutMs)
@@ -135,7 +146,7 @@ async function withDeadline<T>(
     throw error;
   } finally {
     clearTimeout(timer);
-    signal?.removeEventListener("abort", forward);
+    if (signal) offAbort(signal, forward);
   }
 }
 
@@ -146,7 +157,7 @@ function positive(name: string, value: number, zeroAllowed = false): number {
     value < 0 ||
     (!zeroAllowed && value === 0)
   ) {
-    throw new RangeError(`${name} must be a positive number of ms, got ${value}`);
+    throw new ConfigurationError(`${name} must be a positive number of ms, got ${value}`);
   }
   return value;
 }

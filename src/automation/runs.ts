@@ -1,4 +1,5 @@
 /** Waiting for runs to end and for compute environments to become available. */
+import { ConfigurationError } from "../errors/configuration-error.js";
 import type { SeqeraClient } from "../client/client.js";
 import { ComputeEnvFailedError } from "./errors/compute-env-failed-error.js";
 import { RunFailedError } from "./errors/run-failed-error.js";
@@ -258,7 +259,7 @@ function bound(
   if (typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value)) return { day: value };
   const at = typeof value === "string" ? Date.parse(value) : value.getTime();
   if (Number.isNaN(at)) {
-    throw new TypeError(
+    throw new ConfigurationError(
       `listRuns: \`${name}\` is a Date, an ISO 8601 date-time or "YYYY-MM-DD", got ${JSON.stringify(String(value))}`,
     );
   }

@@ -7,7 +7,7 @@ import { parseDuration } from "./duration.js";
 import type { OptionValues } from "./command-line.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { findTarget } from "./operation-target.js";
-import { write, writeBody, writeLine } from "./output.js";
+import { readerGone, write, writeBody, writeLine } from "./output.js";
 import { progressOn } from "./progress.js";
 import { openClient, workspaceRef } from "./session.js";
 import type { FieldArg } from "./body-fields.js";
@@ -55,6 +55,7 @@ async function writeEveryItem(paginate: PaginateAny, plan: CallPlan, context: Cl
     for await (const page of paginate(plan.info.path, { ...plan.init, ...plan.paginate }).pages()) {
       pages++;
       for (const item of page.items) await writeLine(context.stdout, item);
+      if (readerGone(context.stdout)) return;
       items += page.items.length;
       const of = page.total === undefined ? "" : ` of ${page.total}`;
       progress.update(`${plan.info.operationId}: ${items}${of} items, ${pages} pages`);

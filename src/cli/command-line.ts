@@ -269,6 +269,7 @@ export function parseCommandLine(argv: string[]): CommandLine {
       );
     }
   }
+  refuseRepeats(parsed.tokens);
   mergeAliases(values);
   const fields = parsed.tokens.flatMap((token) =>
     token.kind === "option" && (token.name === "field" || token.name === "raw-field")
@@ -276,6 +277,25 @@ export function parseCommandLine(argv: string[]): CommandLine {
       : [],
   );
   return { command, args, values, fields };
+}
+
+/**
+ * A single-value option given twice is refused, as tw (picocli) does: node's parser would keep
+ * the last silently, and `--params a.yaml --params b.yaml` would launch without a.yaml.
+ */
+function refuseRepeats(tokens: NonNullable<ReturnType<typeof parseArgs>["tokens"]>): void {
+  const seen = new Set<string>();
+  for (const token of tokens) {
+    if (token.kind !== "option") continue;
+    const spec: OptionSpec = OPTIONS[token.name as OptionName];
+    if (spec.type !== "string" || spec.multiple) continue;
+    if (seen.has(token.name)) {
+      throw new UsageError(
+        `--${token.name} is given more than once: it takes one ${spec.value ?? "value"}.`,
+      );
+    }
+    seen.add(token.name);
+  }
 }
 
 /** Each alias's value under its option's name; lists split at commas. */

@@ -2,15 +2,53 @@
  * The files a command reads (--input, --params, -F key=@file): UTF-8 only, and errors that
  * say where and what without quoting the text, which may hold a secret.
  */
-import { readFile } from "node:fs/promises";
+import { constants, type Stats } from "node:fs";
+import { open } from "node:fs/promises";
 import { UsageError } from "./cli-errors.js";
 
-/** The file's bytes as UTF-8 text (a BOM dropped); another encoding is refused, not mangled. */
-export async function readUtf8File(label: string, file: string): Promise<string> {
-  const bytes = await readFile(file).catch((error: NodeJS.ErrnoException) => {
+/** The most an input file may hold: far more than any params, config or script. */
+export const MAX_INPUT_FILE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The file's bytes as UTF-8 text (a BOM dropped); another encoding is refused, not mangled.
+ * Only a regular file is read, up to MAX_INPUT_FILE_BYTES, and `signal` (the command's
+ * --timeout) stops the read: a FIFO would block the read forever, a device never end.
+ */
+export async function readUtf8File(
+  label: string,
+  file: string,
+  signal?: AbortSignal,
+): Promise<string> {
+  const cannot = (error: NodeJS.ErrnoException) => {
+    if (error.name === "AbortError") throw signal?.reason ?? error;
     throw new UsageError(`${label}: cannot read the file (${error.code ?? error.message}).`);
-  });
-  return decodeUtf8(label, bytes);
+  };
+  // Non-blocking, so that opening a FIFO without a writer returns instead of waiting for one.
+  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK).catch(cannot);
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) {
+      throw new UsageError(
+        `${label} is not a regular file (${kind(stats)}): give the path of a file.`,
+      );
+    }
+    if (stats.size > MAX_INPUT_FILE_BYTES) {
+      throw new UsageError(
+        `${label} is ${stats.size} bytes, more than the ${MAX_INPUT_FILE_BYTES} (16 MiB) an input file may have.`,
+      );
+    }
+    return decodeUtf8(label, await handle.readFile({ signal }).catch(cannot));
+  } finally {
+    await handle.close();
+  }
+}
+
+function kind(stats: Stats): string {
+  if (stats.isFIFO()) return "a FIFO";
+  if (stats.isCharacterDevice()) return "a character device";
+  if (stats.isBlockDevice()) return "a block device";
+  if (stats.isSocket()) return "a socket";
+  return "a directory";
 }
 
 export function decodeUtf8(label: string, bytes: Uint8Array): string {

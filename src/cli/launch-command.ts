@@ -19,11 +19,12 @@ export async function launchCommand(
     args,
     "Usage: seqera-api launch <pipeline name or URL> [--params-file file] [--wait]",
   );
-  const settings = await launchSettings(values);
   const { launchPipeline } = await import("../index.js");
-  return withSession(`launch ${pipeline}`, values, context, (session) =>
-    launchThenWait(session, values.wait === true, context, (signal) =>
+  return withSession(`launch ${pipeline}`, values, context, async (session) => {
+    // Read within --timeout: the command's deadline bounds its files too.
+    const settings = await launchSettings(values, session.scope.signal);
+    return launchThenWait(session, values.wait === true, context, (signal) =>
       launchPipeline(session.client, pipeline, { ...settings, signal }),
-    ),
-  );
+    );
+  });
 }

@@ -23,14 +23,18 @@ export function launchArgument(args: string[], usage: string): string {
  * their table (automation/launch-settings.ts): files read (--config, --pre-run, --post-run,
  * --params-file), choices checked, absent flags left out so that the saved setting is kept.
  */
-export async function launchSettings(values: OptionValues): Promise<LaunchSettings> {
+export async function launchSettings(
+  values: OptionValues,
+  signal?: AbortSignal,
+): Promise<LaunchSettings> {
   const given = values as Record<string, string | string[] | boolean | undefined>;
   const entries = await Promise.all(
     launchSettingRows().map(async ([key, { flag }]) => {
       const value = flag && given[flag.name];
       if (flag === undefined || value === undefined) return [key, undefined];
-      if (key === "params") return [key, await readParams(value as string)];
-      if (flag.file) return [key, await readUtf8File(`--${flag.name} ${value}`, value as string)];
+      if (key === "params") return [key, await readParams(value as string, signal)];
+      if (flag.file)
+        return [key, await readUtf8File(`--${flag.name} ${value}`, value as string, signal)];
       if (flag.choices && !flag.choices.includes(value as string)) {
         throw new UsageError(`--${flag.name} ${value}: expected ${flag.choices.join(" or ")}.`);
       }
@@ -40,9 +44,9 @@ export async function launchSettings(values: OptionValues): Promise<LaunchSettin
   return Object.fromEntries(entries.filter(([, value]) => value !== undefined)) as LaunchSettings;
 }
 
-async function readParams(file: string): Promise<Params> {
+async function readParams(file: string, signal?: AbortSignal): Promise<Params> {
   const label = `--params-file ${file}`;
-  return parseParams(label, await readUtf8File(label, file));
+  return parseParams(label, await readUtf8File(label, file, signal));
 }
 
 /** JSON or YAML (YAML reads JSON too); an object, as params are. Errors never quote the text. */

@@ -1,7 +1,7 @@
 import type { CliContext } from "./context.js";
 import type { OptionValues } from "./command-line.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
-import { writeText } from "./output.js";
+import { readerGone, writeText } from "./output.js";
 import { withSession } from "./session.js";
 import { singleArgument } from "./single-argument.js";
 
@@ -22,6 +22,7 @@ export async function logsCommand(
     if (values.follow) {
       for await (const line of followRunLog(client, workflowId, { pollIntervalMs, signal })) {
         await writeText(context.stdout, `${line}\n`);
+        if (readerGone(context.stdout)) break;
       }
     } else {
       const fileName = `nf-${workflowId}.txt`;

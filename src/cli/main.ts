@@ -1,16 +1,19 @@
 #!/usr/bin/env node
 /** The `seqera-api` executable: see help.ts for its usage and exit-codes.ts for its exit codes. */
 import { buffer } from "node:stream/consumers";
-import { EXIT } from "./exit-codes.js";
 import { decodeUtf8 } from "./input-text.js";
+import { markReaderGone } from "./output.js";
 import { processInterrupts } from "./process-interrupts.js";
 import { run } from "./run.js";
 
-// A reader that stops early (`| head`) closes the pipe: that is not a failure of ours.
-process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-  if (error.code !== "EPIPE") throw error;
-  process.exit(EXIT.ok);
-});
+// A reader that stops early (`| head`, a closed log collector) closes its pipe: that is not a
+// failure of the command, whose own exit code stands; what it would have read is dropped.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+    markReaderGone(stream);
+  });
+}
 
 process.exitCode = await run(process.argv.slice(2), {
   stdout: process.stdout,

@@ -1,4 +1,3 @@
-import { once } from "node:events";
 import type { Writable } from "node:stream";
 import { terminalSafe, terminalSafeJson } from "./terminal-text.js";
 
@@ -8,9 +7,34 @@ export interface Streams {
   stderr: Writable & { isTTY?: boolean };
 }
 
-/** Writes respecting backpressure, so a slow pipe does not buffer a whole listing in memory. */
+/**
+ * Writes respecting backpressure, so a slow pipe does not buffer a whole listing in memory. A
+ * stream whose reader has gone (see readerGone) takes nothing: the command goes on to its end
+ * and its exit code.
+ */
 export async function write(stream: Writable, chunk: string | Uint8Array): Promise<void> {
-  if (!stream.write(chunk)) await once(stream, "drain");
+  if (readerGone(stream) || stream.write(chunk)) return;
+  // A reader leaving while the pipe is full closes the stream instead of draining it.
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      stream.off("drain", done).off("close", done);
+      resolve();
+    };
+    stream.on("drain", done).on("close", done);
+  });
+}
+
+/** Streams whose reader has gone: process.stdout and stderr stay open after an EPIPE. */
+const gone = new WeakSet<Writable>();
+
+/** Records that the stream's reader has gone (its EPIPE). */
+export function markReaderGone(stream: Writable): void {
+  gone.add(stream);
+}
+
+/** The stream's reader has gone (`| head` read enough): a listing or a follow can stop. */
+export function readerGone(stream: Writable): boolean {
+  return gone.has(stream) || stream.destroyed;
 }
 
 /**

@@ -30,16 +30,17 @@ export async function relaunchCommand(
   if (resume && values.pipeline !== undefined) {
     throw new UsageError("--pipeline needs --no-resume: a resumed run keeps its pipeline.");
   }
-  const settings = await launchSettings(values);
   const { relaunchRun } = await import("../index.js");
-  return withSession(`relaunch ${workflowId}`, values, context, (session) =>
-    launchThenWait(session, values.wait === true, context, (signal) =>
+  return withSession(`relaunch ${workflowId}`, values, context, async (session) => {
+    // Read within --timeout: the command's deadline bounds its files too.
+    const settings = await launchSettings(values, session.scope.signal);
+    return launchThenWait(session, values.wait === true, context, (signal) =>
       relaunchRun(session.client, workflowId, {
         ...settings,
         resume,
         pipeline: values.pipeline,
         signal,
       }),
-    ),
-  );
+    );
+  });
 }

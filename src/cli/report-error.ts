@@ -75,7 +75,10 @@ export function errorLine(error: unknown, ran: Ran = { command: undefined }): st
       return `seqera-api: ${status}${error.operationId}: ${message}${id}`;
     }
     const command = ran.command === "call" ? ran.operationId : ran.command;
-    return `seqera-api ${command}: ${status}${error.method} ${error.path}: ${message}${id}`;
+    // Messages of failures on the wire name the request already ("GET /user-info failed: …").
+    const where = `${error.method} ${error.path}`;
+    const said = message.startsWith(`${where} `) ? message : `${where}: ${message}`;
+    return `seqera-api ${command}: ${status}${said}${id}`;
   }
   if (error instanceof NameNotFoundError && error.resourceName === "(primary)") {
     const names = error.candidates.map((name) => JSON.stringify(name)).join(", ");

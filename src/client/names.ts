@@ -11,6 +11,7 @@ import { AmbiguousNameError } from "../errors/ambiguous-name-error.js";
 import { ForbiddenError } from "../errors/forbidden-error.js";
 import { NotFoundError } from "../errors/not-found-error.js";
 import { NameNotFoundError } from "../errors/name-not-found-error.js";
+import { offAbort, onAbort } from "../core/abort.js";
 import { nearNames } from "../core/near-names.js";
 import type { Readable } from "openapi-typescript-helpers";
 import type { components } from "../../generated/schema.js";
@@ -37,7 +38,25 @@ export interface Lookup<T> {
   id(item: T): string;
 }
 
-type Lists = Map<string, Promise<unknown[]>>;
+/**
+ * One fetch of a list, shared by every lookup that waits for it: it runs with its own signal,
+ * aborted only when every waiter has gone (each waiter leaves on its own signal).
+ */
+interface SharedList {
+  items: Promise<unknown[]>;
+  controller: AbortController;
+  waiters: number;
+  settled: boolean;
+}
+
+/** By workspace (and name), oldest use first: at most MAX_KEPT_LISTS, the least used dropped. */
+type Lists = Map<string, SharedList>;
+
+/**
+ * Lists kept per client family and kind: a searched kind keeps one per name looked up, so a
+ * long-lived client looking up thousands of names (misses included) would keep them all.
+ */
+const MAX_KEPT_LISTS = 100;
 
 /**
  * Per client family (a client and those derived from it share one) and kind: the lists fetched
@@ -76,31 +95,82 @@ export async function keptList<T>(
   signal: AbortSignal | undefined,
 ): Promise<T[]> {
   const workspaceId = await workspaceOf(client, kind as Lookup<unknown>, signal);
-  return listOf(client, kind, workspaceId, signal).items;
+  return join(listOf(client, kind, workspaceId).shared, signal) as Promise<T[]>;
 }
 
 /**
  * The kept list of a kind in a workspace, fetched when there is none or when `fresh`. The
- * promise is kept at once, so concurrent lookups share one fetch; a failed fetch is forgotten.
+ * fetch is kept at once, so concurrent lookups share it (see join); a failed fetch is
+ * forgotten. A fetch makes the kept lists of the same resources by other lookups (compute
+ * environments of any status, and AVAILABLE ones) stale: they are dropped, so that a
+ * resource re-created under a new id is not found under its old one by the other.
  */
 function listOf<T>(
   client: SeqeraClient,
   kind: Lookup<T>,
   workspaceId: string | undefined,
-  signal: AbortSignal | undefined,
   fresh = false,
   name = "",
-): { items: Promise<T[]>; wasKept: boolean } {
+): { shared: SharedList; wasKept: boolean } {
   const lists = listsOf(client, kind as Lookup<unknown>);
   const key = keyOf(kind as Lookup<unknown>, workspaceId, name);
-  const keptList = lists.get(key) as Promise<T[]> | undefined;
-  if (keptList && !fresh) return { items: keptList, wasKept: true };
-  const items = kind.list(client, signal, name);
-  lists.set(key, items);
-  items.catch(() => {
-    if (lists.get(key) === items) lists.delete(key);
+  const kept = lists.get(key);
+  lists.delete(key);
+  if (kept && !fresh) {
+    lists.set(key, kept);
+    return { shared: kept, wasKept: true };
+  }
+  forgetOtherViews(client, kind as Lookup<unknown>, workspaceId);
+  const controller = new AbortController();
+  const shared: SharedList = { items: Promise.resolve([]), controller, waiters: 0, settled: false };
+  shared.items = kind.list(client, controller.signal, name).finally(() => {
+    shared.settled = true;
   });
-  return { items, wasKept: false };
+  shared.items.catch(() => {
+    if (lists.get(key) === shared) lists.delete(key);
+  });
+  lists.set(key, shared);
+  for (const oldest of lists.keys()) {
+    if (lists.size <= MAX_KEPT_LISTS) break;
+    lists.delete(oldest);
+  }
+  return { shared, wasKept: false };
+}
+
+/**
+ * A shared fetch's answer for one lookup, which leaves on its own signal (its reason); the fetch
+ * goes on for the others, and is aborted once the last has left.
+ */
+async function join(shared: SharedList, signal: AbortSignal | undefined): Promise<unknown[]> {
+  if (shared.settled) return shared.items;
+  signal?.throwIfAborted();
+  shared.waiters++;
+  try {
+    if (!signal) return await shared.items;
+    return await new Promise<unknown[]>((resolve, reject) => {
+      const leave = () => reject(signal.reason);
+      onAbort(signal, leave);
+      shared.items.then(resolve, reject).finally(() => offAbort(signal, leave));
+    });
+  } finally {
+    shared.waiters--;
+    if (shared.waiters === 0 && !shared.settled) shared.controller.abort();
+  }
+}
+
+/** Drops the kept lists in `workspaceId` of the other lookups of the same kind of resource. */
+function forgetOtherViews(
+  client: SeqeraClient,
+  kind: Lookup<unknown>,
+  workspaceId: string | undefined,
+): void {
+  const kinds = caches.get(families.get(client) ?? client);
+  for (const [other, lists] of kinds ?? []) {
+    if (other === kind || other.kind !== kind.kind) continue;
+    for (const key of [...lists.keys()]) {
+      if (key.split("\n")[0] === (workspaceId ?? "")) lists.delete(key);
+    }
+  }
 }
 
 function keyOf(kind: Lookup<unknown>, workspaceId: string | undefined, name: string): string {
@@ -139,12 +209,12 @@ async function search<T>(
 ): Promise<{ match: T | undefined; items: T[]; workspaceId: string | undefined }> {
   const workspaceId = await workspaceOf(client, kind as Lookup<unknown>, signal);
   const matching = (items: T[]) => items.filter((item) => kind.names(item).includes(name));
-  const first = listOf(client, kind, workspaceId, signal, false, name);
-  let items = await first.items;
+  const first = listOf(client, kind, workspaceId, false, name);
+  let items = (await join(first.shared, signal)) as T[];
   let matches = matching(items);
   // A kept list may predate the resource: look once more before saying it does not exist.
   if (matches.length === 0 && first.wasKept) {
-    items = await listOf(client, kind, workspaceId, signal, true, name).items;
+    items = (await join(listOf(client, kind, workspaceId, true, name).shared, signal)) as T[];
     matches = matching(items);
   }
   if (matches.length <= 1) return { match: matches[0], items, workspaceId };

@@ -58,7 +58,7 @@ export function paginate<Item>(
   const pages = () =>
     pagination.style === "offset"
       ? offsetPages<Item>(fetchPage, pagination, pageSize, limit, call, options.signal)
-      : tokenPages<Item>(fetchPage, pagination, pageSize, limit, options.signal);
+      : tokenPages<Item>(fetchPage, pagination, pageSize, limit, call, options.signal);
   async function* items(): AsyncGenerator<Item> {
     for await (const page of pages()) yield* page.items;
   }
@@ -79,7 +79,7 @@ async function* offsetPages<Item>(
   while (offset < limit) {
     const size = Math.min(pageSize, limit - offset);
     const body = await fetchPage({ [pagination.sizeParam]: size, offset }, signal);
-    const items = itemsOf<Item>(body, pagination.items);
+    const items = itemsOf<Item>(body, pagination.items, call);
     const total = pagination.total === undefined ? undefined : numberField(body, pagination.total);
     if (items.length === 0) return;
     const pageItems = items.slice(0, size);
@@ -107,6 +107,7 @@ async function* tokenPages<Item>(
   pagination: Extract<Pagination, { style: "token" }>,
   pageSize: number,
   limit: number,
+  call: CallInfo,
   signal?: AbortSignal,
 ): AsyncGenerator<Page<Item>> {
   let token: string | undefined;
@@ -117,7 +118,7 @@ async function* tokenPages<Item>(
     if (pagination.sizeParam !== undefined) query[pagination.sizeParam] = pageSize;
     if (token !== undefined) query.nextPageToken = token;
     const body = await fetchPage(query, signal);
-    const items = itemsOf<Item>(body, pagination.items).slice(0, limit - count);
+    const items = itemsOf<Item>(body, pagination.items, call).slice(0, limit - count);
     count += items.length;
     yield { items, body };
     token = stringField(body, "nextPageToken");
@@ -133,11 +134,15 @@ function field(body: unknown, name: string): unknown {
     : undefined;
 }
 
-function itemsOf<Item>(body: unknown, name: string): Item[] {
+/** The page's list; anything but a list (or none) is an answer of the service it cannot use. */
+function itemsOf<Item>(body: unknown, name: string, call: CallInfo): Item[] {
   const value = field(body, name);
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value)) {
-    throw new TypeError(`Expected an array in the page's "${name}" field, got ${typeof value}`);
+    throw new SeqeraApiError(
+      `${call.method} ${call.path} answered 200 with "${name}" as ${typeof value} where a list was expected`,
+      { ...call, status: 200, body },
+    );
   }
   return value as Item[];
 }

@@ -1,4 +1,5 @@
 /** Delays between attempts and the abortable wait that spends them. */
+import { offAbort, onAbort } from "./abort.js";
 
 /** Exponential backoff with "equal jitter": half fixed, half random, so retries spread out. */
 export function backoffDelay(retry: number, baseDelayMs: number, maxDelayMs: number): number {
@@ -10,14 +11,14 @@ export function backoffDelay(retry: number, baseDelayMs: number, maxDelayMs: num
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   signal?.throwIfAborted();
   return new Promise((resolve, reject) => {
-    const onAbort = () => {
+    const aborted = () => {
       clearTimeout(timer);
       reject(signal?.reason);
     };
     const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
+      if (signal) offAbort(signal, aborted);
       resolve();
     }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
+    if (signal) onAbort(signal, aborted);
   });
 }

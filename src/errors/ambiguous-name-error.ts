@@ -1,5 +1,6 @@
+import { SeqeraError } from "./seqera-error.js";
 /** More than one resource of that kind has that name; `matches` tells them apart. */
-export class AmbiguousNameError extends Error {
+export class AmbiguousNameError extends SeqeraError {
   readonly kind: string;
   /** The name looked up. */
   readonly resourceName: string;

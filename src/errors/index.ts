@@ -1,3 +1,4 @@
+export { SeqeraError } from "./seqera-error.js";
 export { SeqeraApiError, type CallInfo, type SeqeraApiErrorDetails } from "./seqera-api-error.js";
 export { BadRequestError } from "./bad-request-error.js";
 export { ForbiddenError } from "./forbidden-error.js";

@@ -1,5 +1,6 @@
+import { SeqeraError } from "./seqera-error.js";
 /** No resource of that kind has that name (in that workspace); `candidates` are the near names. */
-export class NameNotFoundError extends Error {
+export class NameNotFoundError extends SeqeraError {
   /** "workspace", "pipeline", "compute environment", "credentials", "dataset", "label", "secret". */
   readonly kind: string;
   /** The name looked up. */

@@ -1,3 +1,5 @@
+import { SeqeraError } from "./seqera-error.js";
+
 /** Which call failed: the operation as the schema names it, plus the URL actually requested. */
 export interface CallInfo {
   method: string;
@@ -21,7 +23,7 @@ export interface SeqeraApiErrorDetails extends CallInfo {
 }
 
 /** Base of every error a call can throw. */
-export class SeqeraApiError extends Error {
+export class SeqeraApiError extends SeqeraError {
   readonly status: number | undefined;
   readonly method: string;
   readonly path: string;

@@ -1,10 +1,11 @@
+import { SeqeraError } from "./seqera-error.js";
 /**
  * An operation (or a field) that the API release this client was built from does not have: the
  * types and the operation table are generated per release, and a helper, CLI command or emulator
  * route that needs what a release lacks says so with this error rather than a 403 from the
  * server. The fix is the package line of a release that has it (docs/releases.md).
  */
-export class UnsupportedOperationError extends Error {
+export class UnsupportedOperationError extends SeqeraError {
   /** "GET /labels", or "field WorkflowLaunchRequest.nextflowVersion". */
   readonly operation: string;
   /** The API release this client was built from (SCHEMA_VERSION). */

@@ -5,6 +5,7 @@
  * body handed to the caller as a stream stays bounded by the timer until read or cancelled
  * (`guard`). `failure` names where a failed attempt broke.
  */
+import { offAbort, onAbort } from "../core/abort.js";
 import { MAX_TIMER_MS } from "../core/time.js";
 import { SeqeraApiError, type CallInfo } from "../errors/seqera-api-error.js";
 import { errorFromFailure } from "./error-from-failure.js";
@@ -39,11 +40,11 @@ export function startAttempt(
       : undefined;
   // Never keeps the process alive on its own.
   timer?.unref();
-  const onAbort = () => controller.abort(callerSignal?.reason);
-  callerSignal?.addEventListener("abort", onAbort, { once: true });
+  const abort = () => controller.abort(callerSignal?.reason);
+  if (callerSignal) onAbort(callerSignal, abort);
   function release() {
     clearTimeout(timer);
-    callerSignal?.removeEventListener("abort", onAbort);
+    if (callerSignal) offAbort(callerSignal, abort);
   }
   const failure = (error: unknown, status: number | undefined): unknown => {
     // Whatever is still open (an unread body, the connection) goes now.

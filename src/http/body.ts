@@ -11,17 +11,15 @@ export async function readAtMost(
 ): Promise<Bytes | undefined> {
   if (body === null) return new Uint8Array(0);
   const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
+  const bytes = new ByteBuffer();
   for (;;) {
     const { done, value } = await reader.read();
-    if (done) return concat(chunks, size);
-    size += value.byteLength;
-    if (size > maxBytes) {
+    if (done) return bytes.contents();
+    if (bytes.size + value.byteLength > maxBytes) {
       await reader.cancel().catch(() => {});
       return undefined;
     }
-    chunks.push(value);
+    bytes.append(value);
   }
 }
 
@@ -35,20 +33,18 @@ export async function readPrefix(
 ): Promise<string> {
   if (body === null) return "";
   const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
+  const bytes = new ByteBuffer();
   try {
-    while (size < maxBytes) {
+    while (bytes.size < maxBytes) {
       const { done, value } = await reader.read();
-      if (done) return decode(concat(chunks, size));
-      chunks.push(value);
-      size += value.byteLength;
+      if (done) return decode(bytes.contents());
+      bytes.append(value);
     }
   } catch {
-    return decode(concat(chunks, size));
+    return decode(bytes.contents());
   }
   await reader.cancel().catch(() => {});
-  return decode(concat(chunks, size).subarray(0, maxBytes));
+  return decode(bytes.contents().subarray(0, maxBytes));
 }
 
 /** UTF-8, as Response.text() decodes (a leading BOM dropped, bad bytes replaced). */
@@ -60,13 +56,28 @@ const utf8 = new TextDecoder();
 /** Over an ArrayBuffer, as Blob and ArrayBuffer users need (fetch's chunks always are). */
 export type Bytes = Uint8Array<ArrayBuffer>;
 
-function concat(chunks: Uint8Array[], size: number): Bytes {
-  if (chunks.length === 1) return chunks[0] as Bytes;
-  const all = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, offset);
-    offset += chunk.byteLength;
+/**
+ * Chunks copied into one buffer that doubles as it fills: a body arriving a byte per chunk
+ * (a slow link, a proxy) kept as a list of chunks cost some 250 bytes of objects per byte
+ * (503 MB for 2 MB of JSON); here it costs at most twice its size.
+ */
+class ByteBuffer {
+  #buffer = new Uint8Array(0);
+  size = 0;
+
+  append(chunk: Uint8Array): void {
+    const needed = this.size + chunk.byteLength;
+    if (needed > this.#buffer.byteLength) {
+      const grown = new Uint8Array(Math.max(needed, this.#buffer.byteLength * 2, 4096));
+      grown.set(this.#buffer.subarray(0, this.size));
+      this.#buffer = grown;
+    }
+    this.#buffer.set(chunk, this.size);
+    this.size = needed;
   }
-  return all;
+
+  /** The bytes appended, over an ArrayBuffer of exactly their size. */
+  contents(): Bytes {
+    return this.#buffer.slice(0, this.size);
+  }
 }

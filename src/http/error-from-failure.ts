@@ -2,6 +2,7 @@ import { BodyReadError } from "../errors/body-read-error.js";
 import { ConnectionError } from "../errors/connection-error.js";
 import type { CallInfo } from "../errors/seqera-api-error.js";
 import { TimeoutError } from "../errors/timeout-error.js";
+import { ProxyFailure } from "./proxy.js";
 
 /** How far an attempt got before it failed. */
 export interface FailurePoint {
@@ -23,21 +24,28 @@ export function errorFromFailure(failure: unknown, call: CallInfo, at: FailurePo
   const error = withoutServerBytes(failure);
   const where = `${call.method} ${call.path}`;
   const { status, timeoutMs } = at;
+  // Said wherever the proxy was on the way: it may be what is down, refusing or silent.
+  const via = error instanceof ProxyFailure ? ` through the proxy ${error.proxy}` : "";
   if (at.timedOut) {
     const message =
       status === undefined
-        ? `${where} timed out after ${timeoutMs} ms`
+        ? `${where} timed out after ${timeoutMs} ms${via}`
         : `${where} answered ${status}, then its body did not arrive in full within the ${timeoutMs} ms timeout`;
     return new TimeoutError(message, { ...call, status, timeoutMs, cause: error });
   }
   const code = codeOf(error);
-  const why = code ?? messageOf(error);
+  // undici says a refused tunnel in its message only ("Proxy response (407) !== 200 ...").
+  const refused = via ? /Proxy response \((\d{3})\)/.exec(causeMessages(error)) : null;
+  const why = refused ? `the proxy answered ${refused[1]}` : (code ?? messageOf(error));
   if (status === undefined) {
-    return new ConnectionError(`${where} failed: no response from ${originOf(call.url)} (${why})`, {
-      ...call,
-      code,
-      cause: error,
-    });
+    return new ConnectionError(
+      `${where} failed: no response from ${originOf(call.url)}${via} (${why})`,
+      {
+        ...call,
+        code,
+        cause: error,
+      },
+    );
   }
   return new BodyReadError(
     `${where} answered ${status}, then the body broke off before it was complete (${why})`,
@@ -59,7 +67,7 @@ function withoutServerBytes(error: unknown): unknown {
 
 /** undici hides the useful part ("ECONNREFUSED") in `cause`. */
 function codeOf(error: unknown): string | undefined {
-  for (let e = error, depth = 0; depth < 3 && typeof e === "object" && e !== null; depth++) {
+  for (let e = error, depth = 0; depth < 4 && typeof e === "object" && e !== null; depth++) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === "string") return code;
     e = (e as { cause?: unknown }).cause;
@@ -67,7 +75,17 @@ function codeOf(error: unknown): string | undefined {
   return undefined;
 }
 
-function messageOf(error: unknown): string {
+/** The messages along the error's chain of causes, a few levels deep. */
+function causeMessages(error: unknown): string {
+  const messages: string[] = [];
+  for (let e = error, depth = 0; depth < 5 && e instanceof Error; depth++, e = e.cause) {
+    messages.push(e.message);
+  }
+  return messages.join("; ");
+}
+
+function messageOf(failure: unknown): string {
+  const error = failure instanceof ProxyFailure ? failure.cause : failure;
   const cause = error instanceof Error ? error.cause : undefined;
   if (cause instanceof Error) return cause.message;
   return error instanceof Error ? error.message : String(error);

@@ -4,6 +4,7 @@
  * media type (text/csv or text/tab-separated-values) as the part's type, so a Blob without a type
  * is sent there as text/csv; a File keeps its name and type.
  */
+import { ConfigurationError } from "../errors/configuration-error.js";
 export type BodySerializer = (body: unknown) => FormData;
 
 const DATASET_UPLOADS = new Set(["UploadDataset", "UploadDatasetV2"]);
@@ -13,7 +14,7 @@ export function multipartSerializer(operationId: string): BodySerializer {
   return (body) => {
     if (body instanceof FormData) return body;
     if (body === null || typeof body !== "object") {
-      throw new TypeError(
+      throw new ConfigurationError(
         `${operationId} takes a multipart body: an object such as { file: Blob }.`,
       );
     }

@@ -2,6 +2,7 @@
  * Reading an OpenAPI 3.0 document: one set of helpers for the schema scripts, the emulator and
  * response validation. The document is data, so its nodes are typed loosely.
  */
+import { SeqeraError } from "../errors/seqera-error.js";
 
 /** A schema object (or any other node) of the document. */
 export type SchemaObject = Record<string, unknown>;
@@ -41,7 +42,7 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 
 /** The node a local JSON pointer (`#/components/schemas/X`) names, or undefined. */
 export function resolvePointer(doc: unknown, ref: string): unknown {
-  if (!ref.startsWith("#/")) throw new Error(`Only local $refs are supported: ${ref}`);
+  if (!ref.startsWith("#/")) throw new SeqeraError(`Only local $refs are supported: ${ref}`);
   let node: unknown = doc;
   for (const raw of ref.slice(2).split("/")) {
     const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
@@ -55,7 +56,7 @@ export function resolvePointer(doc: unknown, ref: string): unknown {
 export function deref<T = SchemaObject>(doc: unknown, node: unknown): T | undefined {
   let current = node;
   for (let hops = 0; isRecord(current) && typeof current.$ref === "string"; hops++) {
-    if (hops > 32) throw new Error(`$ref cycle at ${current.$ref}`);
+    if (hops > 32) throw new SeqeraError(`$ref cycle at ${current.$ref}`);
     current = resolvePointer(doc, current.$ref);
   }
   return current as T | undefined;
@@ -93,7 +94,8 @@ export function walkRefs(root: unknown, onRef: (ref: string) => unknown): void {
 /** The operation object of `METHOD path`; an error when the document has none. */
 export function operationObject(doc: OpenApiDocument, ref: OperationRef): SchemaObject {
   const op = doc.paths[ref.path]?.[ref.method.toLowerCase()];
-  if (!isRecord(op)) throw new Error(`Operation ${ref.method} ${ref.path} is not in the schema`);
+  if (!isRecord(op))
+    throw new SeqeraError(`Operation ${ref.method} ${ref.path} is not in the schema`);
   return op;
 }
 

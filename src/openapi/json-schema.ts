@@ -1,3 +1,4 @@
+import { SeqeraError } from "../errors/seqera-error.js";
 import { isRecord, type SchemaObject } from "./document.js";
 
 /**
@@ -59,7 +60,7 @@ export function toJsonSchemaDefs(
 
 function rewriteRef(ref: string, base: string): string {
   const prefix = "#/components/schemas/";
-  if (!ref.startsWith(prefix)) throw new Error(`Unsupported $ref ${ref}`);
+  if (!ref.startsWith(prefix)) throw new SeqeraError(`Unsupported $ref ${ref}`);
   return `${base}#/$defs/${ref.slice(prefix.length)}`;
 }
 

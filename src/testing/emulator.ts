@@ -1,3 +1,4 @@
+import { ConfigurationError } from "../errors/configuration-error.js";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { operations } from "../../generated/operations.js";
@@ -69,12 +70,19 @@ export interface EmulatorOptions {
    * long-lived emulator's memory stays bounded; 0 keeps none. Default 10,000.
    */
   requestLogLimit?: number;
+  /**
+   * How many bytes of request bodies `emulator.requests` keeps, the oldest requests dropped
+   * first (the latest is always kept): a few large bodies weigh more than thousands of small
+   * requests. Default 64 MiB.
+   */
+  requestLogBytes?: number;
 }
 
 const router = createRouter(operations);
 
 const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 const DEFAULT_REQUEST_LOG_LIMIT = 10_000;
+const DEFAULT_REQUEST_LOG_BYTES = 64 * 1024 * 1024;
 /** How long a refused request's remaining body is read and dropped before the connection ends. */
 const LINGER_MS = 1_000;
 
@@ -107,6 +115,10 @@ export class Emulator {
   readonly #doc = loadDocument();
   readonly #maxBodyBytes: number;
   readonly #requestLogLimit: number;
+  readonly #requestLogBytes: number;
+  /** The body bytes of each request in the log, and their sum. */
+  readonly #logWeights = new WeakMap<RecordedRequest, number>();
+  #loggedBytes = 0;
   // #serve answers every error itself; the catch is for a socket gone while answering.
   readonly #server = createServer((req, res) => {
     this.#serve(req, res).catch(() => res.destroy());
@@ -121,7 +133,7 @@ export class Emulator {
   }
 
   private constructor(options: EmulatorOptions) {
-    if (options.tokens?.length === 0) throw new Error("At least one token is needed");
+    if (options.tokens?.length === 0) throw new ConfigurationError("At least one token is needed");
     this.#tokens = new Set(options.tokens ?? [randomId(40)]);
     this.#limiter =
       options.rateLimit === false
@@ -134,6 +146,7 @@ export class Emulator {
     this.#autoAdvance = options.autoAdvance ?? false;
     this.#maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.#requestLogLimit = options.requestLogLimit ?? DEFAULT_REQUEST_LOG_LIMIT;
+    this.#requestLogBytes = options.requestLogBytes ?? DEFAULT_REQUEST_LOG_BYTES;
     this.state = new EmulatorState(options.seed);
   }
 
@@ -177,7 +190,7 @@ export class Emulator {
    */
   setHandler(operation: string, handler: Handler): void {
     const operationId = this.#resolveOperation(operation);
-    if (!operationId) throw new Error(`Unknown operation ${operation}`);
+    if (!operationId) throw new ConfigurationError(`Unknown operation ${operation}`);
     this.#handlers.set(operationId, handler);
   }
 
@@ -250,7 +263,23 @@ export class Emulator {
   #log(record: RecordedRequest): void {
     if (this.#requestLogLimit === 0) return;
     this.requests.push(record);
-    if (this.requests.length > this.#requestLogLimit) this.requests.shift();
+    if (this.requests.length > this.#requestLogLimit) this.#dropOldest();
+  }
+
+  /** Counts the body `record` keeps, dropping the oldest requests beyond `requestLogBytes`. */
+  #weigh(record: RecordedRequest, bytes: number): void {
+    // Not in the log (none is kept, or it was dropped while this request was read).
+    if (this.requests.lastIndexOf(record) < 0) return;
+    this.#logWeights.set(record, bytes);
+    this.#loggedBytes += bytes;
+    while (this.#loggedBytes > this.#requestLogBytes && this.requests[0] !== record) {
+      this.#dropOldest();
+    }
+  }
+
+  #dropOldest(): void {
+    const dropped = this.requests.shift();
+    if (dropped) this.#loggedBytes -= this.#logWeights.get(dropped) ?? 0;
   }
 
   #bodyTooLarge(): string {
@@ -336,6 +365,8 @@ export class Emulator {
     const check = await checkRequest(this.#doc, route, url, header(req, "content-type"), rawBody);
     if (!check.ok) return { status: 400, body: { message: withErrorId(check.message) } };
     record.body = recordedBody(check.request.body);
+    // An upload is kept by name and size only: its content does not weigh.
+    this.#weigh(record, record.body === check.request.body ? rawBody.length : 0);
     const request: EmulatorRequest = {
       operationId: route.info.operationId,
       method: route.info.method,

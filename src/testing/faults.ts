@@ -1,3 +1,5 @@
+import { ConfigurationError } from "../errors/configuration-error.js";
+
 /** What the infrastructure in front of the service may do to one request. */
 export type FaultKind = "unavailable" | "reset";
 
@@ -30,7 +32,7 @@ export class Faults {
   configure(options: FaultOptions): void {
     for (const rate of [options.unavailableRate, options.resetRate]) {
       if (rate !== undefined && !(rate >= 0 && rate <= 1))
-        throw new RangeError("A fault rate is a share between 0 and 1");
+        throw new ConfigurationError("A fault rate is a share between 0 and 1");
     }
     this.options = { ...options };
     this.random = mulberry32(options.seed ?? 1);

@@ -1,3 +1,5 @@
+import { ConfigurationError } from "../errors/configuration-error.js";
+
 export interface EmulatorRateLimit {
   /** Calls per token in each refresh period (`refreshMs`); the service's default is 20. */
   perSecond: number;
@@ -112,7 +114,7 @@ export class TokenRateLimiter {
     for (const key of ["perSecond", "perHour", "refreshMs", "timeoutMs"] as const) {
       const value = options[key];
       if (!Number.isFinite(value) || value < (key === "timeoutMs" ? 0 : 1)) {
-        throw new Error(
+        throw new ConfigurationError(
           `rateLimit.${key} must be a finite number >= ${key === "timeoutMs" ? 0 : 1}`,
         );
       }

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
+  copyPipeline,
   findComputeEnv,
   findPipeline,
   toComputeEnvRequest,
@@ -40,8 +41,14 @@ describe("from tw's recorded answers", () => {
     expect(body.computeEnv).toMatchObject({
       name: "copy",
       platform: "aws-batch",
-      credentialsId: expect.any(String),
       config: { workDir: expect.any(String), discriminator: "aws-batch" },
+    });
+    // The source workspace's credentials are not the target's: sent only when mapped.
+    expect(body.computeEnv).not.toHaveProperty("credentialsId");
+    expect(
+      toComputeEnvRequest(computeEnv, { credentialsId: "target-creds" }).computeEnv,
+    ).toMatchObject({
+      credentialsId: "target-creds",
     });
     expect(body.computeEnv!.config).not.toHaveProperty("forgedResources");
     expect(body.computeEnv).not.toHaveProperty("id");
@@ -49,7 +56,34 @@ describe("from tw's recorded answers", () => {
     expect(nullKeys(body)).toEqual([]);
   });
 
-  test("a compute environment without name or platform is a TypeError saying where to read it", () => {
+  test("a compute environment's config without the fields its platform's schema marks readOnly", () => {
+    const body = toComputeEnvRequest({
+      name: "azure",
+      platform: "azure-batch",
+      credentialsId: "source-creds",
+      config: {
+        discriminator: "azure-batch",
+        workDir: "az://work",
+        region: "westeurope",
+        deleteJobsOnCompletion: "on_success",
+        deletePoolsOnCompletion: true,
+      },
+    });
+    expect(body).toEqual({
+      computeEnv: {
+        name: "azure",
+        platform: "azure-batch",
+        config: {
+          discriminator: "azure-batch",
+          workDir: "az://work",
+          region: "westeurope",
+          deletePoolsOnCompletion: true,
+        },
+      },
+    });
+  });
+
+  test("a compute environment without name or platform is a ConfigurationError saying where to read it", () => {
     expect(() => toComputeEnvRequest({ name: "x" })).toThrow(
       "toComputeEnvRequest: the compute environment has no name, platform or config; read it with GET /compute-envs/{computeEnvId}",
     );
@@ -122,5 +156,44 @@ describe("round trips the emulator's validation accepts", () => {
       body: toPipelineRequest(pipeline, launch ?? {}, { computeEnvId }),
     });
     expect(created.pipeline).toMatchObject({ name: "rnaseq", workspaceId: 43 });
+  });
+});
+
+describe("copyPipeline", () => {
+  test("into a workspace whose compute environment has no work directory: the copy has none either", async () => {
+    emulator.state.pipelines.add({
+      name: "wgs",
+      workspaceId: 42,
+      launch: { workDir: "s3://source-bucket/work" },
+    });
+    const bare = emulator.state.computeEnvs.add({ name: "bare", workspaceId: 43, primary: true });
+    // The target's compute environment as the service may describe it: no workDir configured.
+    emulator.setHandler("DescribeComputeEnv", (request) =>
+      request.params.computeEnvId === bare.id
+        ? {
+            status: 200,
+            body: {
+              computeEnv: {
+                id: bare.id,
+                name: "bare",
+                platform: "aws-batch",
+                status: "AVAILABLE",
+                config: { discriminator: "aws-batch", region: "eu-west-1" },
+              },
+            },
+          }
+        : undefined,
+    );
+    try {
+      const copied = await copyPipeline(clientOf(emulator), "wgs", { to: 43 });
+      const created = emulator.requests.filter((r) => r.operationId === "CreatePipeline").at(-1)!;
+      const { launch } = created.body as { launch: Record<string, unknown> };
+      expect(copied).toMatchObject({ computeEnvId: bare.id, computeEnvBy: "primary" });
+      expect(launch.computeEnvId).toBe(bare.id);
+      // Not the source workspace's bucket: the service applies the compute environment's default.
+      expect(launch).not.toHaveProperty("workDir");
+    } finally {
+      emulator.clearHandlers();
+    }
   });
 });

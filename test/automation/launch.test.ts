@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import {
   NameNotFoundError,
   ResumeUnavailableError,
+  UnexpectedAnswerError,
   launchPipeline,
   relaunchRun,
 } from "../../src/index.js";
@@ -83,6 +84,26 @@ describe("launchPipeline", () => {
     const pipeline = emulator.state.pipelines.byName("rnaseq", 42)!;
     expect(launch.id).toBe(pipeline.launchId);
     expect(runOf(workflowId).pipelineId).toBe(pipeline.id);
+  });
+
+  test("saved paramsText that is not text: an UnexpectedAnswerError naming the field, nothing launched", async () => {
+    emulator.setHandler("DescribePipelineLaunch", () => ({
+      status: 200,
+      body: { launch: { pipeline: "https://github.com/nf-core/rnaseq", paramsText: { a: 1 } } },
+    }));
+    const before = launched().length;
+    const error = await launchPipeline(clientOf(emulator), "rnaseq", {
+      params: { outdir: "s3://out" },
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnexpectedAnswerError);
+    expect(error).toMatchObject({
+      operation: "GET /pipelines/{pipelineId}/launch",
+      field: "launch.paramsText",
+    });
+    expect((error as Error).message).toMatch(
+      /^GET \/pipelines\/\{pipelineId\}\/launch answered without a usable launch\.paramsText \(expected params as JSON or YAML text\); the service sent \{"a":1\}\./,
+    );
+    expect(launched()).toHaveLength(before);
   });
 
   test("YAML params stay YAML; compute env and labels by name; revision and run name", async () => {

@@ -10,6 +10,7 @@ import {
   findLabel,
   findPipeline,
   findSecret,
+  launchPipeline,
   listWorkspaces,
 } from "../../src/index.js";
 import { nearNames } from "../../src/automation/names.js";
@@ -167,6 +168,64 @@ describe("resources by name within a workspace", () => {
     const other = clientOf(emulator);
     await findDataset(other, "samples");
     expect(servedSince(emulator, from)).toEqual(["ListDatasetsV2", "ListDatasetsV2"]);
+  });
+});
+
+describe("shared look-ups and kept lists", () => {
+  test("concurrent look-ups share one request; one caller's abort fails that caller alone", async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    emulator.setHandler("UserInfo", async () => {
+      await held;
+      return undefined;
+    });
+    try {
+      const client = clientOf(emulator, { workspaceId: "acme/prod" });
+      const from = emulator.requests.length;
+      const first = new AbortController();
+      const aborted = findPipeline(client, "rnaseq", { signal: first.signal }).catch(
+        (e: unknown) => e,
+      );
+      const other = findPipeline(client, "sarek");
+      while (!emulator.requests.slice(from).some((r) => r.operationId === "UserInfo")) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      first.abort(new Error("the first caller gave up"));
+      expect(((await aborted) as Error).message).toBe("the first caller gave up");
+      release();
+      await expect(other).resolves.toMatchObject({ name: "sarek" });
+      expect(servedSince(emulator, from).filter((op) => op === "UserInfo")).toEqual(["UserInfo"]);
+    } finally {
+      release();
+      emulator.clearHandlers();
+    }
+  });
+
+  test("a finder's kept list is dropped when another look-up of that kind fetched a newer one", async () => {
+    const client = clientOf(emulator);
+    const old = await findComputeEnv(client, "aws-prod");
+    // Deleted and re-created under a new id, as a user does in the UI.
+    emulator.state.computeEnvs.delete(old.id!);
+    const recreated = emulator.state.computeEnvs.add({
+      name: "aws-prod",
+      workspaceId: 42,
+      status: "AVAILABLE",
+    });
+    // The launch finds the new one (its own look-up of AVAILABLE ones is fetched now).
+    const { workflowId } = await launchPipeline(client, "rnaseq", { computeEnv: "aws-prod" });
+    expect(emulator.state.runs.get(workflowId)?.computeEnvId).toBe(recreated.id);
+    await expect(findComputeEnv(client, "aws-prod")).resolves.toMatchObject({ id: recreated.id });
+  });
+
+  test("kept lists are bounded: past 100 names, the least recently used is fetched again", async () => {
+    const client = clientOf(emulator);
+    await findPipeline(client, "rnaseq");
+    for (let i = 0; i < 100; i++) {
+      await findPipeline(client, `missing-${i}`, { optional: true });
+    }
+    const from = emulator.requests.length;
+    await findPipeline(client, "rnaseq");
+    expect(servedSince(emulator, from)).toEqual(["ListPipelines"]);
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { mergeParamsText, parseParamsText } from "../../src/automation/params.js";
+import { ConfigurationError } from "../../src/index.js";
 
 describe("params merged over a saved launch's paramsText", () => {
   test("JSON: nested objects merge key by key, arrays and scalars replace, indentation kept", async () => {
@@ -63,6 +64,24 @@ describe("params merged over a saved launch's paramsText", () => {
     await expect(parseParamsText(merged)).resolves.toEqual({ a: 1, b: { c: 2, d: 3 } });
   });
 
+  test("JSON: values the caller did not touch keep their text (big integers, 1.0, 1e400)", async () => {
+    const saved =
+      '{\n  "id": 12345678901234567890,\n  "ratio": 1.0,\n  "huge": 1e400,\n  "opts": {"cpus": 2.50, "mem": "4 GB"}\n}\n';
+    const merged = await mergeParamsText(saved, { opts: { mem: "8 GB" }, added: 1 });
+    expect(merged).toBe(
+      '{\n  "id": 12345678901234567890,\n  "ratio": 1.0,\n  "huge": 1e400,\n  "opts": {"cpus": 2.50, "mem": "8 GB"},\n  "added": 1\n}\n',
+    );
+  });
+
+  test("YAML: values the caller did not touch keep their text, comments and layout", async () => {
+    const saved =
+      "id: 12345678901234567890\nratio: 1.0 # exact\nhuge: 1e400\nhex: 0x1F\nopts:\n  cpus: 2.50\n  mem: 4 GB\n";
+    const merged = await mergeParamsText(saved, { opts: { mem: "8 GB" } });
+    expect(merged).toBe(
+      "id: 12345678901234567890\nratio: 1.0 # exact\nhuge: 1e400\nhex: 0x1F\nopts:\n  cpus: 2.50\n  mem: 8 GB\n",
+    );
+  });
+
   test("no saved params: the caller's, as JSON", async () => {
     for (const saved of [undefined, "", "  \n"]) {
       expect(JSON.parse(await mergeParamsText(saved, { a: { b: 1 } }))).toEqual({ a: { b: 1 } });
@@ -86,8 +105,10 @@ describe("params merged over a saved launch's paramsText", () => {
   });
 
   test("saved params that are not an object, or not JSON nor YAML, are refused", async () => {
-    await expect(mergeParamsText("[1, 2]", { a: 1 })).rejects.toBeInstanceOf(TypeError);
-    await expect(mergeParamsText("- 1\n- 2\n", { a: 1 })).rejects.toBeInstanceOf(TypeError);
-    await expect(mergeParamsText("a: [1,\n", { a: 1 })).rejects.toBeInstanceOf(SyntaxError);
+    await expect(mergeParamsText("[1, 2]", { a: 1 })).rejects.toBeInstanceOf(ConfigurationError);
+    await expect(mergeParamsText("- 1\n- 2\n", { a: 1 })).rejects.toBeInstanceOf(
+      ConfigurationError,
+    );
+    await expect(mergeParamsText("a: [1,\n", { a: 1 })).rejects.toBeInstanceOf(ConfigurationError);
   });
 });

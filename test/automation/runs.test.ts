@@ -10,6 +10,7 @@ import {
   waitForRun,
 } from "../../src/index.js";
 import { pollDelays } from "../../src/automation/poll.js";
+import { ConfigurationError } from "../../src/index.js";
 import type { Emulator } from "../../src/testing/index.js";
 import { FAST, clientOf, seededEmulator } from "./setup.js";
 
@@ -147,11 +148,11 @@ describe("poll interval", () => {
     expect(next(true)).toBe(100);
   });
 
-  test("defaults to 5 s growing to 60 s; bad values are a RangeError", () => {
+  test("defaults to 5 s growing to 60 s; bad values are a ConfigurationError", () => {
     const next = pollDelays({});
     expect(next(true)).toBe(5000);
-    expect(() => pollDelays({ pollIntervalMs: 0 })).toThrow(RangeError);
-    expect(() => pollDelays({ maxPollIntervalMs: Number.NaN })).toThrow(RangeError);
+    expect(() => pollDelays({ pollIntervalMs: 0 })).toThrow(ConfigurationError);
+    expect(() => pollDelays({ maxPollIntervalMs: Number.NaN })).toThrow(ConfigurationError);
   });
 });
 

@@ -102,7 +102,7 @@ describe("a hostile server", () => {
     const result = await seqera(["ListWorkflows", "--paginate", "-q", "max=2"]);
     expect(lines(result.stdout)).toEqual([{ id: 1 }, { id: 2 }]);
     expect(result.stderr).toBe(
-      'seqera-api: Expected an array in the page\'s "workflows" field, got string\n',
+      'seqera-api: 200 ListWorkflows: GET /workflow answered 200 with "workflows" as string where a list was expected\n',
     );
     expect(result.code).toBe(EXIT.failure);
   });

@@ -121,6 +121,14 @@ describe("launch", () => {
       ["launch", "rnaseq", "--params", "a.yaml", "--params-file", "b.yaml"],
       "--params and --params-file are the same option: give one.",
     ],
+    [
+      ["launch", "rnaseq", "--params", "a.yaml", "--params", "b.yaml"],
+      "--params is given more than once: it takes one file.",
+    ],
+    [
+      ["launch", "rnaseq", "-c", "aws", "--compute-env", "gcp"],
+      "--compute-env is given more than once: it takes one name.",
+    ],
     [["launch", "rnaseq", "--no-resume"], "--no-resume does not apply to seqera-api launch."],
     [["launch", "rnaseq", "--syntax-parser", "v3"], "--syntax-parser v3: expected v1 or v2."],
     [["launch"], "Usage: seqera-api launch <pipeline name or URL>"],

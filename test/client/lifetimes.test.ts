@@ -67,6 +67,31 @@ describe("one long-lived signal given to every call", () => {
     }
   });
 
+  it("50 concurrent calls on it: one listener, no MaxListenersExceededWarning; its abort ends them all", async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on("warning", onWarning);
+    server.handle(() => ({ delayMs: 60_000 }));
+    try {
+      const batch = new AbortController();
+      const client = clientFor(server, { timeoutMs: TIMEOUT_MS, rateLimit: { perSecond: 1000 } });
+      const calls = Array.from({ length: 50 }, () =>
+        client.GET("/service-info", { signal: batch.signal }).catch((error: unknown) => error),
+      );
+      while (server.requests.length < 50) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(getEventListeners(batch.signal, "abort")).toHaveLength(1);
+      batch.abort(new Error("batch cancelled"));
+      const errors = (await Promise.all(calls)) as Error[];
+      expect(errors.map((e) => e.message)).toEqual(Array(50).fill("batch cancelled"));
+      expect(getEventListeners(batch.signal, "abort")).toHaveLength(0);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.filter((w) => w.name === "MaxListenersExceededWarning")).toEqual([]);
+    } finally {
+      process.off("warning", onWarning);
+      server.handle(() => ({ body: {} }));
+    }
+  });
+
   it("a body handed over as a stream holds its attempt until read to the end, or cancelled", async () => {
     const pending = trackAttemptTimers();
     const signal = new AbortController().signal;

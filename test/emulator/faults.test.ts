@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { startEmulator, type Emulator } from "../../src/testing/index.js";
 import { api } from "./http.js";
+import { ConfigurationError } from "../../src/index.js";
 
 let emulator: Emulator;
 beforeEach(async () => {
@@ -71,6 +72,6 @@ describe("fault knobs", () => {
   });
 
   test("rates outside 0–1 are refused", () => {
-    expect(() => emulator.faults.configure({ unavailableRate: 1.5 })).toThrow(RangeError);
+    expect(() => emulator.faults.configure({ unavailableRate: 1.5 })).toThrow(ConfigurationError);
   });
 });

@@ -1,4 +1,7 @@
+import { execFile } from "node:child_process";
 import { connect } from "node:net";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startEmulator, type Emulator } from "../../src/testing/index.js";
 import { api } from "./http.js";
@@ -230,6 +233,47 @@ describe("memory per request is bounded", () => {
     } finally {
       await Promise.all([small.close(), none.close()]);
     }
+  });
+
+  test("the request log keeps the bodies of at most requestLogBytes, the oldest requests dropped", async () => {
+    const small = await startEmulator({
+      rateLimit: false,
+      requestLogBytes: 10 * 1024 * 1024,
+      seed: { workspaces: [{ org: "acme", name: "prod", id: 42 }] },
+    });
+    try {
+      const paramsText = "x".repeat(4 * 1024 * 1024);
+      for (let i = 0; i < 8; i++) {
+        const response = await fetch(`${small.url}/pipelines?workspaceId=42`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${small.token}`, "content-type": "application/json" },
+          body: JSON.stringify({ name: `p${i}`, launch: { pipeline: "https://x/y", paramsText } }),
+        });
+        expect(response.status).toBe(200);
+        await api(small, "/user-info");
+      }
+      // Two 4 MB bodies fit in 10 MB; the requests without a body weigh nothing.
+      expect(
+        small.requests.map((r) => (r.body as { name?: string } | undefined)?.name ?? r.path),
+      ).toEqual(["/user-info", "p6", "/user-info", "p7", "/user-info"]);
+    } finally {
+      await small.close();
+    }
+  });
+
+  test("60 updates with 4 MB params each: the default log keeps the heap under 160 MB", async () => {
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [
+        "--expose-gc",
+        "--import",
+        "tsx",
+        fileURLToPath(new URL("../fixtures/emulator-log-memory.ts", import.meta.url)),
+      ],
+      { cwd: fileURLToPath(new URL("../..", import.meta.url)), maxBuffer: 1024 * 1024 },
+    );
+    // 262 MB with every body kept by the request log (502 MB for 120 updates); now 82 MB.
+    expect(JSON.parse(stdout).heapMb).toBeLessThan(160);
   });
 
   test("an uploaded file is recorded by name, type and size, not kept with its content", async () => {

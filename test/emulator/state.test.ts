@@ -530,6 +530,26 @@ describe("datasets", () => {
     );
   });
 
+  test("the older listing under /workspaces/{workspaceId}/datasets answers from the same datasets", async () => {
+    const { dataset } = await expectAnswer(emulator, "POST /datasets", "/datasets?workspaceId=42", {
+      body: { name: "older-api" },
+    });
+    const listed = await expectAnswer(
+      emulator,
+      "GET /workspaces/{workspaceId}/datasets",
+      "/workspaces/42/datasets",
+    );
+    expect(listed.datasets).toContainEqual(
+      expect.objectContaining({ id: dataset.id, name: "older-api" }),
+    );
+    await expectAnswer(
+      emulator,
+      "GET /workspaces/{workspaceId}/datasets",
+      "/workspaces/4242/datasets",
+      { status: 403 },
+    );
+  });
+
   test("a seeded dataset has its versions", () => {
     const dataset = emulator.state.datasets.add({
       name: "seeded",

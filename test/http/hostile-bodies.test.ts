@@ -2,6 +2,9 @@
  * Bodies that break off after their status, stall, or do not end: typed errors saying so,
  * retried like connection errors where the method allows, memory bounded.
  */
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import {
   BodyReadError,
@@ -104,6 +107,24 @@ describe("a body that breaks off after its status", () => {
     const client = clientFor(server, { timeoutMs: 150, retry: { baseDelayMs: 1 } });
     await expect(describeWorkflow(client)).resolves.toEqual(OK.body);
     expect(server.requests).toHaveLength(2);
+  });
+});
+
+describe("a body arriving a byte at a time", () => {
+  it("a 2 MB JSON answer in 1-byte chunks: read whole, the process's peak RSS grows under 100 MB", async () => {
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        fileURLToPath(new URL("../fixtures/json-trickle-client.ts", import.meta.url)),
+      ],
+      { cwd: fileURLToPath(new URL("../..", import.meta.url)) },
+    );
+    const { grewMb, versionLength } = JSON.parse(stdout);
+    expect(versionLength).toBe(2 * 1024 * 1024);
+    // Was 503 MB: every 1-byte chunk kept as its own Uint8Array until the end.
+    expect(grewMb).toBeLessThan(100);
   });
 });
 

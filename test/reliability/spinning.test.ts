@@ -80,6 +80,17 @@ describe("followRunLog", () => {
   });
 });
 
+describe("followRunLog on a log that starts over", () => {
+  it("a resumed run's log replacing the old one: its new lines given from its start, once each", async () => {
+    runWithLog((n) => {
+      if (n < 2) return { entries: ["a", "b", "c"] };
+      if (n < 4) return { entries: ["a", "x"] };
+      return { entries: ["a", "x", "y", "z"] };
+    }, 800);
+    expect(await follow()).toEqual(["a", "b", "c", "a", "x", "y", "z"]);
+  });
+});
+
 describe("paginate over a server that ignores offset", () => {
   it("with totalSize null: a SeqeraApiError after the first repeated page, not 6,000 items", async () => {
     const page = Array.from({ length: 100 }, (_, i) => ({ id: `w${i}`, status: "RUNNING" }));

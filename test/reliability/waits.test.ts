@@ -53,6 +53,14 @@ describe("transient failures mid-wait", () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it.each([501, 505, 511])("a %i cannot pass: rejects at once", async (status) => {
+    server.reply(run("RUNNING"), { status, body: { message: "Not here" } });
+    const error = await failure(waitForRun(clientFor(server), "w1", FAST));
+    expect(error).toBeInstanceOf(ServerError);
+    expect(error).toMatchObject({ status, message: "Not here" });
+    expect(server.requests).toHaveLength(2);
+  });
+
   it("a 403 is not transient: rejects at once", async () => {
     server.reply(run("RUNNING"), { status: 403 });
     await expect(waitForRun(clientFor(server), "w1", FAST)).rejects.toThrow(ForbiddenError);

@@ -1,7 +1,8 @@
+import { SeqeraError } from "../../errors/seqera-error.js";
 import type { ComputeEnv, ComputeEnvStatus } from "../schema.js";
 
 /** A compute environment that was waited for can no longer become AVAILABLE (ERRORED, INVALID, …). */
-export class ComputeEnvFailedError extends Error {
+export class ComputeEnvFailedError extends SeqeraError {
   readonly computeEnvId: string;
   readonly status: ComputeEnvStatus | undefined;
   /** The service's explanation, when it gave one. */

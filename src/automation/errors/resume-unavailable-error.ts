@@ -1,5 +1,6 @@
+import { SeqeraError } from "../../errors/seqera-error.js";
 /** A run cannot be resumed: the service holds no commit to resume it from. */
-export class ResumeUnavailableError extends Error {
+export class ResumeUnavailableError extends SeqeraError {
   readonly workflowId: string;
 
   constructor(workflowId: string) {

@@ -1,7 +1,8 @@
+import { SeqeraError } from "../../errors/seqera-error.js";
 import type { Run, RunStatus, Task } from "../schema.js";
 
 /** A run that was waited for ended without success (FAILED, CANCELLED or UNKNOWN). */
-export class RunFailedError extends Error {
+export class RunFailedError extends SeqeraError {
   readonly workflowId: string;
   readonly status: RunStatus | undefined;
   /** The run's own error message, when it reported one. */

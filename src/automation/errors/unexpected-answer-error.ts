@@ -1,12 +1,15 @@
+import { operations } from "../../../generated/operations.js";
+import { SeqeraApiError } from "../../errors/seqera-api-error.js";
 /** Longest part of the answer quoted in the message: enough to recognise it, not a flood. */
 const QUOTED_CHARS = 200;
 
 /**
  * The service answered a call with success but without what the operation promises: a field
  * absent or null, or a status this client does not know. Going on would loop, or fail later
- * with a TypeError far from the cause.
+ * with a TypeError far from the cause. It is the service's answer, so a SeqeraApiError of the
+ * call (`method`, `path`, `operationId`), with the answer as its `body`.
  */
-export class UnexpectedAnswerError extends Error {
+export class UnexpectedAnswerError extends SeqeraApiError {
   /** The call, as "GET /workflow/{workflowId}". */
   readonly operation: string;
   /** What was missing or not understood, as a path in the answer: "workflow.status". */
@@ -15,9 +18,11 @@ export class UnexpectedAnswerError extends Error {
   readonly answer: unknown;
 
   constructor(operation: string, field: string, expected: string, answer: unknown) {
+    const [method = "", path = ""] = operation.split(" ");
     super(
       `${operation} answered without a usable ${field} (expected ${expected}); the service sent ${quote(answer)}. ` +
         "The service or a proxy in front of it answered something else than the API describes: check the base URL (TOWER_API_ENDPOINT) and the server's version.",
+      { method, path, operationId: operations[operation]?.operationId ?? operation },
     );
     this.operation = operation;
     this.field = field;

@@ -1,5 +1,6 @@
+import { SeqeraError } from "../../errors/seqera-error.js";
 /** A wait (for a run, a compute environment) reached its `timeoutMs` first. */
-export class WaitTimeoutError extends Error {
+export class WaitTimeoutError extends SeqeraError {
   /** What was waited for: "run" or "compute environment". */
   readonly resource: string;
   readonly id: string;

@@ -1,5 +1,6 @@
 import type { Dataset, DatasetVersion } from "../state/datasets.js";
 import {
+  FORBIDDEN,
   badRequest,
   bodyOf,
   NO_CONTENT,
@@ -18,7 +19,7 @@ const datasets = namedResource({
 });
 
 /** Datasets, their uploaded versions and the URLs launches take, keyed by operationId. */
-export const datasetRoutes: Record<string, StateRoute> = {
+const v2Routes = {
   ListDatasetsV2(request, ctx) {
     return paged("datasets", datasets.search(request, ctx), request, (d) => datasetDto(ctx, d));
   },
@@ -80,6 +81,23 @@ export const datasetRoutes: Record<string, StateRoute> = {
     }
     return { status: 200, body: version.content, headers: { "content-type": version.mediaType } };
   }),
+} satisfies Record<string, StateRoute>;
+
+/**
+ * The older listing names the workspace in the path (`/workspaces/{workspaceId}/datasets`) and
+ * answers as the V2 one does, from the same datasets.
+ */
+function inPathWorkspace(route: StateRoute): StateRoute {
+  return (request, ctx) => {
+    const workspaceId = request.params.workspaceId as number;
+    if (!ctx.state.workspaces.get(workspaceId)) return FORBIDDEN;
+    return route(request, { ...ctx, workspaceId });
+  };
+}
+
+export const datasetRoutes: Record<string, StateRoute> = {
+  ...v2Routes,
+  ListDatasets: inPathWorkspace(v2Routes.ListDatasetsV2),
 };
 
 /** The URL a launch takes as its input, in the service's form. */

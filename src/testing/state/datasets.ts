@@ -1,3 +1,4 @@
+import { ConfigurationError } from "../../errors/configuration-error.js";
 import { randomId, serviceTimestamp } from "../ids.js";
 import { ScopedStore, type ScopedInit, type WorkspaceResolver } from "./scoped.js";
 import type { Entity } from "./store.js";
@@ -59,7 +60,7 @@ export class DatasetStore extends ScopedStore<Dataset, DatasetInit> {
   /** Adds the next version, as an upload does. */
   upload(id: string, upload: DatasetUpload): DatasetVersion {
     const dataset = this.get(id);
-    if (!dataset) throw new Error(`No dataset ${id}`);
+    if (!dataset) throw new ConfigurationError(`No dataset ${id}`);
     const version = addVersion(dataset, upload, serviceTimestamp(new Date()));
     dataset.lastUpdated = version.dateCreated;
     return version;

@@ -1,3 +1,4 @@
+import { ConfigurationError } from "../../errors/configuration-error.js";
 import { numericIds, Store, timestamp, type Dated, type Entity } from "./store.js";
 
 export type OrgRole = "owner" | "member" | "collaborator";
@@ -77,7 +78,7 @@ const NAME = /^[a-zA-Z\d](?:[a-zA-Z\d]|[-_](?=[a-zA-Z\d])){1,38}$/;
 
 function checkName(kind: string, name: string): void {
   if (!NAME.test(name)) {
-    throw new Error(
+    throw new ConfigurationError(
       `${kind} name "${name}": 2 to 40 letters, digits, - or _, as the service requires`,
     );
   }
@@ -91,7 +92,8 @@ export class OrganizationStore extends Store<Organization> {
   /** Adds an organization; the emulator's user becomes its owner. */
   add(init: OrganizationInit): Organization {
     checkName("Organization", init.name);
-    if (this.byName(init.name, undefined)) throw new Error(`Organization ${init.name} exists`);
+    if (this.byName(init.name, undefined))
+      throw new ConfigurationError(`Organization ${init.name} exists`);
     const dateCreated = timestamp(init.dateCreated);
     const org = this.insert({
       id: init.id ?? this.newId(),
@@ -115,7 +117,7 @@ export class WorkspaceStore extends Store<Workspace> {
     checkName("Workspace", init.name);
     const org = this.orgOf(init.org);
     if (this.inOrg(org.id).some((w) => w.name === init.name)) {
-      throw new Error(`Workspace ${org.name}/${init.name} exists`);
+      throw new ConfigurationError(`Workspace ${org.name}/${init.name} exists`);
     }
     const dateCreated = timestamp(init.dateCreated);
     return this.insert({

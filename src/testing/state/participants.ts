@@ -1,3 +1,4 @@
+import { ConfigurationError } from "../../errors/configuration-error.js";
 import { numericIds, Store, timestamp, type Dated, type Entity } from "./store.js";
 import type { Member, Organization, Workspace } from "./organizations.js";
 
@@ -55,7 +56,7 @@ function created(init: Dated): { dateCreated: string; lastUpdated: string } {
 
 function memberNamed(lookup: Lookup, orgId: number, userName: string): Member {
   const member = lookup.members(orgId).find((m) => m.userName === userName);
-  if (!member) throw new Error(`No member ${userName} in organization ${orgId}`);
+  if (!member) throw new ConfigurationError(`No member ${userName} in organization ${orgId}`);
   return member;
 }
 
@@ -96,13 +97,15 @@ export class ParticipantStore extends Store<Participant> {
   add(init: ParticipantInit): Participant {
     const workspace = this.lookup.workspace(init.workspace);
     if ((init.member === undefined) === (init.team === undefined)) {
-      throw new Error("A participant is a member or a team: give one of member and team");
+      throw new ConfigurationError(
+        "A participant is a member or a team: give one of member and team",
+      );
     }
     const team =
       init.team === undefined
         ? undefined
         : this.teams.inOrg(workspace.orgId).find((t) => t.name === init.team);
-    if (init.team !== undefined && !team) throw new Error(`No team ${init.team}`);
+    if (init.team !== undefined && !team) throw new ConfigurationError(`No team ${init.team}`);
     return this.insert({
       id: init.id ?? this.newId(),
       workspaceId: workspace.id,

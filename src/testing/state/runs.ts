@@ -1,3 +1,4 @@
+import { ConfigurationError } from "../../errors/configuration-error.js";
 import { randomBytes, randomUUID } from "node:crypto";
 import { randomId, serviceTimestamp } from "../ids.js";
 import { ScopedStore, type ScopedInit, type WorkspaceResolver } from "./scoped.js";
@@ -309,8 +310,9 @@ export class RunStore extends ScopedStore<WorkflowRun, WorkflowInit> {
 
   #active(id: string): WorkflowRun {
     const run = this.get(id);
-    if (!run) throw new Error(`No workflow run ${id}`);
-    if (!isActive(run)) throw new Error(`Workflow run ${id} has ended (${run.status})`);
+    if (!run) throw new ConfigurationError(`No workflow run ${id}`);
+    if (!isActive(run))
+      throw new ConfigurationError(`Workflow run ${id} has ended (${run.status})`);
     return run;
   }
 

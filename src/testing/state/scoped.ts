@@ -1,3 +1,4 @@
+import { ConfigurationError } from "../../errors/configuration-error.js";
 import { Store, timestamp, type Dated, type Entity } from "./store.js";
 
 /**
@@ -34,7 +35,9 @@ export abstract class ScopedStore<T extends Entity, Init extends ScopedInit> ext
     if (workspaceId !== undefined) base.workspaceId = workspaceId;
     if (this.clashes(init, workspaceId)) {
       const name = String((init as { name?: unknown }).name);
-      throw new Error(`${name} already exists in workspace ${workspaceId ?? "(personal)"}`);
+      throw new ConfigurationError(
+        `${name} already exists in workspace ${workspaceId ?? "(personal)"}`,
+      );
     }
     return this.insert(this.build(base as T, init));
   }

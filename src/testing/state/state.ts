@@ -1,3 +1,4 @@
+import { ConfigurationError } from "../../errors/configuration-error.js";
 import { ComputeEnvStore, type ComputeEnvInit } from "./compute-envs.js";
 import { CredentialsStore, type CredentialsInit } from "./credentials.js";
 import { DatasetStore, type DatasetInit } from "./datasets.js";
@@ -98,7 +99,7 @@ export class EmulatorState {
       org: orgOf,
       workspace: (ref: number | string) => {
         const found = this.findWorkspace(ref);
-        if (!found) throw new Error(`No workspace ${ref}`);
+        if (!found) throw new ConfigurationError(`No workspace ${ref}`);
         return found;
       },
       members: (orgId: number) => this.members.inOrg(orgId),
@@ -142,7 +143,7 @@ export class EmulatorState {
         ? this.organizations.get(ref)
         : this.organizations.byName(ref, undefined);
     if (org) return org;
-    if (typeof ref === "number") throw new Error(`No organization ${ref}`);
+    if (typeof ref === "number") throw new ConfigurationError(`No organization ${ref}`);
     return this.organizations.add({ name: ref });
   }
 
@@ -212,6 +213,6 @@ function checkSeed(seed: unknown): asserts seed is Seed {
 
 function splitRef(ref: string): [string, string] {
   const match = /^([^/]+)\/([^/]+)$/.exec(ref);
-  if (!match) throw new Error(`A workspace is an id or "org/workspace", not "${ref}"`);
+  if (!match) throw new ConfigurationError(`A workspace is an id or "org/workspace", not "${ref}"`);
   return [match[1]!, match[2]!];
 }

@@ -1,3 +1,4 @@
+import { ConfigurationError } from "../../errors/configuration-error.js";
 import { serviceTimestamp } from "../ids.js";
 
 /** What every stored entity has: an id, the workspace it lives in, and its dates. */
@@ -20,7 +21,7 @@ export interface Dated {
 export function timestamp(value: string | Date | undefined, fallback?: string): string {
   if (value === undefined) return fallback ?? serviceTimestamp(new Date());
   const date = typeof value === "string" ? new Date(value) : value;
-  if (Number.isNaN(date.getTime())) throw new Error(`Not a date: ${String(value)}`);
+  if (Number.isNaN(date.getTime())) throw new ConfigurationError(`Not a date: ${String(value)}`);
   return serviceTimestamp(date);
 }
 
@@ -40,7 +41,8 @@ export class Store<T extends Entity> {
 
   /** Stores a fully built entity; an id already taken is a mistake in the test's seed. */
   protected insert(entity: T): T {
-    if (this.items.has(entity.id)) throw new Error(`Id ${String(entity.id)} is already taken`);
+    if (this.items.has(entity.id))
+      throw new ConfigurationError(`Id ${String(entity.id)} is already taken`);
     this.items.set(entity.id, entity);
     return entity;
   }
@@ -66,7 +68,7 @@ export class Store<T extends Entity> {
   /** Changes fields of an entity and touches `lastUpdated`. */
   update(id: T["id"], changes: Partial<Omit<T, "id">>): T {
     const entity = this.items.get(id);
-    if (!entity) throw new Error(`No entity ${String(id)}`);
+    if (!entity) throw new ConfigurationError(`No entity ${String(id)}`);
     Object.assign(entity, changes, { lastUpdated: serviceTimestamp(new Date()) });
     return entity;
   }
