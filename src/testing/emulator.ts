@@ -2,12 +2,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { operations } from "../../generated/operations.js";
 import {
-  isNullable,
-  propertiesOf,
+  answerSchemaName,
+  answerShape,
   sampledAnswer,
   sampledBody,
-  answerSchemaName,
-  sampledComponent,
+  stateDto,
   writeAnswer,
 } from "./answers.js";
 import { loadDocument, requiresToken } from "../openapi/operations-document.js";
@@ -55,7 +54,8 @@ export interface EmulatorOptions {
   nulls?: boolean;
   /**
    * When true, each describe of an active run moves it one step (`state.runs.advance`), and
-   * each describe of a compute env being created makes it AVAILABLE, so code that polls
+   * each describe of a compute env being created makes it AVAILABLE, and each describe of a
+   * studio starting or stopping makes it running or stopped, so code that polls
    * sees progress without the test stepping it. Default false: tests move runs themselves.
    */
   autoAdvance?: boolean;
@@ -363,17 +363,8 @@ export class Emulator {
       baseUrl: this.url,
       sample: () => sampledBody(this.#doc, info, this.#nulls),
       schemaAt: (...path) => answerSchemaName(this.#doc, info, path),
-      dto: (schemaName, values) => {
-        const sample = sampledComponent(this.#doc, schemaName, false);
-        const { names, required } = propertiesOf(this.#doc, schemaName);
-        const out: Record<string, unknown> = {};
-        for (const key of names) {
-          if (values[key] !== undefined) out[key] = values[key];
-          else if (required.has(key)) out[key] = sample[key];
-          else if (isNullable(this.#doc, schemaName, key)) out[key] = null;
-        }
-        return out;
-      },
+      dto: (schemaName, values, fitted) => stateDto(this.#doc, schemaName, values, fitted),
+      shape: () => answerShape(this.#doc, info),
     };
   }
 
@@ -382,6 +373,9 @@ export class Emulator {
     if (request.operationId === "DescribeWorkflow") {
       const run = this.state.runs.get(String(request.params.workflowId));
       if (run && isActive(run)) this.state.runs.advance(run.id);
+    } else if (request.operationId === "DescribeDataStudio") {
+      const studio = this.state.studios.get(String(request.params.sessionId));
+      if (studio) this.state.studios.advance(studio.id);
     } else if (request.operationId === "DescribeComputeEnv") {
       const env = this.state.computeEnvs.get(String(request.params.computeEnvId));
       if (env?.status === "CREATING") this.state.computeEnvs.setStatus(env.id, "AVAILABLE");

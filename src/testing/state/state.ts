@@ -22,7 +22,13 @@ import {
 import { PipelineStore, type PipelineInit } from "./pipelines.js";
 import { RunStore, type WorkflowInit } from "./runs.js";
 import type { WorkspaceRef } from "./scoped.js";
+import { ResourceStore, type ResourceInit } from "./resources.js";
 import { SecretStore, type SecretInit } from "./secrets.js";
+import { StudioStore, type StudioInit } from "./studios.js";
+import { DataLinkStore, type DataLinkInit } from "./data-links.js";
+import { operations } from "../../../generated/operations.js";
+import { loadDocument } from "../../openapi/operations-document.js";
+import { collectionAt, collectionsOf, type Collection } from "../resource-shapes.js";
 import { timestamp } from "./store.js";
 
 /**
@@ -46,6 +52,15 @@ export interface Seed {
   secrets?: SecretInit[];
   datasets?: DatasetInit[];
   runs?: WorkflowInit[];
+  /** Buckets with the objects under them, after credentials (a link names its own). */
+  dataLinks?: DataLinkInit[];
+  /** Data Studios, after compute envs (a studio names its compute env by id). */
+  studios?: StudioInit[];
+  /**
+   * Items of the collections kept by rule, by collection path: `{ "/actions": [{ "name":
+   * "nightly", "workspaceId": 42 }] }`, or a sub-collection's (`/studios/<id>/checkpoints`).
+   */
+  resources?: Record<string, ResourceInit[]>;
 }
 
 /** The organization that holds workspaces a test names only by id. */
@@ -66,6 +81,10 @@ export class EmulatorState {
   readonly secrets: SecretStore;
   readonly datasets: DatasetStore;
   readonly runs: RunStore;
+  readonly studios: StudioStore;
+  readonly dataLinks: DataLinkStore;
+  /** Items of the collections kept by rule, by collection path ("/actions"). */
+  readonly resources: ResourceStore;
 
   constructor(seed: Seed = {}) {
     this.user = {
@@ -112,6 +131,12 @@ export class EmulatorState {
     this.secrets = new SecretStore(resolve);
     this.datasets = new DatasetStore(resolve);
     this.runs = new RunStore(resolve);
+    this.studios = new StudioStore(resolve);
+    this.dataLinks = new DataLinkStore(resolve);
+    this.resources = new ResourceStore(
+      (path) => collectionAt(path, schemaCollections())?.collection,
+      resolve,
+    );
     this.#apply(seed);
   }
 
@@ -171,7 +196,19 @@ export class EmulatorState {
     for (const init of seed.secrets ?? []) this.secrets.add(init);
     for (const init of seed.datasets ?? []) this.datasets.add(init);
     for (const init of seed.runs ?? []) this.runs.add(init);
+    for (const init of seed.dataLinks ?? []) this.dataLinks.add(init);
+    for (const init of seed.studios ?? []) this.studios.add(init);
+    for (const [path, inits] of Object.entries(seed.resources ?? {})) {
+      for (const init of inits) this.resources.add(path, init);
+    }
   }
+}
+
+let collections: Map<string, Collection> | undefined;
+
+/** The schema's collections, found once per process. */
+function schemaCollections(): Map<string, Collection> {
+  return (collections ??= collectionsOf(loadDocument(), operations));
 }
 
 function splitRef(ref: string): [string, string] {
