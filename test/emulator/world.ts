@@ -26,6 +26,13 @@ export function worldFor(emulator: Emulator, operationId: string): World | undef
   const workspace = state.workspaces.add({ org: org.id, name: `ws${n}` });
   const member = state.members.add({ org: org.id, userName: `user${n}` });
   const team = state.teams.add({ org: org.id, name: `team${n}`, members: [member.userName] });
+  state.members.add({ org: org.id, userName: `new${n}-member` });
+  state.members.add({ org: org.id, userName: `guest${n}`, role: "collaborator" });
+  const participant = state.participants.add({
+    workspace: workspace.id,
+    member: member.userName,
+    role: "launch",
+  });
   const credentials = state.credentials.add({ name: `keys${n}` });
   const env = state.computeEnvs.add({ name: `ce${n}`, credentialsId: credentials.id });
   const label = state.labels.add({ name: `label${n}` });
@@ -61,6 +68,7 @@ export function worldFor(emulator: Emulator, operationId: string): World | undef
     workspaceId: workspace.id,
     memberId: member.id,
     teamId: team.id,
+    participantId: participant.id,
     userId: state.user.id,
     credentialsId: credentials.id,
     computeEnvId: env.id,
@@ -83,6 +91,12 @@ export function worldFor(emulator: Emulator, operationId: string): World | undef
       workspace: { name: `newws${n}`, fullName: "New", visibility: "PRIVATE" },
     },
     CreateOrganizationMember: { user: `new${n}@example.com` },
+    CreateOrganizationTeam: { team: { name: `newteam${n}` } },
+    CreateOrganizationTeamMember: { userNameOrEmail: `NEW${n}-member@example.com` },
+    CreateWorkspaceParticipant: { teamId: team.id },
+    UpdateWorkspaceParticipantRole: { role: "maintain" },
+    UpdateOrganizationMemberRole: { role: "collaborator" },
+    UpdateOrganizationTeam: { description: "changed" },
     CreatePipeline: { name: `new${n}`, launch: { pipeline: "https://github.com/nf-core/x" } },
     CreateComputeEnv: {
       computeEnv: {

@@ -13,10 +13,12 @@ import { runLogRoutes } from "./run-logs.js";
 import { runRoutes } from "./runs.js";
 import { secretRoutes } from "./secrets.js";
 import { studioRoutes } from "./studios.js";
+import { teamRoutes } from "./teams.js";
 
 /** The families modelled by hand, with the service's own rules. */
 const byHand: Record<string, StateRoute> = {
   ...organizationRoutes,
+  ...teamRoutes,
   ...pipelineRoutes,
   ...computeEnvRoutes,
   ...labelRoutes,
