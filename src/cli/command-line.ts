@@ -301,6 +301,12 @@ export const OPTIONS = {
     help: "JSON of what the emulator knows from the start: workspaces, pipelines, compute envs, runs...",
     commands: ["emulator"],
   },
+  handlers: {
+    type: "string",
+    value: "module",
+    help: "A JavaScript module whose default export sets handlers: { OperationId: (request) => answer }, or (emulator) => {...}.",
+    commands: ["emulator"],
+  },
   url: {
     type: "string",
     value: "url",

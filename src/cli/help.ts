@@ -53,7 +53,7 @@ console log as it grows, each line once, until the run has ended.`,
 
 Creates the dataset (or adds a version to the one of that name) and prints
 {"datasetId", "version", "url"}: the url is what a pipeline's input param takes.`,
-  emulator: `seqera-api emulator [--port N] [--seed file.json]
+  emulator: `seqera-api emulator [--port N] [--seed file.json] [--handlers module.mjs]
 
 A local emulator of the Seqera Platform API, built from the same schema, keeping state. Listens
 on 127.0.0.1 (--port, else a free port) until SIGINT or SIGTERM, and prints on stdout
@@ -61,7 +61,10 @@ on 127.0.0.1 (--port, else a free port) until SIGINT or SIGTERM, and prints on s
   TOWER_ACCESS_TOKEN=<a token valid for this emulator only>
 so that another shell can use it:  seqera-api emulator > emulator.env &  set -a; . ./emulator.env
 Runs advance one step each time they are described, so polling clients see them end.
---seed takes the emulator's seed (organizations, workspaces, pipelines, compute envs, runs, ...).`,
+--seed takes the emulator's seed (organizations, workspaces, pipelines, compute envs, runs, ...).
+--handlers answers chosen operations with your own code: a module whose default export is
+  { ListDataStudios: (request) => ({ status: 200, body: {...} }) }, or (emulator) => {...}
+  (setHandler, state); answers are checked against the operation's response schema.`,
 };
 
 const ENVIRONMENT = `Environment:

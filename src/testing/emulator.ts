@@ -9,7 +9,8 @@ import {
   stateDto,
   writeAnswer,
 } from "./answers.js";
-import { loadDocument, requiresToken } from "../openapi/operations-document.js";
+import { loadDocument, requiresToken, successResponse } from "../openapi/operations-document.js";
+import { schemaValidator } from "./validator.js";
 import { Faults, type FaultOptions } from "./faults.js";
 import { randomId, withErrorId } from "./ids.js";
 import {
@@ -94,6 +95,11 @@ export class Emulator {
    */
   readonly requests: RecordedRequest[] = [];
   readonly faults = new Faults();
+  /**
+   * Why handlers' answers were refused (each also answered 500): a test can assert this is
+   * empty, or print it, when the code under test fails on a 500.
+   */
+  readonly handlerErrors: string[] = [];
   /** The emulator's data: seed, inspect and move it (`state.runs.advance(id)`). */
   readonly state: EmulatorState;
   readonly #tokens: Set<string>;
@@ -349,11 +355,28 @@ export class Emulator {
       return { status: 403 };
     }
     const handled = await this.#handlers.get(route.info.operationId)?.(request);
-    if (handled) return handled;
+    if (handled) return this.#checkHandled(route.info, handled);
     const stateful: StateRoute | undefined = stateRoutes[route.info.operationId];
     if (!stateful) return sampledAnswer(this.#doc, route.info, this.#nulls);
     if (this.#autoAdvance) this.#advance(request);
     return await stateful(request, this.#context(route.info, workspaceId as number | undefined));
+  }
+
+  /**
+   * A handler's success answer is checked against the operation's response schema, as the
+   * service's answers are: an invalid one would otherwise reach the code under test as if the
+   * service could send it. The 500 says which handler and what is wrong.
+   */
+  #checkHandled(info: RouteMatch["info"], answer: EmulatorResponse): EmulatorResponse {
+    const { status, schema } = successResponse(this.#doc, info);
+    const body = answer.body;
+    if (answer.status !== status || !schema || info.parseAs !== "json") return answer;
+    if (typeof body === "string" || body instanceof Uint8Array) return answer;
+    const error = schemaValidator("response").check(schema, body, "body");
+    if (!error) return answer;
+    const message = `The handler of ${info.operationId} answered a body the response schema rejects: ${error}. Fix the handler's answer.`;
+    this.handlerErrors.push(message);
+    return { status: 500, body: { message: withErrorId(message) } };
   }
 
   #context(info: RouteMatch["info"], workspaceId: number | undefined): RouteContext {

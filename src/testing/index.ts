@@ -5,7 +5,13 @@
 export { startEmulator, Emulator, type EmulatorOptions } from "./emulator.js";
 export type { Faults, FaultKind, FaultOptions } from "./faults.js";
 export type { EmulatorRateLimit } from "./rate-limit.js";
-export type { EmulatorRequest, EmulatorResponse, Handler, RecordedRequest } from "./types.js";
+export type {
+  EmulatorRequest,
+  EmulatorResponse,
+  Handler,
+  RecordedRequest,
+  Schema,
+} from "./types.js";
 export { EmulatorState, type Seed } from "./state/state.js";
 export type { Dated, Entity } from "./state/store.js";
 export type { ScopedInit, WorkspaceRef } from "./state/scoped.js";
