@@ -6,7 +6,15 @@ import { twCommandHint } from "./tw-commands.js";
 
 /** What the first positional argument selects. "call" is an API operation (by id or path). */
 export type CommandName =
-  "call" | "emulator" | "launch" | "relaunch" | "wait" | "logs" | "cancel" | "datasets";
+  | "call"
+  | "emulator"
+  | "operations"
+  | "launch"
+  | "relaunch"
+  | "wait"
+  | "logs"
+  | "cancel"
+  | "datasets";
 
 /** The commands that talk to the API (all but the emulator). */
 const API_COMMANDS: readonly CommandName[] = [
@@ -329,7 +337,7 @@ export const OPTIONS = {
     type: "boolean",
     short: "h",
     help: "Show help: of an operation when one is named, else of the command.",
-    commands: [...API_COMMANDS, "emulator"],
+    commands: [...API_COMMANDS, "emulator", "operations"],
   },
   version: {
     type: "boolean",
@@ -373,6 +381,7 @@ export interface CommandLine {
 export const COMMAND_WORDS: ReadonlySet<string> = new Set<CommandName>([
   ...API_COMMANDS.filter((command) => command !== "call"),
   "emulator",
+  "operations",
 ]);
 
 /** Parses argv (without node and the script). Throws UsageError with one line on bad input. */
