@@ -152,6 +152,10 @@ describe("wait", () => {
       status: 200,
       body: { workflow: { id: run.id, status: "RUNNING" } },
     }));
+    // The first handled answer compiles the run's response validator (about 1 s): not timed.
+    await fetch(`${emulator.url}/workflow/${run.id}`, {
+      headers: { authorization: `Bearer ${emulator.token}` },
+    });
     const result = await seqera(["wait", run.id, "--timeout", "1s", "--poll-interval", "100ms"]);
     expect(result.code).toBe(EXIT.timeout);
     expect(result.stderr).toBe(
