@@ -111,8 +111,7 @@ describe("helpers given 200 {}", () => {
         : { body: {} },
     );
     const error = (await failure(
-      launchPipeline(clientFor(server), {
-        pipeline: "https://github.com/nextflow-io/hello",
+      launchPipeline(clientFor(server), "https://github.com/nextflow-io/hello", {
         computeEnv: "aws",
         workDir: "s3://b/work",
       }),
