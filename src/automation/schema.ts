@@ -33,6 +33,10 @@ export type Dataset = Read<"DatasetDto">;
 export type DatasetVersion = Read<"DatasetVersionDto">;
 export type Label = Read<"LabelDbDto">;
 export type PipelineSecret = Read<"PipelineSecret">;
+/** A data link (`GET /data-links`'s `dataLinks`). */
+export type DataLink = Read<"DataLinkDto">;
+/** A Data Studio (`GET /studios`'s `studios`). */
+export type Studio = Read<"DataStudioDto">;
 /** One organization-and-workspace pair the user belongs to (`GET /user/{userId}/workspaces`). */
 export type WorkspaceMembership = Read<"OrgAndWorkspaceDto">;
 /**
