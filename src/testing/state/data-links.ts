@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { ScopedStore, type ScopedInit, type WorkspaceResolver } from "./scoped.js";
 import type { Entity } from "./store.js";
 
@@ -39,11 +39,8 @@ const PROVIDERS: Record<string, DataLinkProvider> = { s3: "aws", gs: "google", a
 
 export class DataLinkStore extends ScopedStore<DataLink, DataLinkInit> {
   constructor(workspace: WorkspaceResolver) {
-    // The service's ids are derived from the bucket: "v1-cloud-<32 hex>".
-    super(
-      () => `v1-cloud-${createHash("md5").update(String(Math.random())).digest("hex")}`,
-      workspace,
-    );
+    // Shaped like the service's ids: "v1-cloud-<32 hex digits>".
+    super(() => `v1-cloud-${randomBytes(16).toString("hex")}`, workspace);
   }
 
   protected build(base: DataLink, init: DataLinkInit): DataLink {
