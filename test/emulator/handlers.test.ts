@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startEmulator, type Emulator, type Schema } from "../../src/testing/index.js";
 import { type EmulatorRequest } from "../../src/testing/types.js";
 import { api } from "./http.js";
+import { runAnswer } from "./valid.js";
 
 let emulator: Emulator;
 beforeAll(async () => {
@@ -18,12 +19,12 @@ describe("handler overrides", () => {
       seen.push(request);
       return {
         status: 200,
-        body: { workflow: { id: String(request.params.workflowId), status: "FAILED" } },
+        body: runAnswer(String(request.params.workflowId), "FAILED"),
       };
     });
     emulator.setHandler("GET /user-info", () => ({ status: 500, body: { message: "boom" } }));
     const described = await api(emulator, "/workflow/abc?workspaceId=5&attributes=labels");
-    expect(await described.json()).toEqual({ workflow: { id: "abc", status: "FAILED" } });
+    expect(await described.json()).toEqual(runAnswer("abc", "FAILED"));
     expect(seen[0]).toMatchObject({
       operationId: "DescribeWorkflow",
       route: "/workflow/{workflowId}",

@@ -43,7 +43,7 @@ export async function onboardTeam(
   org: string,
   team: string,
   emails: string[],
-  roles: Record<string, string>,
+  roles: Record<string, "owner" | "admin" | "maintain" | "launch" | "connect" | "view">,
 ) {
   const client = createSeqeraClient();
   const { organizations } = await client.GET("/orgs");
