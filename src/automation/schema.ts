@@ -37,8 +37,6 @@ export type PipelineSecret = Read<"PipelineSecret">;
 export type DataLink = Read<"DataLinkDto">;
 /** A Data Studio (`GET /studios`'s `studios`). */
 export type Studio = Read<"DataStudioDto">;
-/** One organization-and-workspace pair the user belongs to (`GET /user/{userId}/workspaces`). */
-export type WorkspaceMembership = Read<"OrgAndWorkspaceDto">;
 /**
  * A pipeline's saved launch configuration (`GET /pipelines/{pipelineId}/launch`), every field
  * optional: the service leaves out what is unset, though 1.85.0 declares some required.
