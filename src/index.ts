@@ -61,10 +61,12 @@ export {
 export {
   findComputeEnv,
   findCredentials,
+  findDataLink,
   findDataset,
   findLabel,
   findPipeline,
   findSecret,
+  findStudio,
   findWorkspace,
   listWorkspaces,
   primaryComputeEnv,

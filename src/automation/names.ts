@@ -21,7 +21,9 @@ import { NameNotFoundError } from "../errors/name-not-found-error.js";
 import type {
   ComputeEnvSummary,
   Credentials,
+  DataLink,
   Dataset,
+  Studio,
   Label,
   Pipeline,
   PipelineSecret,
@@ -48,15 +50,16 @@ export interface WorkspaceInfo {
 }
 
 /**
- * A kind the service searches by name (`search=<name>&visibility=all`, as tw asks, so that
- * resources shared from the organization are found): every page of the answer; after a miss,
- * one page of the whole list for near names.
+ * A kind the service searches by name (`search=<name>`, with `visibility=all` where resources
+ * are shared from the organization, as tw asks, so that those are found): every page of the
+ * answer; after a miss, one page of the whole list for near names.
  */
 function searchedKind<T extends { name?: string | null }>(
   kind: string,
-  path: "/pipelines" | "/datasets",
+  path: "/pipelines" | "/datasets" | "/data-links" | "/studios",
   id: (item: T) => string,
 ): Lookup<T> {
+  const shared = path === "/pipelines" || path === "/datasets";
   const list = (
     client: SeqeraClient,
     query: { search?: string },
@@ -65,7 +68,7 @@ function searchedKind<T extends { name?: string | null }>(
   ) =>
     collect(
       client.paginate(path, {
-        params: { query: { ...query, visibility: "all" } },
+        params: { query: shared ? { ...query, visibility: "all" } : query },
         ...page,
         signal,
       }),
@@ -107,6 +110,8 @@ const CREDENTIALS: Lookup<Credentials> = {
 };
 
 const DATASETS = searchedKind<Dataset>("dataset", "/datasets", (d) => d.id ?? "");
+const DATA_LINKS = searchedKind<DataLink>("data link", "/data-links", (l) => l.id ?? "");
+const STUDIOS = searchedKind<Studio>("studio", "/studios", (s) => s.sessionId ?? "");
 
 /** Labels searched by name (a resource label "name=value" by its name), as tw's LabelsFinder. */
 const LABELS: Lookup<Label> = {
@@ -160,6 +165,10 @@ export const findCredentials: Finder<Credentials> = finder(CREDENTIALS);
 export const findDataset: Finder<Dataset> = finder(DATASETS);
 /** The label with that name, or "name=value" for a resource label. */
 export const findLabel: Finder<Label> = finder(LABELS);
+/** The data link (bucket) with that name, with its credentials and `status`. */
+export const findDataLink: Finder<DataLink> = finder(DATA_LINKS);
+/** The Data Studio with that name, with its `statusInfo` (its session id is `sessionId`). */
+export const findStudio: Finder<Studio> = finder(STUDIOS);
 /** The pipeline secret with that name. */
 export const findSecret: Finder<PipelineSecret> = finder(SECRETS);
 /** The AVAILABLE compute environment with that name or id (what a launch may use). */

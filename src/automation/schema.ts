@@ -33,6 +33,10 @@ export type Dataset = Read<"DatasetDto">;
 export type DatasetVersion = Read<"DatasetVersionDto">;
 export type Label = Read<"LabelDbDto">;
 export type PipelineSecret = Read<"PipelineSecret">;
+/** A data link (`GET /data-links`'s `dataLinks`). */
+export type DataLink = Read<"DataLinkDto">;
+/** A Data Studio (`GET /studios`'s `studios`). */
+export type Studio = Read<"DataStudioDto">;
 /**
  * A pipeline's saved launch configuration (`GET /pipelines/{pipelineId}/launch`), every field
  * optional: the service leaves out what is unset, though 1.85.0 declares some required.

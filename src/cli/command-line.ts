@@ -7,7 +7,15 @@ import { LAUNCH_SETTINGS, launchSettingRows } from "../automation/launch-setting
 
 /** What the first positional argument selects. "call" is an API operation (by id or path). */
 export type CommandName =
-  "call" | "emulator" | "launch" | "relaunch" | "wait" | "logs" | "cancel" | "datasets";
+  | "call"
+  | "emulator"
+  | "operations"
+  | "launch"
+  | "relaunch"
+  | "wait"
+  | "logs"
+  | "cancel"
+  | "datasets";
 
 /** The commands that talk to the API (all but the emulator). */
 const API_COMMANDS: readonly CommandName[] = [
@@ -167,6 +175,12 @@ export const OPTIONS = {
     help: "JSON of what the emulator knows from the start: workspaces, pipelines, compute envs, runs...",
     commands: ["emulator"],
   },
+  handlers: {
+    type: "string",
+    value: "module",
+    help: "A JavaScript module whose default export sets handlers: { OperationId: (request) => answer }, or (emulator) => {...}.",
+    commands: ["emulator"],
+  },
   url: {
     type: "string",
     value: "url",
@@ -189,7 +203,7 @@ export const OPTIONS = {
     type: "boolean",
     short: "h",
     help: "Show help: of an operation when one is named, else of the command.",
-    commands: [...API_COMMANDS, "emulator"],
+    commands: [...API_COMMANDS, "emulator", "operations"],
   },
   version: {
     type: "boolean",
@@ -233,6 +247,7 @@ export interface CommandLine {
 export const COMMAND_WORDS: ReadonlySet<string> = new Set<CommandName>([
   ...API_COMMANDS.filter((command) => command !== "call"),
   "emulator",
+  "operations",
 ]);
 
 /** Parses argv (without node and the script). Throws UsageError with one line on bad input. */

@@ -1,13 +1,16 @@
 import { once } from "node:events";
 import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { UsageError } from "./cli-errors.js";
 import type { OptionValues } from "./command-line.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { write, type Streams } from "./output.js";
+import type { Emulator, Handler } from "../testing/index.js";
 
 /**
- * `seqera-api emulator [--port N] [--seed file.json]`: serves the emulator until SIGINT or SIGTERM. Prints
- * its URL and token as TOWER_* assignments (the token is the emulator's own, valid nowhere
+ * `seqera-api emulator [--port N] [--seed file.json] [--handlers module.mjs]`: serves the
+ * emulator until SIGINT or SIGTERM. Prints its URL and token as TOWER_* assignments (the token is the emulator's own, valid nowhere
  * else). Runs advance one step each time they are described, so that polling clients (tw, a
  * script, `seqera-api wait`) see them progress and end.
  */
@@ -21,6 +24,12 @@ export async function emulatorCommand(values: OptionValues, streams: Streams): P
       throw new UsageError(`--seed ${values.seed}: ${error.message}`);
     },
   );
+  if (values.handlers !== undefined) {
+    await loadHandlers(values.handlers, emulator).catch(async (error: Error) => {
+      await emulator.close();
+      throw new UsageError(`--handlers ${values.handlers}: ${error.message}`);
+    });
+  }
   // Listening before the URL is printed: whoever reads it may signal at once.
   const stopped = Promise.race([once(process, "SIGINT"), once(process, "SIGTERM")]);
   await write(
@@ -31,6 +40,25 @@ export async function emulatorCommand(values: OptionValues, streams: Streams): P
   await stopped;
   await emulator.close();
   return EXIT.ok;
+}
+
+/**
+ * Applies a handlers module: its default export is `{ OperationId: handler }` (also
+ * "METHOD /template" keys), or a function given the emulator (for `setHandler` and `state`).
+ */
+async function loadHandlers(file: string, emulator: Emulator): Promise<void> {
+  const module = (await import(pathToFileURL(path.resolve(file)).href)) as { default?: unknown };
+  const handlers = module.default;
+  if (typeof handlers === "function") return void (await handlers(emulator));
+  if (typeof handlers !== "object" || handlers === null) {
+    throw new Error(
+      "the module's default export must be { OperationId: (request) => answer } or (emulator) => {...}.",
+    );
+  }
+  for (const [operation, handler] of Object.entries(handlers)) {
+    if (typeof handler !== "function") throw new Error(`${operation} is not a function.`);
+    emulator.setHandler(operation, handler as Handler);
+  }
 }
 
 function parsePort(text: string): number {

@@ -8,6 +8,7 @@ Usage:
   seqera-api <OperationId> [options]        seqera-api ListWorkflows -q max=5
   seqera-api <METHOD> <path> [options]      seqera-api GET /workflow/4Bi5xBK6E2Nbhj
   seqera-api <OperationId> --help           its parameters, body fields and response
+  seqera-api operations [word...]           the operations, or those about words (studio, team)
   seqera-api launch <pipeline> [--wait]     launch a Launchpad pipeline by name (or a URL)
   seqera-api relaunch <workflowId>          resume a run (--no-resume: run it again)
   seqera-api wait <workflowId>              wait for a run to end
@@ -53,7 +54,12 @@ console log as it grows, each line once, until the run has ended.`,
 
 Creates the dataset (or adds a version to the one of that name) and prints
 {"datasetId", "version", "url"}: the url is what a pipeline's input param takes.`,
-  emulator: `seqera-api emulator [--port N] [--seed file.json]
+  operations: `seqera-api operations [word...]
+
+Lists the API's operations, one a line: operationId, method and path, summary. Words keep those
+about every word: a word of the operation's name, tag or path, or one users say for it
+(studio, team, member, browse, add, run...): seqera-api operations studio stop.`,
+  emulator: `seqera-api emulator [--port N] [--seed file.json] [--handlers module.mjs]
 
 A local emulator of the Seqera Platform API, built from the same schema, keeping state. Listens
 on 127.0.0.1 (--port, else a free port) until SIGINT or SIGTERM, and prints on stdout
@@ -61,7 +67,10 @@ on 127.0.0.1 (--port, else a free port) until SIGINT or SIGTERM, and prints on s
   TOWER_ACCESS_TOKEN=<a token valid for this emulator only>
 so that another shell can use it:  seqera-api emulator > emulator.env &  set -a; . ./emulator.env
 Runs advance one step each time they are described, so polling clients see them end.
---seed takes the emulator's seed (organizations, workspaces, pipelines, compute envs, runs, ...).`,
+--seed takes the emulator's seed (organizations, workspaces, pipelines, compute envs, runs, ...).
+--handlers answers chosen operations with your own code: a module whose default export is
+  { ListDataStudios: (request) => ({ status: 200, body: {...} }) }, or (emulator) => {...}
+  (setHandler, state); answers are checked against the operation's response schema.`,
 };
 
 const ENVIRONMENT = `Environment:
@@ -88,6 +97,9 @@ export function commandHelp(command: CommandName | undefined): string {
   const codes = Object.entries(EXIT_MEANINGS).map(
     ([code, meaning]) => `  ${code.padEnd(4)} ${meaning}`,
   );
-  const tail = command === "emulator" ? [] : ["", ENVIRONMENT, "", "Exit codes:", ...codes];
+  const tail =
+    command === "emulator" || command === "operations"
+      ? []
+      : ["", ENVIRONMENT, "", "Exit codes:", ...codes];
   return [head, "", "Options:", ...options, ...tail, ""].join("\n");
 }

@@ -53,6 +53,8 @@ export function operationHelp(info: OperationInfo): string {
     "",
     `Response: ${response.status} ${response.contentType ?? "(no body)"} ${typeName(doc, response.schema)}`.trimEnd(),
   );
+  // What the answer holds, enum values included (a studio's status is lowercase `running`).
+  lines.push(...fieldRows(doc, deref(doc, unwrap(response.schema)), "", 0, new Set()));
   return `${lines.join("\n")}\n`;
 }
 
@@ -83,20 +85,30 @@ function fieldRows(
   const required = new Set(Array.isArray(schema.required) ? schema.required : []);
   const inner = new Set(seen).add(schema);
   return Object.entries(schema.properties).flatMap(([name, raw]) => {
-    const child = deref(doc, raw);
-    const key = `${prefix}${name}`;
+    const node = unwrap(raw);
+    const array = deref(doc, node)?.type === "array";
+    const child = deref(doc, unwrap(array ? deref(doc, node)!.items : node));
+    const key = `${prefix}${name}${array ? "[]" : ""}`;
     const notes = [describe(child), required.has(name) ? "(required)" : ""]
       .filter(Boolean)
       .join(" ");
     return [
-      row(key, typeName(doc, raw), notes),
+      row(array ? key.slice(0, -2) : key, typeName(doc, raw), notes),
       ...fieldRows(doc, child, `${key}.`, depth + 1, inner),
     ];
   });
 }
 
+/** The one schema a nullable or annotated wrapper stands for: `anyOf: [{ $ref }]`, `allOf: [...]`. */
+function unwrap(node: unknown): unknown {
+  if (!isRecord(node) || node.$ref !== undefined) return node;
+  const parts = (node.anyOf ?? node.allOf) as unknown[] | undefined;
+  return Array.isArray(parts) && parts.length === 1 ? parts[0] : node;
+}
+
 /** A schema's type in a word: a component's name, `string[]`, `a|b` for enums. */
-function typeName(doc: OpenApiDocument, node: unknown): string {
+function typeName(doc: OpenApiDocument, raw: unknown): string {
+  const node = unwrap(raw);
   if (!isRecord(node)) return "";
   if (typeof node.$ref === "string") {
     const name = node.$ref.split("/").pop()!;

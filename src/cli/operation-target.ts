@@ -1,5 +1,6 @@
 import { operations, type OperationInfo } from "../../generated/operations.js";
-import { closest, didYouMean } from "./closest.js";
+import { closest } from "./closest.js";
+import { operationsSaying } from "./operation-words.js";
 import { COMMAND_WORDS } from "./command-line.js";
 import { UsageError } from "./cli-errors.js";
 
@@ -40,10 +41,20 @@ function byOperationId(name: string): OperationInfo {
   const wanted = name.toLowerCase();
   const info = all.find((o) => o.operationId.toLowerCase() === wanted);
   if (info) return info;
-  const hint = name.startsWith("/") ? " A path needs its method first: GET /workflow." : "";
-  // A misspelt command (`relauch`) reads as an operation: offer the commands too.
-  const names = [...COMMAND_WORDS, ...all.map((o) => o.operationId)];
-  throw new UsageError(`Unknown operation "${name}".${didYouMean(name, names) || hint}`);
+  if (name.startsWith("/")) {
+    throw new UsageError(
+      `Unknown operation "${name}". A path needs its method first: GET /workflow.`,
+    );
+  }
+  // A misspelt command (`relauch`) reads as an operation: offer the commands too; then the
+  // operations saying the same words (StopStudio: StopDataStudio).
+  const near = closest(name, [...COMMAND_WORDS, ...all.map((o) => o.operationId)]);
+  const saying = operationsSaying(name, all).filter((id) => !near.includes(id));
+  const offered = [...near, ...saying].slice(0, 4);
+  const more = offered.length
+    ? ` Did you mean ${offered.join(", ")}?`
+    : " seqera-api operations <word> lists the operations about a word.";
+  throw new UsageError(`Unknown operation "${name}".${more}`);
 }
 
 function byPath(method: string, written: string): Target {

@@ -45,6 +45,10 @@ export async function run(argv: string[], context: CliContext): Promise<ExitCode
         const { emulatorCommand } = await import("./emulator-command.js");
         return await emulatorCommand(line.values, context);
       }
+      case "operations": {
+        const { operationsCommand } = await import("./operations-command.js");
+        return await operationsCommand(line.args, context);
+      }
       case "launch": {
         const { launchCommand } = await import("./launch-command.js");
         return await launchCommand(line.args, line.values, context);

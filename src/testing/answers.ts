@@ -8,6 +8,7 @@ import {
 } from "../openapi/operations-document.js";
 import { sampleSchema } from "./sample.js";
 import type { EmulatorResponse } from "./types.js";
+import { schemaValidator } from "./validator.js";
 import { UnsupportedOperationError } from "../errors/unsupported-operation-error.js";
 
 /** Sampled JSON per schema node and nulls setting; sampled once per process. */
@@ -128,6 +129,70 @@ export function propertiesOf(
   };
   walk(doc.components.schemas[schemaName], 0);
   return { names: [...names], required };
+}
+
+/**
+ * An answer object built from state, as the service's serializer writes it: `values` where
+ * the schema has the property; every other property null where it may be, else left out (a
+ * required one is sampled). With `fitted`, a value of another type than the property's (a
+ * request's `credentialsId` string where the answer has a `credentials` list of the same
+ * name, say) counts as absent: for items kept by rule, whose fields come from requests.
+ */
+export function stateDto(
+  doc: OpenApiDocument,
+  schemaName: string,
+  values: Record<string, unknown>,
+  fitted = false,
+): Record<string, unknown> {
+  const sample = sampledComponent(doc, schemaName, false);
+  const { names, required } = propertiesOf(doc, schemaName);
+  const schema = doc.components.schemas[schemaName];
+  const out: Record<string, unknown> = {};
+  for (const key of names) {
+    const value = values[key];
+    const fits =
+      value !== undefined &&
+      (!fitted ||
+        schemaValidator("response").check(
+          propertyIn(doc, schema, key, 0) as SchemaObject,
+          value,
+          key,
+        ) === undefined);
+    if (fits) out[key] = value;
+    else if (required.has(key)) out[key] = sample[key];
+    else if (isNullable(doc, schemaName, key)) out[key] = null;
+  }
+  return out;
+}
+
+/**
+ * How an operation's JSON answer holds items: its schema's name; `list`, the array property
+ * and its items' schema (`{ dataLinks: [DataLinkDto], totalSize }`); `wrapper`, the one
+ * object property when the answer wraps an item (`{ dataLink: DataLinkDto }`).
+ */
+export interface AnswerShape {
+  schema: string;
+  list?: { key: string; schema: string };
+  wrapper?: { key: string; schema: string };
+}
+
+export function answerShape(doc: OpenApiDocument, info: OperationInfo): AnswerShape | undefined {
+  const schema = componentName(successResponse(doc, info).schema);
+  if (schema === undefined || info.parseAs !== "json") return undefined;
+  const root = doc.components.schemas[schema];
+  const shape: AnswerShape = { schema };
+  const objects: { key: string; schema: string }[] = [];
+  for (const key of propertiesOf(doc, schema).names) {
+    const node = deref(doc, propertyIn(doc, root, key, 0));
+    const items = node?.type === "array" ? componentName(node.items) : undefined;
+    if (items && !shape.list) shape.list = { key, schema: items };
+    const object = componentName(propertyIn(doc, root, key, 0));
+    if (object && deref(doc, doc.components.schemas[object])?.properties) {
+      objects.push({ key, schema: object });
+    }
+  }
+  if (objects.length === 1) shape.wrapper = objects[0]!;
+  return shape;
 }
 
 /** The answer of a stateless operation: its success status with a body valid for the schema. */

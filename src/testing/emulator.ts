@@ -3,15 +3,15 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { operations } from "../../generated/operations.js";
 import {
-  isNullable,
-  propertiesOf,
+  answerSchemaName,
+  answerShape,
   sampledAnswer,
   sampledBody,
-  answerSchemaName,
-  sampledComponent,
+  stateDto,
   writeAnswer,
 } from "./answers.js";
-import { loadDocument, requiresToken } from "../openapi/operations-document.js";
+import { loadDocument, requiresToken, successResponse } from "../openapi/operations-document.js";
+import { schemaValidator } from "./validator.js";
 import { Faults, type FaultOptions } from "./faults.js";
 import { randomId, withErrorId } from "./ids.js";
 import {
@@ -56,7 +56,8 @@ export interface EmulatorOptions {
   nulls?: boolean;
   /**
    * When true, each describe of an active run moves it one step (`state.runs.advance`), and
-   * each describe of a compute env being created makes it AVAILABLE, so code that polls
+   * each describe of a compute env being created makes it AVAILABLE, and each describe of a
+   * studio starting or stopping makes it running or stopped, so code that polls
    * sees progress without the test stepping it. Default false: tests move runs themselves.
    */
   autoAdvance?: boolean;
@@ -102,6 +103,11 @@ export class Emulator {
    */
   readonly requests: RecordedRequest[] = [];
   readonly faults = new Faults();
+  /**
+   * Why handlers' answers were refused (each also answered 500): a test can assert this is
+   * empty, or print it, when the code under test fails on a 500.
+   */
+  readonly handlerErrors: string[] = [];
   /** The emulator's data: seed, inspect and move it (`state.runs.advance(id)`). */
   readonly state: EmulatorState;
   readonly #tokens: Set<string>;
@@ -380,11 +386,28 @@ export class Emulator {
       return { status: 403 };
     }
     const handled = await this.#handlers.get(route.info.operationId)?.(request);
-    if (handled) return handled;
+    if (handled) return this.#checkHandled(route.info, handled);
     const stateful: StateRoute | undefined = stateRoutes[route.info.operationId];
     if (!stateful) return sampledAnswer(this.#doc, route.info, this.#nulls);
     if (this.#autoAdvance) this.#advance(request);
     return await stateful(request, this.#context(route.info, workspaceId as number | undefined));
+  }
+
+  /**
+   * A handler's success answer is checked against the operation's response schema, as the
+   * service's answers are: an invalid one would otherwise reach the code under test as if the
+   * service could send it. The 500 says which handler and what is wrong.
+   */
+  #checkHandled(info: RouteMatch["info"], answer: EmulatorResponse): EmulatorResponse {
+    const { status, schema } = successResponse(this.#doc, info);
+    const body = answer.body;
+    if (answer.status !== status || !schema || info.parseAs !== "json") return answer;
+    if (typeof body === "string" || body instanceof Uint8Array) return answer;
+    const error = schemaValidator("response").check(schema, body, "body");
+    if (!error) return answer;
+    const message = `The handler of ${info.operationId} answered a body the response schema rejects: ${error}. Fix the handler's answer.`;
+    this.handlerErrors.push(message);
+    return { status: 500, body: { message: withErrorId(message) } };
   }
 
   #context(info: RouteMatch["info"], workspaceId: number | undefined): RouteContext {
@@ -394,17 +417,8 @@ export class Emulator {
       baseUrl: this.url,
       sample: () => sampledBody(this.#doc, info, this.#nulls),
       schemaAt: (...path) => answerSchemaName(this.#doc, info, path),
-      dto: (schemaName, values) => {
-        const sample = sampledComponent(this.#doc, schemaName, false);
-        const { names, required } = propertiesOf(this.#doc, schemaName);
-        const out: Record<string, unknown> = {};
-        for (const key of names) {
-          if (values[key] !== undefined) out[key] = values[key];
-          else if (required.has(key)) out[key] = sample[key];
-          else if (isNullable(this.#doc, schemaName, key)) out[key] = null;
-        }
-        return out;
-      },
+      dto: (schemaName, values, fitted) => stateDto(this.#doc, schemaName, values, fitted),
+      shape: () => answerShape(this.#doc, info),
     };
   }
 
@@ -413,6 +427,9 @@ export class Emulator {
     if (request.operationId === "DescribeWorkflow") {
       const run = this.state.runs.get(String(request.params.workflowId));
       if (run && isActive(run)) this.state.runs.advance(run.id);
+    } else if (request.operationId === "DescribeDataStudio") {
+      const studio = this.state.studios.get(String(request.params.sessionId));
+      if (studio) this.state.studios.advance(studio.id);
     } else if (request.operationId === "DescribeComputeEnv") {
       const env = this.state.computeEnvs.get(String(request.params.computeEnvId));
       if (env?.status === "CREATING") this.state.computeEnvs.setStatus(env.id, "AVAILABLE");

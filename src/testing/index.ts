@@ -4,5 +4,5 @@
  * The emulator's stores and records reach users through `Emulator`'s own types.
  */
 export { startEmulator, Emulator, type EmulatorOptions } from "./emulator.js";
-export type { Handler, RecordedRequest } from "./types.js";
+export type { Handler, RecordedRequest, Schema } from "./types.js";
 export type { Seed } from "./state/state.js";

@@ -1,4 +1,15 @@
+import type { Readable } from "openapi-typescript-helpers";
+import type { components } from "../../generated/schema.js";
 import type { FaultKind } from "./faults.js";
+
+/**
+ * A schema object as the service sends it, for handler answers and seeds:
+ * `Schema<"DataLinkDto">`. It drops the schema's read-only markers (`$Read<...>`), which the raw
+ * `components["schemas"]["DataLinkDto"]` carries and which no object literal satisfies.
+ */
+export type Schema<Name extends keyof components["schemas"]> = Readable<
+  components["schemas"][Name]
+>;
 
 /** A validated request, as a handler sees it. */
 export interface EmulatorRequest {
@@ -18,7 +29,9 @@ export interface EmulatorRequest {
 
 /**
  * An answer. `body`: a string is sent as text, a Uint8Array as bytes, undefined as nothing,
- * anything else as JSON; `headers` may set the content type.
+ * anything else as JSON; `headers` may set the content type. A handler's success answer must
+ * be valid for the operation's response schema (else the emulator answers 500 and records why
+ * in `emulator.handlerErrors`).
  */
 export interface EmulatorResponse {
   status: number;

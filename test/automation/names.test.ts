@@ -6,10 +6,12 @@ import {
   NameNotFoundError,
   findComputeEnv,
   findCredentials,
+  findDataLink,
   findDataset,
   findLabel,
   findPipeline,
   findSecret,
+  findStudio,
   launchPipeline,
   listWorkspaces,
 } from "../../src/index.js";
@@ -32,6 +34,11 @@ beforeAll(async () => {
     credentials: [{ name: "aws-keys", workspaceId: 42 }],
     datasets: [{ name: "samples", workspaceId: 42 }],
     secrets: [{ name: "NCBI_KEY", value: "k", workspaceId: 42 }],
+    dataLinks: [
+      { resourceRef: "s3://acme-raw", workspaceId: 42 },
+      { resourceRef: "s3://acme-results", workspaceId: 42 },
+    ],
+    studios: [{ name: "analysis", workspaceId: 42, status: "running" }],
     labels: [
       { name: "nightly", workspaceId: 42 },
       { name: "team", value: "bio", workspaceId: 42 },
@@ -107,6 +114,23 @@ describe("resources by name within a workspace", () => {
     await expect(findDataset(client, "samples")).resolves.toMatchObject({ name: "samples" });
     await expect(findSecret(client, "NCBI_KEY")).resolves.toMatchObject({ name: "NCBI_KEY" });
     await expect(findLabel(client, "nightly")).resolves.toMatchObject({ name: "nightly" });
+    await expect(findDataLink(client, "acme-raw")).resolves.toMatchObject({
+      resourceRef: "s3://acme-raw",
+    });
+    await expect(findStudio(client, "analysis")).resolves.toMatchObject({
+      statusInfo: { status: "running" },
+    });
+  });
+
+  test("data links and studios: a missing name names the near ones, or is undefined when optional", async () => {
+    const client = clientOf(emulator);
+    await expect(findDataLink(client, "acme-raws")).rejects.toThrow(
+      'No data link named "acme-raws" in workspace 42; did you mean "acme-raw"?',
+    );
+    await expect(findStudio(client, "nothing", { optional: true })).resolves.toBeUndefined();
+    await expect(
+      findStudio(client.withWorkspace(43), "analysis", { optional: true }),
+    ).resolves.toBeUndefined();
   });
 
   test("the same name in another workspace, by id or by org/workspace", async () => {

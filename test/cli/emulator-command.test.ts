@@ -94,3 +94,39 @@ test("a bad --port is one line and exit 2, before anything listens", async () =>
     'seqera-api: --port takes a port number from 1 to 65535, got "99999".\n',
   );
 });
+
+test("--handlers answers chosen operations from a module; an answer the schema rejects is a 500 naming the handler", async () => {
+  const file = path.join(tmpdir(), `handlers-${process.pid}.mjs`);
+  await writeFile(
+    file,
+    `export default {
+      ListDataStudios: () => ({ status: 200, body: { studios: [], totalSize: 7 } }),
+      "GET /studios/{sessionId}": (request) =>
+        request.params.sessionId === "bad" ? { status: 200, body: { statusInfo: "up" } } : undefined,
+    };\n`,
+  );
+  const { child, env } = await serve("--handlers", file);
+  try {
+    const listed = await runCli(cli.main, ["ListDataStudios", "-w", "42"], { env });
+    expect(listed).toMatchObject({ code: EXIT.ok, stderr: "" });
+    expect(JSON.parse(listed.stdout)).toEqual({ studios: [], totalSize: 7 });
+    const bad = await runCli(cli.main, ["GET", "/studios/bad", "-w", "42"], { env });
+    expect(bad.stderr).toMatch(
+      /The handler of DescribeDataStudio answered a body the response schema rejects: body\/statusInfo must be object/,
+    );
+  } finally {
+    const exited = once(child, "exit");
+    child.kill("SIGTERM");
+    await exited;
+  }
+});
+
+test("a --handlers module that cannot be used is one line and exit 2", async () => {
+  const file = path.join(tmpdir(), `handlers-bad-${process.pid}.mjs`);
+  await writeFile(file, "export default 42;\n");
+  const result = await runCli(cli.main, ["emulator", "--handlers", file]);
+  expect(result).toMatchObject({ code: EXIT.usage, stdout: "" });
+  expect(result.stderr).toBe(
+    `seqera-api: --handlers ${file}: the module's default export must be { OperationId: (request) => answer } or (emulator) => {...}.\n`,
+  );
+});

@@ -4,6 +4,7 @@ import path from "node:path";
 import { startEmulator, type Emulator } from "seqera-api-client/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { EXIT } from "../../src/cli/exit-codes.js";
+import { runAnswer } from "../emulator/valid.js";
 import { sharedBuild, runCli, type BuiltCli, type RunOptions } from "./cli.js";
 
 let cli: BuiltCli;
@@ -166,8 +167,12 @@ describe("wait", () => {
     const run = emulator.state.runs.add({ workspaceId: 42, status: "RUNNING" });
     emulator.setHandler("DescribeWorkflow", () => ({
       status: 200,
-      body: { workflow: { id: run.id, status: "RUNNING" } },
+      body: runAnswer(run.id, "RUNNING"),
     }));
+    // The first handled answer compiles the run's response validator (about 1 s): not timed.
+    await fetch(`${emulator.url}/workflow/${run.id}`, {
+      headers: { authorization: `Bearer ${emulator.token}` },
+    });
     const result = await seqera(["wait", run.id, "--timeout", "1s", "--poll-interval", "100ms"]);
     expect(result.code).toBe(EXIT.timeout);
     expect(result.stderr).toBe(

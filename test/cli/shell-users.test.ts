@@ -64,10 +64,37 @@ describe("tw's command words", () => {
     ],
     [["runs", "relaunch", "-i", "x"], /use seqera-api relaunch <workflowId> \[--no-resume\]\./],
     [
-      ["pipelines", "list"],
-      /has no "pipelines" command: use seqera-api ListPipelines, or seqera-api launch <pipeline>/,
+      ["pipelines"],
+      /has no "pipelines" command: use seqera-api ListPipelines, or seqera-api launch/,
     ],
-    [["compute-envs"], /use seqera-api ListComputeEnvs/],
+    [
+      ["pipelines", "list"],
+      /has no "pipelines list" command: use seqera-api ListPipelines --paginate/,
+    ],
+    [["compute-envs"], /its operations are list: ListComputeEnvs, view: DescribeComputeEnv/],
+    // The sub-command decides: tw's `studios stop` is StopDataStudio, not the studios list.
+    [
+      ["studios", "stop", "-i", "a1b2"],
+      /"studios stop" command: use seqera-api StopDataStudio -p sessionId=<id>\.\n$/,
+    ],
+    [
+      ["data-links", "browse"],
+      /use seqera-api ExploreDataLinkWithPath -p dataLinkId=<id> -p path=<folder>/,
+    ],
+    [
+      ["participants", "add"],
+      /use seqera-api CreateWorkspaceParticipant -p orgId=<id> -p workspaceId=<id>/,
+    ],
+    [["participants", "update"], /use seqera-api UpdateWorkspaceParticipantRole /],
+    [
+      ["teams", "members", "add"],
+      /"teams members add" command: use seqera-api CreateOrganizationTeamMember /,
+    ],
+    [["teams", "members"], /"teams members" command: use seqera-api ListOrganizationTeamMembers /],
+    [
+      ["teams", "nosuch"],
+      /"teams" command: its operations are list: ListOrganizationTeams, view: /,
+    ],
   ])("%j: exit 2, pointing at ours, no request", async (args, pattern) => {
     const before = emulator.requests.length;
     const result = await seqera(args);

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startEmulator, type Emulator } from "../../src/testing/index.js";
+import { startEmulator, type Emulator, type Schema } from "../../src/testing/index.js";
 import { type EmulatorRequest } from "../../src/testing/types.js";
 import { api } from "./http.js";
+import { runAnswer } from "./valid.js";
 
 let emulator: Emulator;
 beforeAll(async () => {
@@ -18,12 +19,12 @@ describe("handler overrides", () => {
       seen.push(request);
       return {
         status: 200,
-        body: { workflow: { id: String(request.params.workflowId), status: "FAILED" } },
+        body: runAnswer(String(request.params.workflowId), "FAILED"),
       };
     });
     emulator.setHandler("GET /user-info", () => ({ status: 500, body: { message: "boom" } }));
     const described = await api(emulator, "/workflow/abc?workspaceId=5&attributes=labels");
-    expect(await described.json()).toEqual({ workflow: { id: "abc", status: "FAILED" } });
+    expect(await described.json()).toEqual(runAnswer("abc", "FAILED"));
     expect(seen[0]).toMatchObject({
       operationId: "DescribeWorkflow",
       route: "/workflow/{workflowId}",
@@ -71,6 +72,31 @@ describe("handler overrides", () => {
     const log = await api(emulator, "/workflow/abc/download?fileName=nextflow.log");
     expect(log.headers.get("content-type")).toBe("text/plain");
     expect(await log.text()).toBe("line 1\n");
+    emulator.clearHandlers();
+  });
+
+  test("a handler's answer is validated like the service's: a wrong one is a 500 saying what is wrong", async () => {
+    const studio: Schema<"DataStudioDto"> = {
+      sessionId: "a1b2c3d4",
+      name: "analysis",
+      statusInfo: { status: "running", lastUpdate: "2024-05-01T10:00:00Z" },
+    };
+    emulator.setHandler("ListDataStudios", (request) =>
+      request.query.search === "broken"
+        ? { status: 200, body: { studios: "not-an-array", totalSize: 1 } }
+        : { status: 200, body: { studios: [studio], totalSize: 1 } },
+    );
+    const good = await api(emulator, "/studios?workspaceId=5");
+    expect(await good.json()).toEqual({ studios: [studio], totalSize: 1 });
+    const bad = await api(emulator, "/studios?workspaceId=5&search=broken");
+    expect(bad.status).toBe(500);
+    const message =
+      "The handler of ListDataStudios answered a body the response schema rejects: " +
+      "body/studios must be array. Fix the handler's answer.";
+    expect(((await bad.json()) as { message: string }).message).toMatch(
+      new RegExp(`^${message.replace(/[.()/]/g, "\\$&")} - Error ID: `),
+    );
+    expect(emulator.handlerErrors.at(-1)).toBe(message);
     emulator.clearHandlers();
   });
 

@@ -53,6 +53,17 @@ const MISSING: Record<string, Record<string, string>> = {
       "configuration; the emulator keeps what a compute env is created with (platform, region, " +
       "work dir)",
   },
+  ListActions: {
+    "actions[].event.":
+      "an action's event is one of several kinds (a GitHub push carries its commit); the " +
+      "seeded action's is sampled as the first kind",
+  },
+  DescribeAction: {
+    "action.event.":
+      "an action's event is one of several kinds (a GitHub push carries its commit); the " +
+      "seeded action's is sampled as the first kind",
+    "action.message": "sent (null) by older services; not in the pinned schema",
+  },
   DescribeWorkflow: {
     "progress.labels": "older services listed the run's labels under progress too; now beside it",
   },

@@ -1,5 +1,10 @@
+import { operations, type OperationInfo } from "../../generated/operations.js";
+import { loadDocument, requestBody } from "../../src/openapi/operations-document.js";
+import { answerShape, sampledComponent } from "../../src/testing/answers.js";
 import type { Emulator } from "../../src/testing/index.js";
-import { stateRoutes } from "../../src/testing/routes/index.js";
+import { collectionsOf, shapeOf } from "../../src/testing/resource-shapes.js";
+import { routesKeptByRule, stateRoutes } from "../../src/testing/routes/index.js";
+import { sampleSchema } from "../../src/testing/sample.js";
 
 /** Ids for a stateful operation's path, and a body it accepts. */
 export interface World {
@@ -21,6 +26,13 @@ export function worldFor(emulator: Emulator, operationId: string): World | undef
   const workspace = state.workspaces.add({ org: org.id, name: `ws${n}` });
   const member = state.members.add({ org: org.id, userName: `user${n}` });
   const team = state.teams.add({ org: org.id, name: `team${n}`, members: [member.userName] });
+  state.members.add({ org: org.id, userName: `new${n}-member` });
+  state.members.add({ org: org.id, userName: `guest${n}`, role: "collaborator" });
+  const participant = state.participants.add({
+    workspace: workspace.id,
+    member: member.userName,
+    role: "launch",
+  });
   const credentials = state.credentials.add({ name: `keys${n}` });
   const env = state.computeEnvs.add({ name: `ce${n}`, credentialsId: credentials.id });
   const label = state.labels.add({ name: `label${n}` });
@@ -30,12 +42,33 @@ export function worldFor(emulator: Emulator, operationId: string): World | undef
     name: `dataset${n}`,
     versions: [{ fileName: "samples.csv", content: "a,b\n1,2\n" }],
   });
+  const dataLink = state.dataLinks.add({
+    resourceRef: `s3://bucket${n}`,
+    credentialsId: credentials.id,
+    objects: { "reads/a.fastq": "@r1\nACGT\n+\nIIII\n", "README.txt": "hello\n" },
+  });
+  const studio = state.studios.add({
+    name: `studio${n}`,
+    computeEnvId: env.id,
+    labelIds: [label.id],
+    status: "running",
+    lastStarted: "2024-01-01T00:00:00Z",
+    isPrivate: true,
+    configuration: {
+      cpu: 2,
+      memory: 8192,
+      gpu: 0,
+      mountData: [dataLink.id],
+      condaEnvironment: null,
+    },
+  });
   const run = state.runs.add({ status: "SUCCEEDED", launch: { computeEnvId: env.id } });
   const path = {
     orgId: org.id,
     workspaceId: workspace.id,
     memberId: member.id,
     teamId: team.id,
+    participantId: participant.id,
     userId: state.user.id,
     credentialsId: credentials.id,
     computeEnvId: env.id,
@@ -45,6 +78,10 @@ export function worldFor(emulator: Emulator, operationId: string): World | undef
     datasetId: dataset.id,
     version: "1",
     fileName: "samples.csv",
+    sessionId: studio.id,
+    dataLinkId: dataLink.id,
+    path: "reads",
+    filePath: "README.txt",
     workflowId: run.id,
     taskId: run.tasks[0]!.taskId,
   };
@@ -54,6 +91,12 @@ export function worldFor(emulator: Emulator, operationId: string): World | undef
       workspace: { name: `newws${n}`, fullName: "New", visibility: "PRIVATE" },
     },
     CreateOrganizationMember: { user: `new${n}@example.com` },
+    CreateOrganizationTeam: { team: { name: `newteam${n}` } },
+    CreateOrganizationTeamMember: { userNameOrEmail: `NEW${n}-member@example.com` },
+    CreateWorkspaceParticipant: { teamId: team.id },
+    UpdateWorkspaceParticipantRole: { role: "maintain" },
+    UpdateOrganizationMemberRole: { role: "collaborator" },
+    UpdateOrganizationTeam: { description: "changed" },
     CreatePipeline: { name: `new${n}`, launch: { pipeline: "https://github.com/nf-core/x" } },
     CreateComputeEnv: {
       computeEnv: {
@@ -69,7 +112,80 @@ export function worldFor(emulator: Emulator, operationId: string): World | undef
     CreateWorkflowLaunch: {
       launch: { pipeline: "https://github.com/nextflow-io/hello", computeEnvId: env.id },
     },
+    CreateDataStudio: { name: `new${n}`, computeEnvId: env.id },
+    StartDataStudio: {},
+    UpdateDataStudio: { description: "changed" },
+    CreateCustomDataLink: { name: `new${n}`, resourceRef: `s3://new${n}`, provider: "aws" },
     ApplyLabelsToWorkflows: { workflowIds: [run.id], labelIds: [label.id] },
   };
-  return { path, body: bodies[operationId] };
+  const kept = keptByRule(emulator, n, path);
+  return { path: { ...path, ...kept.path }, body: bodies[operationId] ?? kept.bodies[operationId] };
+}
+
+const doc = loadDocument();
+const collections = collectionsOf(doc, operations);
+const shapes = Object.values(operations).map((info) => ({
+  info,
+  shape: shapeOf(info, collections),
+}));
+/** The collections kept by rule, parents before their sub-collections. */
+const ruled = [...collections.values()]
+  .filter((c) =>
+    shapes.some(
+      ({ info, shape }) => shape?.collection === c && info.operationId in routesKeptByRule,
+    ),
+  )
+  .sort((a, b) => a.template.length - b.template.length);
+
+/**
+ * One item in every collection kept by rule, as the service would hold it (every property of
+ * its answer's schema, and of its create request), and bodies for their creates, updates and
+ * actions, with names of their own so that a create does not clash.
+ */
+function keptByRule(
+  emulator: Emulator,
+  n: number,
+  known: Record<string, unknown>,
+): { path: Record<string, unknown>; bodies: Record<string, unknown> } {
+  const path: Record<string, unknown> = { ...known };
+  const bodies: Record<string, unknown> = {};
+  for (const collection of ruled) {
+    const ops = shapes
+      .filter(({ shape }) => shape?.collection === collection)
+      .map(({ info }) => info);
+    const create = ops.find((info) => shapeOf(info, collections)!.kind === "create");
+    // Every schema its operations answer it with (a list's entry may be smaller than a describe's).
+    const fields = Object.assign(
+      { ...(create && bodyOf(create, false)) },
+      ...ops.flatMap((info) => {
+        const schema = itemSchemaOf(info);
+        return schema ? [sampledComponent(doc, schema, false)] : [];
+      }),
+    ) as Record<string, unknown>;
+    const concrete = collection.template.replace(/\{(\w+)\}/g, (_, name: string) =>
+      String(path[name]),
+    );
+    // Its id is the store's (a sampled one would be the same in every world), its workspace
+    // the personal one the requests name.
+    const { id: _, [collection.itemParam]: __, workspaceId: ___, ...own } = fields;
+    const item = emulator.state.resources.add(concrete, { ...own, name: `item${n}` });
+    path[collection.itemParam] = item.id;
+    for (const info of ops) {
+      const body = bodyOf(info, true);
+      if (body !== undefined) bodies[info.operationId] = { ...body, name: `new${n}` };
+    }
+  }
+  return { path, bodies };
+}
+
+function itemSchemaOf(info: OperationInfo): string | undefined {
+  const shape = answerShape(doc, info);
+  return shape?.list?.schema ?? shape?.wrapper?.schema;
+}
+
+function bodyOf(info: OperationInfo, minimal: boolean): Record<string, unknown> | undefined {
+  const schema = requestBody(doc, info)?.content["application/json"];
+  return schema
+    ? (sampleSchema(doc, schema, { direction: "request", minimal }) as Record<string, unknown>)
+    : undefined;
 }

@@ -1,3 +1,4 @@
+import type { AnswerShape } from "../answers.js";
 import type { EmulatorState } from "../state/state.js";
 import type { Entity, Store } from "../state/store.js";
 import { withErrorId } from "../ids.js";
@@ -15,7 +16,13 @@ export interface RouteContext {
    * property of the schema null where it may be, else left out (a required one is sampled).
    * Nothing is invented: no sampled placeholder ("icon") reaches an answer.
    */
-  dto(schemaName: string, values: Record<string, unknown>): Record<string, unknown>;
+  dto(
+    schemaName: string,
+    values: Record<string, unknown>,
+    fitted?: boolean,
+  ): Record<string, unknown>;
+  /** How this operation's answer holds items (see answerShape); undefined when not JSON. */
+  shape(): AnswerShape | undefined;
   /**
    * The name of the schema at `path` in this operation's answer (see answerSchemaName): for
    * objects whose schema has been renamed between releases.

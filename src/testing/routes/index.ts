@@ -1,6 +1,10 @@
+import { operations } from "../../../generated/operations.js";
+import { loadDocument } from "../../openapi/operations-document.js";
+import { routesByShape } from "./by-shape.js";
 import { computeEnvRoutes } from "./compute-envs.js";
 import type { StateRoute } from "./context.js";
 import { credentialsRoutes } from "./credentials.js";
+import { dataLinkRoutes } from "./data-links.js";
 import { datasetRoutes } from "./datasets.js";
 import { labelRoutes } from "./labels.js";
 import { organizationRoutes } from "./organizations.js";
@@ -8,10 +12,13 @@ import { pipelineRoutes } from "./pipelines.js";
 import { runLogRoutes } from "./run-logs.js";
 import { runRoutes } from "./runs.js";
 import { secretRoutes } from "./secrets.js";
+import { studioRoutes } from "./studios.js";
+import { teamRoutes } from "./teams.js";
 
-/** Every operation answered from the emulator's state, by operationId; others are sampled. */
-export const stateRoutes: Record<string, StateRoute> = {
+/** The families modelled by hand, with the service's own rules. */
+const byHand: Record<string, StateRoute> = {
   ...organizationRoutes,
+  ...teamRoutes,
   ...pipelineRoutes,
   ...computeEnvRoutes,
   ...labelRoutes,
@@ -20,4 +27,12 @@ export const stateRoutes: Record<string, StateRoute> = {
   ...datasetRoutes,
   ...runRoutes,
   ...runLogRoutes,
+  ...studioRoutes,
+  ...dataLinkRoutes,
 };
+
+/** The operations of every other collection, answered by the rule of their path shapes. */
+export const routesKeptByRule = routesByShape(loadDocument(), operations, byHand);
+
+/** Every operation answered from the emulator's state, by operationId; the rest is sampled. */
+export const stateRoutes: Record<string, StateRoute> = { ...byHand, ...routesKeptByRule };

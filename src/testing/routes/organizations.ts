@@ -1,6 +1,6 @@
 import { SCHEMA_VERSION } from "../../../generated/version.js";
 import type { Member, Organization, Workspace } from "../state/organizations.js";
-import type { Team, WorkspaceRole } from "../state/participants.js";
+import { DERIVED_ROLES, type Team, type WorkspaceRole } from "../state/participants.js";
 import type { EmulatorRequest } from "../types.js";
 import {
   badRequest,
@@ -130,10 +130,8 @@ export const organizationRoutes: Record<string, StateRoute> = {
     if (!org) return FORBIDDEN;
     const user = bodyOf(request).user;
     if (typeof user !== "string" || user === "") return badRequest("Missing user name or email");
-    const taken = ctx.state.members
-      .inOrg(org.id)
-      .some((m) => m.userName === user || m.email === user);
-    if (taken) return conflict(`User '${user}' is already a member`);
+    // The service compares user names and e-mails in any case.
+    if (ctx.state.members.find(org.id, user)) return conflict(`User '${user}' is already a member`);
     const userName = user.includes("@") ? user.split("@")[0]! : user;
     const member = ctx.state.members.add({
       org: org.id,
@@ -146,6 +144,15 @@ export const organizationRoutes: Record<string, StateRoute> = {
   DeleteOrganizationMember(request, ctx) {
     const member = ctx.state.members.get(request.params.memberId as number);
     if (!member || member.orgId !== request.params.orgId) return FORBIDDEN;
+    // Leaving the organization leaves its teams and workspaces too.
+    for (const team of ctx.state.teams.inOrg(member.orgId)) {
+      const memberIds = team.memberIds.filter((id) => id !== member.id);
+      if (memberIds.length !== team.memberIds.length)
+        ctx.state.teams.update(team.id, { memberIds });
+    }
+    for (const p of ctx.state.participants.all()) {
+      if (p.memberId === member.id) ctx.state.participants.delete(p.id);
+    }
     ctx.state.members.delete(member.id);
     return NO_CONTENT;
   },
@@ -195,20 +202,14 @@ export const organizationRoutes: Record<string, StateRoute> = {
   },
 };
 
-/** A workspace without seeded participants: every member, with a role from their org role. */
-const DERIVED_ROLES: Record<Member["role"], WorkspaceRole> = {
-  owner: "owner",
-  member: "launch",
-  collaborator: "view",
-};
-
-function participantDto(
+export function participantDto(
   ctx: RouteContext,
   participant: { id: number; role: WorkspaceRole },
   member?: Member,
   team?: Team,
+  schema = ctx.schemaAt("participants", "[]"),
 ): Record<string, unknown> {
-  return ctx.dto(ctx.schemaAt("participants", "[]"), {
+  return ctx.dto(schema, {
     participantId: participant.id,
     memberId: member?.id,
     userName: member?.userName,
@@ -275,7 +276,7 @@ function workspaceDto(ctx: RouteContext, w: Workspace): Record<string, unknown> 
   });
 }
 
-function memberDto(ctx: RouteContext, m: Member): Record<string, unknown> {
+export function memberDto(ctx: RouteContext, m: Member): Record<string, unknown> {
   return ctx.dto("MemberDbDto", {
     memberId: m.id,
     userId: m.userId,
@@ -292,7 +293,10 @@ function membersMatching(ctx: RouteContext, orgId: number, request: EmulatorRequ
   return ctx.state.members.inOrg(orgId).filter((m) => matches(`${m.userName} ${m.email}`, request));
 }
 
-function workspaceOf(params: Record<string, unknown>, ctx: RouteContext): Workspace | undefined {
+export function workspaceOf(
+  params: Record<string, unknown>,
+  ctx: RouteContext,
+): Workspace | undefined {
   const workspace = ctx.state.workspaces.get(params.workspaceId as number);
   return workspace && workspace.orgId === params.orgId ? workspace : undefined;
 }

@@ -164,4 +164,12 @@ export class MemberStore extends Store<Member> {
   inOrg(orgId: number): Member[] {
     return this.all().filter((m) => m.orgId === orgId);
   }
+
+  /** The organization's member with this user name or e-mail, compared in any case. */
+  find(orgId: number, userNameOrEmail: string): Member | undefined {
+    const wanted = userNameOrEmail.toLowerCase();
+    return this.inOrg(orgId).find(
+      (m) => m.userName.toLowerCase() === wanted || m.email.toLowerCase() === wanted,
+    );
+  }
 }

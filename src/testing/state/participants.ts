@@ -86,12 +86,53 @@ export class TeamStore extends Store<Team> {
  * Seeded workspace participants. A workspace with none answers every organization member as
  * a participant (owners as owner, members as launch, collaborators as view).
  */
+/** A workspace without participants of its own: every member, with a role from their org role. */
+export const DERIVED_ROLES: Record<Member["role"], WorkspaceRole> = {
+  owner: "owner",
+  member: "launch",
+  collaborator: "view",
+};
+
 export class ParticipantStore extends Store<Participant> {
   constructor(
     private readonly lookup: Lookup,
     private readonly teams: TeamStore,
   ) {
     super(numericIds(700));
+  }
+
+  /** The workspace's participants: seeded or added, else one per organization member. */
+  inWorkspace(workspaceId: number): Participant[] {
+    return this.all().filter((p) => p.workspaceId === workspaceId);
+  }
+
+  /**
+   * Adds a member or team by id; a workspace still answering its derived participants gets
+   * them stored first, so that adding one does not drop the others.
+   */
+  addTo(
+    workspace: Workspace,
+    who: { memberId: number } | { teamId: number },
+    role: WorkspaceRole,
+  ): Participant {
+    if (this.inWorkspace(workspace.id).length === 0) {
+      for (const m of this.lookup.members(workspace.orgId)) {
+        this.insert({
+          id: this.newId(),
+          workspaceId: workspace.id,
+          role: DERIVED_ROLES[m.role],
+          memberId: m.id,
+          ...created({}),
+        });
+      }
+    }
+    return this.insert({
+      id: this.newId(),
+      workspaceId: workspace.id,
+      role,
+      ...who,
+      ...created({}),
+    });
   }
 
   add(init: ParticipantInit): Participant {

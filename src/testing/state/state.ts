@@ -23,7 +23,13 @@ import {
 import { PipelineStore, type PipelineInit } from "./pipelines.js";
 import { RunStore, type WorkflowInit } from "./runs.js";
 import type { WorkspaceRef } from "./scoped.js";
+import { ResourceStore, type ResourceInit } from "./resources.js";
 import { SecretStore, type SecretInit } from "./secrets.js";
+import { StudioStore, type StudioInit } from "./studios.js";
+import { DataLinkStore, type DataLinkInit } from "./data-links.js";
+import { operations } from "../../../generated/operations.js";
+import { loadDocument } from "../../openapi/operations-document.js";
+import { collectionAt, collectionsOf, type Collection } from "../resource-shapes.js";
 import { timestamp } from "./store.js";
 
 /**
@@ -47,6 +53,15 @@ export interface Seed {
   secrets?: SecretInit[];
   datasets?: DatasetInit[];
   runs?: WorkflowInit[];
+  /** Buckets with the objects under them, after credentials (a link names its own). */
+  dataLinks?: DataLinkInit[];
+  /** Data Studios, after compute envs (a studio names its compute env by id). */
+  studios?: StudioInit[];
+  /**
+   * Items of the collections kept by rule, by collection path: `{ "/actions": [{ "name":
+   * "nightly", "workspaceId": 42 }] }`, or a sub-collection's (`/studios/<id>/checkpoints`).
+   */
+  resources?: Record<string, ResourceInit[]>;
 }
 
 /** The organization that holds workspaces a test names only by id. */
@@ -67,6 +82,10 @@ export class EmulatorState {
   readonly secrets: SecretStore;
   readonly datasets: DatasetStore;
   readonly runs: RunStore;
+  readonly studios: StudioStore;
+  readonly dataLinks: DataLinkStore;
+  /** Items of the collections kept by rule, by collection path ("/actions"). */
+  readonly resources: ResourceStore;
 
   constructor(seed: Seed = {}) {
     checkSeed(seed);
@@ -114,6 +133,12 @@ export class EmulatorState {
     this.secrets = new SecretStore(resolve);
     this.datasets = new DatasetStore(resolve);
     this.runs = new RunStore(resolve);
+    this.studios = new StudioStore(resolve);
+    this.dataLinks = new DataLinkStore(resolve);
+    this.resources = new ResourceStore(
+      (path) => collectionAt(path, schemaCollections())?.collection,
+      resolve,
+    );
     this.#apply(seed);
   }
 
@@ -173,6 +198,11 @@ export class EmulatorState {
     for (const init of seed.secrets ?? []) this.secrets.add(init);
     for (const init of seed.datasets ?? []) this.datasets.add(init);
     for (const init of seed.runs ?? []) this.runs.add(init);
+    for (const init of seed.dataLinks ?? []) this.dataLinks.add(init);
+    for (const init of seed.studios ?? []) this.studios.add(init);
+    for (const [path, inits] of Object.entries(seed.resources ?? {})) {
+      for (const init of inits) this.resources.add(path, init);
+    }
   }
 }
 
@@ -189,6 +219,8 @@ const SEED_LISTS = [
   "secrets",
   "datasets",
   "runs",
+  "dataLinks",
+  "studios",
 ] as const;
 
 /** A seed read from a file may be any JSON: its shape is checked before anything is added. */
@@ -209,6 +241,17 @@ function checkSeed(seed: unknown): asserts seed is Seed {
       throw new Error(`The seed's ${list} must be a list of objects.`);
     }
   }
+  const { resources } = seed as Seed;
+  if (resources !== undefined && !isObject(resources)) {
+    throw new Error("The seed's resources must be an object of lists, by collection path.");
+  }
+}
+
+let collections: Map<string, Collection> | undefined;
+
+/** The schema's collections, found once per process. */
+function schemaCollections(): Map<string, Collection> {
+  return (collections ??= collectionsOf(loadDocument(), operations));
 }
 
 function splitRef(ref: string): [string, string] {

@@ -1,0 +1,91 @@
+/**
+ * The data-link inventory, the studio clean-up and the team onboarding as seqera-api scripts
+ * (test/cli/*.sh, with jq), against an emulator that is only seeded, as in the library's
+ * examples (test/examples/resource-jobs.test.ts).
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { startEmulator, type Emulator } from "seqera-api-client/testing";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { resourceJobsSeed } from "../examples/resource-jobs-seed.js";
+import { binFolder, sharedBuild, root, runCommand, type BuiltCli } from "./cli.js";
+
+let cli: BuiltCli;
+let work: string;
+let emulator: Emulator;
+beforeAll(async () => {
+  if (spawnSync("jq", ["--version"]).status !== 0) {
+    throw new Error("jq is not installed: these scripts need it (apt-get install jq)");
+  }
+  [cli, work, emulator] = await Promise.all([
+    sharedBuild(),
+    mkdtemp(path.join(tmpdir(), "seqera-jobs-")),
+    startEmulator({ seed: resourceJobsSeed() }),
+  ]);
+});
+afterAll(async () => {
+  await emulator?.close();
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+async function script(name: string, args: string[], input?: string) {
+  const result = await runCommand("bash", [path.join(root, "test/cli", name), ...args], {
+    cwd: work,
+    env: {
+      PATH: `${await binFolder(cli.main, work)}:${process.env.PATH}`,
+      TOWER_API_ENDPOINT: emulator.url,
+      TOWER_ACCESS_TOKEN: emulator.token,
+      TOWER_WORKSPACE_ID: "acme/prod",
+    },
+    stdin: input,
+    // A bound, not a timing: the onboarding spawns 16 CLI processes, slow on a loaded machine.
+    limitMs: 180_000,
+  });
+  expect(result.stderr).toBe("");
+  expect(result.code).toBe(0);
+  return result.stdout;
+}
+
+test("data-link-inventory.sh: status, objects and bytes under a prefix", async () => {
+  expect(await script("data-link-inventory.sh", ["runs"])).toBe(
+    "acme-raw VALID 2 3000\nacme-old INVALID 0 0\n",
+  );
+});
+
+test("studio-cleanup.sh: stops the studios running for more than 24 hours", async () => {
+  expect(await script("studio-cleanup.sh", ["acme", "24"])).toBe(
+    "stopped stale\nstopped old-dev\n",
+  );
+  expect(emulator.state.studios.all().map((s) => s.status)).toEqual([
+    "stopping",
+    "running",
+    "stopping",
+    "stopped",
+  ]);
+});
+
+test("team-onboarding.sh: run twice, one team, its members and its roles", async () => {
+  for (let i = 0; i < 2; i++) {
+    await script(
+      "team-onboarding.sh",
+      ["acme", "bioinfo", "prod=maintain", "dev=launch"],
+      "ANA@acme.org\nbo@acme.org\n",
+    );
+  }
+  const [team, ...others] = emulator.state.teams.all();
+  expect(others).toEqual([]);
+  expect(team!.memberIds.map((id) => emulator.state.members.get(id)!.userName)).toEqual([
+    "ana",
+    "bo",
+  ]);
+  const roles = emulator.state.participants
+    .all()
+    .filter((p) => p.teamId === team!.id)
+    .map((p) => [p.workspaceId, p.role]);
+  expect(roles).toEqual([
+    [7, "maintain"],
+    [8, "launch"],
+  ]);
+}, 400_000);

@@ -1,0 +1,279 @@
+import { afterEach, expect, test } from "vitest";
+import { startEmulator, type Emulator } from "../../src/testing/index.js";
+import { api, ERROR_ID, expectAnswer } from "./http.js";
+
+let emulator: Emulator | undefined;
+afterEach(async () => {
+  await emulator?.close();
+  emulator = undefined;
+});
+
+async function start(options: Parameters<typeof startEmulator>[0] = {}): Promise<Emulator> {
+  emulator = await startEmulator({ rateLimit: false, ...options });
+  return emulator;
+}
+
+test("a family not modelled by hand keeps what is created, by the shape of its paths", async () => {
+  const e = await start({
+    seed: {
+      workspaces: [{ org: "acme", name: "prod", id: 42 }],
+      resources: { "/actions": [{ name: "seeded", source: "tower", workspaceId: 42 }] },
+    },
+  });
+  const created = await expectAnswer(e, "POST /actions", "/actions?workspaceId=42", {
+    body: { name: "nightly", source: "tower", launch: { pipeline: "https://github.com/x/y" } },
+  });
+  const id = created.actionId;
+  expect(typeof id).toBe("string");
+  const list = await expectAnswer(e, "GET /actions", "/actions?workspaceId=42");
+  expect(list.actions.map((a: any) => [a.name, a.source])).toEqual([
+    ["seeded", "tower"],
+    ["nightly", "tower"],
+  ]);
+  const { action } = await expectAnswer(
+    e,
+    "GET /actions/{actionId}",
+    `/actions/${id}?workspaceId=42`,
+  );
+  expect(action).toMatchObject({
+    id,
+    name: "nightly",
+    launch: { pipeline: "https://github.com/x/y" },
+  });
+  // Another workspace (here the personal one) does not see it; a name taken is a 409.
+  expect((await api(e, `/actions/${id}`)).status).toBe(403);
+  expect((await expectAnswer(e, "GET /actions", "/actions")).actions).toEqual([]);
+  const again = await api(e, "/actions?workspaceId=42", {
+    method: "POST",
+    body: { name: "nightly", source: "tower", launch: {} },
+  });
+  expect(again.status).toBe(409);
+  expect((await again.json()).message).toMatch(ERROR_ID);
+
+  await expectAnswer(e, "PUT /actions/{actionId}", `/actions/${id}?workspaceId=42`, {
+    body: { name: "renamed" },
+    status: 204,
+  });
+  expect(
+    (await expectAnswer(e, "GET /actions/{actionId}", `/actions/${id}?workspaceId=42`)).action.name,
+  ).toBe("renamed");
+  await expectAnswer(e, "DELETE /actions/{actionId}", `/actions/${id}?workspaceId=42`, {
+    status: 204,
+  });
+  expect((await api(e, `/actions/${id}?workspaceId=42`)).status).toBe(403);
+  expect(e.state.resources.list("/actions", 42).map((r) => r.fields.name)).toEqual(["seeded"]);
+});
+
+test("studios start and stop through the service's statuses, lowercase", async () => {
+  const e = await start({
+    autoAdvance: true,
+    seed: {
+      workspaces: [{ org: "acme", name: "prod", id: 42 }],
+      computeEnvs: [{ id: "ce1", name: "aws", workspaceId: 42 }],
+      studios: [
+        { name: "stale", workspaceId: 42, computeEnvId: "ce1", status: "running" },
+        { name: "idle", workspaceId: 42, computeEnvId: "ce1" },
+      ],
+    },
+  });
+  const { studio } = await expectAnswer(
+    e,
+    "POST /studios",
+    "/studios?workspaceId=42&autoStart=false",
+    {
+      body: { name: "new", computeEnvId: "ce1" },
+    },
+  );
+  expect(studio.statusInfo.status).toBe("stopped");
+  expect(studio.computeEnv).toMatchObject({ id: "ce1", name: "aws" });
+
+  const list = await expectAnswer(e, "GET /studios", "/studios?workspaceId=42&search=stale");
+  expect(list.totalSize).toBe(1);
+  const stale = list.studios[0];
+  const stop = await expectAnswer(
+    e,
+    "PUT /studios/{sessionId}/stop",
+    `/studios/${stale.sessionId}/stop?workspaceId=42`,
+  );
+  expect(stop).toMatchObject({ jobSubmitted: true, statusInfo: { status: "stopping" } });
+  // A poll moves it on (autoAdvance), as the service finishes stopping.
+  const polled = await expectAnswer(
+    e,
+    "GET /studios/{sessionId}",
+    `/studios/${stale.sessionId}?workspaceId=42`,
+  );
+  expect(polled.statusInfo.status).toBe("stopped");
+  const again = await expectAnswer(
+    e,
+    "PUT /studios/{sessionId}/stop",
+    `/studios/${stale.sessionId}/stop?workspaceId=42`,
+  );
+  expect(again.jobSubmitted).toBe(false);
+
+  const started = await expectAnswer(
+    e,
+    "PUT /studios/{sessionId}/start",
+    `/studios/${studio.sessionId}/start?workspaceId=42`,
+    { body: {} },
+  );
+  expect(started.statusInfo.status).toBe("starting");
+  expect(e.state.studios.advance(studio.sessionId).status).toBe("running");
+  const name = await api(e, "/studios?workspaceId=42", {
+    method: "POST",
+    body: { name: "idle", computeEnvId: "ce1" },
+  });
+  expect(name.status).toBe(409);
+});
+
+test("data links: objects browsed folder by folder, a page at a time, downloads and credentials status", async () => {
+  const e = await start({
+    seed: {
+      workspaces: [{ org: "acme", name: "prod", id: 42 }],
+      credentials: [{ id: "aws1", name: "aws", workspaceId: 42 }],
+      dataLinks: [
+        {
+          resourceRef: "s3://acme-data",
+          region: "eu-west-1",
+          credentialsId: "aws1",
+          workspaceId: 42,
+          objects: {
+            "reads/a_R1.fastq.gz": 1200,
+            "reads/a_R2.fastq.gz": 1300,
+            "reads/qc/report.html": "<html></html>",
+            "samples.csv": "sample,fastq\na,reads/a_R1.fastq.gz\n",
+          },
+        },
+        { resourceRef: "s3://orphan", credentialsId: "gone", workspaceId: 42 },
+      ],
+    },
+  });
+  const { dataLinks, totalSize } = await expectAnswer(
+    e,
+    "GET /data-links",
+    "/data-links?workspaceId=42",
+  );
+  expect(totalSize).toBe(2);
+  expect(dataLinks.map((l: any) => [l.name, l.status, l.credentials.length])).toEqual([
+    ["acme-data", "VALID", 1],
+    ["orphan", "INVALID", 0],
+  ]);
+  expect(dataLinks[1].message).toBe("Credentials 'gone' not found");
+  const id = dataLinks[0].id;
+
+  const root = await expectAnswer(
+    e,
+    "GET /data-links/{dataLinkId}/browse",
+    `/data-links/${id}/browse?workspaceId=42`,
+  );
+  expect(root.objects.map((o: any) => [o.type, o.name, o.size])).toEqual([
+    ["FOLDER", "reads", 0],
+    ["FILE", "samples.csv", 35],
+  ]);
+  const first = await expectAnswer(
+    e,
+    "GET /data-links/{dataLinkId}/browse/{path}",
+    `/data-links/${id}/browse/reads?workspaceId=42&pageSize=2`,
+  );
+  expect(first.objects.map((o: any) => o.name)).toEqual(["qc", "a_R1.fastq.gz"]);
+  const second = await expectAnswer(
+    e,
+    "GET /data-links/{dataLinkId}/browse/{path}",
+    `/data-links/${id}/browse/reads?workspaceId=42&pageSize=2&nextPageToken=${first.nextPageToken}`,
+  );
+  expect(second.objects.map((o: any) => [o.name, o.size])).toEqual([["a_R2.fastq.gz", 1300]]);
+  expect(second.nextPageToken).toBeNull();
+
+  const tree = await expectAnswer(
+    e,
+    "GET /data-links/{dataLinkId}/browse-tree",
+    `/data-links/${id}/browse-tree?workspaceId=42&paths=reads`,
+  );
+  expect(tree.items.reduce((sum: number, i: any) => sum + i.size, 0)).toBe(1200 + 1300 + 13);
+
+  const file = await api(e, `/data-links/${id}/download/reads/qc/report.html?workspaceId=42`);
+  expect(await file.text()).toBe("<html></html>");
+  expect((await api(e, `/data-links/${id}/download/nope.txt?workspaceId=42`)).status).toBe(404);
+  expect((await api(e, `/data-links/${id}/browse`)).status).toBe(403);
+});
+
+test("teams, team members and workspace roles follow the service's rules", async () => {
+  const e = await start({
+    seed: {
+      workspaces: [{ org: "acme", name: "prod", id: 42 }],
+      members: [{ org: "acme", userName: "alice", email: "alice@acme.org" }],
+    },
+  });
+  const orgId = e.state.workspaces.get(42)!.orgId;
+  // E-mails compare in any case: ALICE is alice.
+  const member = await api(e, `/orgs/${orgId}/members/add`, {
+    method: "PUT",
+    body: { user: "ALICE@acme.org" },
+  });
+  expect(member.status).toBe(409);
+
+  const { team } = await expectAnswer(e, "POST /orgs/{orgId}/teams", `/orgs/${orgId}/teams`, {
+    body: { team: { name: "bioinfo", description: "Bioinformatics" } },
+  });
+  expect(team).toMatchObject({ name: "bioinfo", membersCount: 0 });
+  expect(
+    (await api(e, `/orgs/${orgId}/teams`, { method: "POST", body: { team: { name: "bioinfo" } } }))
+      .status,
+  ).toBe(409);
+
+  const added = await expectAnswer(
+    e,
+    "POST /orgs/{orgId}/teams/{teamId}/members",
+    `/orgs/${orgId}/teams/${team.teamId}/members`,
+    { body: { userNameOrEmail: "Alice@ACME.org" } },
+  );
+  expect(added.member.userName).toBe("alice");
+  const twice = await api(e, `/orgs/${orgId}/teams/${team.teamId}/members`, {
+    method: "POST",
+    body: { userNameOrEmail: "alice" },
+  });
+  expect(twice.status).toBe(409);
+  const stranger = await api(e, `/orgs/${orgId}/teams/${team.teamId}/members`, {
+    method: "POST",
+    body: { userNameOrEmail: "bob@else.org" },
+  });
+  expect(stranger.status).toBe(400);
+  expect((await stranger.json()).message).toMatch(/^User 'bob@else.org' is not a member/);
+
+  const { participant } = await expectAnswer(
+    e,
+    "PUT /orgs/{orgId}/workspaces/{workspaceId}/participants/add",
+    `/orgs/${orgId}/workspaces/42/participants/add`,
+    { body: { teamId: team.teamId } },
+  );
+  expect(participant).toMatchObject({ type: "TEAM", teamName: "bioinfo", wspRole: "launch" });
+  await expectAnswer(
+    e,
+    "PUT /orgs/{orgId}/workspaces/{workspaceId}/participants/{participantId}/role",
+    `/orgs/${orgId}/workspaces/42/participants/${participant.participantId}/role`,
+    { body: { role: "maintain" }, status: 204 },
+  );
+  const { participants } = await expectAnswer(
+    e,
+    "GET /orgs/{orgId}/workspaces/{workspaceId}/participants",
+    `/orgs/${orgId}/workspaces/42/participants`,
+  );
+  // The members the workspace answered before the team was added are still there.
+  expect(participants.map((p: any) => [p.userName ?? p.teamName, p.wspRole])).toEqual([
+    ["emulated-user", "owner"],
+    ["alice", "launch"],
+    ["bioinfo", "maintain"],
+  ]);
+  const { workspaces } = await expectAnswer(
+    e,
+    "GET /orgs/{orgId}/teams/{teamId}/workspaces",
+    `/orgs/${orgId}/teams/${team.teamId}/workspaces`,
+  );
+  expect(workspaces.map((w: any) => [w.workspaceName, w.participantRole])).toEqual([
+    ["prod", "maintain"],
+  ]);
+  const dup = await api(e, `/orgs/${orgId}/workspaces/42/participants/add`, {
+    method: "PUT",
+    body: { userNameOrEmail: "ALICE@acme.org" },
+  });
+  expect(dup.status).toBe(409);
+});

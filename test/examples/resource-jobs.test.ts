@@ -1,0 +1,60 @@
+import { startEmulator, type Emulator } from "seqera-api-client/testing";
+import { afterAll, beforeAll, expect, test, vi } from "vitest";
+import { dataLinkInventory, onboardTeam, stopStaleStudios } from "./resource-jobs.js";
+import { resourceJobsSeed } from "./resource-jobs-seed.js";
+
+// Three jobs new users wrote over data links, studios and teams, run against an emulator that
+// is only seeded: no handler stands in for any operation.
+let emulator: Emulator;
+
+beforeAll(async () => {
+  emulator = await startEmulator({ seed: resourceJobsSeed() });
+  vi.stubEnv("TOWER_ACCESS_TOKEN", emulator.token);
+  vi.stubEnv("TOWER_API_ENDPOINT", emulator.url);
+  vi.stubEnv("TOWER_WORKSPACE_ID", "");
+});
+afterAll(async () => {
+  vi.unstubAllEnvs();
+  await emulator.close();
+});
+
+test("a data-link inventory: status, objects and bytes under a prefix", async () => {
+  expect(await dataLinkInventory("acme/prod", "runs")).toEqual([
+    { name: "acme-raw", status: "VALID", objects: 2, bytes: 3000 },
+    { name: "acme-old", status: "INVALID", objects: 0, bytes: 0 },
+  ]);
+});
+
+test("a studio clean-up across an organization stops only the stale running ones", async () => {
+  expect(await stopStaleStudios("acme", 24)).toEqual(["stale", "old-dev"]);
+  const statuses = emulator.state.studios.all().map((s) => [s.name, s.status]);
+  expect(statuses).toEqual([
+    ["stale", "stopping"],
+    ["fresh", "running"],
+    ["old-dev", "stopping"],
+    ["off", "stopped"],
+  ]);
+});
+
+test("a team onboarding is idempotent: run twice, the same team, members and roles", async () => {
+  for (let i = 0; i < 2; i++) {
+    await onboardTeam("acme", "bioinfo", ["ANA@acme.org", "bo@acme.org"], {
+      prod: "maintain",
+      dev: "launch",
+    });
+  }
+  const [team, ...others] = emulator.state.teams.all();
+  expect(others).toEqual([]);
+  expect(team!.memberIds.map((id) => emulator.state.members.get(id)!.userName)).toEqual([
+    "ana",
+    "bo",
+  ]);
+  const roles = emulator.state.participants
+    .all()
+    .filter((p) => p.teamId === team!.id)
+    .map((p) => [emulator.state.workspaces.get(p.workspaceId)!.name, p.role]);
+  expect(roles).toEqual([
+    ["prod", "maintain"],
+    ["dev", "launch"],
+  ]);
+});
