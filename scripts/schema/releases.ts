@@ -139,7 +139,7 @@ export async function copyTree(root: string, copy: string, schemaFile: string): 
   const text = await readFile(schemaFile, "utf8");
   const version = parseSchema(text, schemaFile).info.version;
   const pin = await readPin(root);
-  await writePin(copy, { ...pin, version, sha256: sha256(text) });
+  await writePin(copy, { ...pin, version, sha256: sha256(text), permanent: undefined });
   return excludeTests(copy, version);
 }
 
