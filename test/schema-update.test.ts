@@ -264,6 +264,15 @@ describe("schema:update on the real sequence 1.85.0 → 1.102.0 → 1.140.0 → 
     // The mirror first (it has no 1.187.0 here), then the permanent URL; the latest URL not asked.
     expect(server.requests.slice(0, 2)).toEqual(["/seqera-api-1.187.0.yml", PERMANENT_1_187]);
     expect(server.requests).not.toContain(LATEST);
+    expect(
+      sectionOf(result.report!, "- `GET /platform/versions`: operation added (NextflowVersions)"),
+    ).toBe(COMPATIBLE);
+    expect(
+      sectionOf(
+        result.report!,
+        '- `AuditEventType`: "scim_token_created" added; exhaustive switches over responses need a case',
+      ),
+    ).toBe(BREAKING);
     expect(await readJson("schema/pin.json")).toEqual({
       version: "1.187.0",
       sha256: sha,
