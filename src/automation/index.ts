@@ -80,5 +80,6 @@ export type * from "./schema.js";
 export { RunFailedError } from "./errors/run-failed-error.js";
 export { WaitTimeoutError } from "./errors/wait-timeout-error.js";
 export { UnexpectedAnswerError } from "./errors/unexpected-answer-error.js";
+export { NextflowVersionError } from "./errors/nextflow-version-error.js";
 export { ComputeEnvFailedError } from "./errors/compute-env-failed-error.js";
 export { ResumeUnavailableError } from "./errors/resume-unavailable-error.js";

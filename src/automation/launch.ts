@@ -18,6 +18,7 @@ import {
   type WorkspaceRef,
 } from "./names.js";
 import { lookup, workspaceNumber } from "../client/names.js";
+import { checkNextflowVersion } from "./nextflow-versions.js";
 import { mergeParamsText, type Params } from "./params.js";
 import { waitForRun, type WaitForRunOptions } from "./runs.js";
 import type { LaunchRequest, Pipeline, PipelineLaunch, Run, RunLaunch } from "./schema.js";
@@ -101,6 +102,12 @@ export interface LaunchSettings {
   outputDir?: string;
   /** The Nextflow syntax parser. */
   syntaxParser?: LaunchRequest["syntaxParser"];
+  /**
+   * The Nextflow version to run with (API 1.187.0 and later), checked against the service's
+   * catalog (`GET /platform/versions`) before anything is launched: NextflowVersionError when
+   * the catalog lacks it or it is below the minimum for the compute environment's type.
+   */
+  nextflowVersion?: string;
   /** Send no resource optimization (the saved `optimizationId`/`optimizationTargets` are dropped). */
   disableOptimization?: boolean;
   /** Wait for the run to end (true) or as these options say; the result then has `run`. Default no wait. */
@@ -417,6 +424,15 @@ async function submit(
   set("commitId", settings.commitId);
   set("outputDir", settings.outputDir);
   set("syntaxParser", settings.syntaxParser);
+  set("nextflowVersion", settings.nextflowVersion);
+  if (settings.nextflowVersion !== undefined) {
+    await checkNextflowVersion(
+      client,
+      settings.nextflowVersion,
+      await computeEnvType(client, request.computeEnvId, workspaceId, signal),
+      signal,
+    );
+  }
   if (settings.disableOptimization) {
     delete request.optimizationId;
     delete request.optimizationTargets;
@@ -449,6 +465,22 @@ async function submit(
   const wait = settings.wait === true ? {} : settings.wait;
   const run = await waitForRun(client, workflowId, { ...wait, workspaceId, signal });
   return { workflowId, createdLabels, run };
+}
+
+/** The compute environment's type (`platform`), which the Nextflow version policy is keyed by. */
+async function computeEnvType(
+  client: SeqeraClient,
+  computeEnvId: string | null | undefined,
+  workspaceId: string | undefined,
+  signal: AbortSignal | undefined,
+): Promise<string | undefined> {
+  if (!computeEnvId) return undefined;
+  const { computeEnv } = await client.GET("/compute-envs/{computeEnvId}", {
+    params: { path: { computeEnvId } },
+    workspaceId,
+    signal,
+  });
+  return computeEnv?.platform ?? undefined;
 }
 
 /**

@@ -46,13 +46,14 @@ export type PipelineLaunch = Partial<
 export type RunLaunch = Read<"WorkflowLaunchResponse">;
 /**
  * Launch fields that older releases lack (`pipelineSchemaId` before 1.140.0, `outputDir` and
- * `syntaxParser` before 1.181.0): the helpers take them on every release and send them as
- * given; a service of an older release ignores or refuses them.
+ * `syntaxParser` before 1.181.0, `nextflowVersion` before 1.187.0): the helpers take them on
+ * every release and send them as given; a service of an older release ignores or refuses them.
  */
 interface LaterLaunchFields {
   pipelineSchemaId?: number;
   outputDir?: string | null;
   syntaxParser?: "v1" | "v2" | null;
+  nextflowVersion?: string | null;
 }
 /** The `launch` body of `POST /workflow/launch`. */
 export type LaunchRequest = Schemas["WorkflowLaunchRequest"] & LaterLaunchFields;

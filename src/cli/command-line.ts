@@ -233,6 +233,12 @@ export const OPTIONS = {
     help: "The Nextflow syntax parser: v1 (legacy) or v2.",
     commands: LAUNCHING,
   },
+  "nextflow-version": {
+    type: "string",
+    value: "version",
+    help: "The Nextflow version to run with, checked against the service's catalog first (API 1.187.0+).",
+    commands: LAUNCHING,
+  },
   "disable-optimization": {
     type: "boolean",
     help: "Launch without the pipeline's resource optimization.",

@@ -48,6 +48,7 @@ export async function launchSettings(values: OptionValues) {
     launchContainer: values["launch-container"],
     outputDir: values["output-dir"],
     syntaxParser: syntaxParser(values["syntax-parser"]),
+    nextflowVersion: values["nextflow-version"],
   };
 }
 

@@ -24,6 +24,7 @@ import { RunStore, type WorkflowInit } from "./runs.js";
 import type { WorkspaceRef } from "./scoped.js";
 import { SecretStore, type SecretInit } from "./secrets.js";
 import { timestamp } from "./store.js";
+import { NextflowCatalog, type NextflowCatalogInit } from "./nextflow.js";
 
 /**
  * Everything an emulator starts with, added in this order (so a pipeline may name a compute
@@ -46,6 +47,8 @@ export interface Seed {
   secrets?: SecretInit[];
   datasets?: DatasetInit[];
   runs?: WorkflowInit[];
+  /** The Nextflow version catalog (`GET /platform/versions`); default three versions, no minimum. */
+  nextflow?: NextflowCatalogInit;
 }
 
 /** The organization that holds workspaces a test names only by id. */
@@ -66,6 +69,7 @@ export class EmulatorState {
   readonly secrets: SecretStore;
   readonly datasets: DatasetStore;
   readonly runs: RunStore;
+  readonly nextflow: NextflowCatalog;
 
   constructor(seed: Seed = {}) {
     this.user = {
@@ -112,6 +116,7 @@ export class EmulatorState {
     this.secrets = new SecretStore(resolve);
     this.datasets = new DatasetStore(resolve);
     this.runs = new RunStore(resolve);
+    this.nextflow = new NextflowCatalog(seed.nextflow);
     this.#apply(seed);
   }
 
