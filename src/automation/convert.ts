@@ -47,7 +47,7 @@ export interface PipelineFields {
  *
  * @example
  * const body = toPipelineRequest(pipeline, launch!, { computeEnvId: "4X7YrYJp9B1d1DUpfur7DS" });
- * await client.POST("/pipelines", { body, workspaceId: "acme/dev" });
+ * await client.withWorkspace("acme/dev").POST("/pipelines", { body });
  */
 export function toPipelineRequest(
   pipeline: PipelineFields,

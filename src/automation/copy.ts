@@ -3,17 +3,10 @@ import type { SeqeraClient } from "../client/client.js";
 import { lookupOptional } from "../client/names.js";
 import { toPipelineRequest } from "./convert.js";
 import { savedLaunch } from "./launch.js";
-import {
-  AVAILABLE_COMPUTE_ENVS,
-  primaryComputeEnv,
-  workspaceIdOf,
-  type WorkspaceRef,
-} from "./names.js";
+import { AVAILABLE_COMPUTE_ENVS, primaryComputeEnv, type WorkspaceRef } from "./names.js";
 
 export interface CopyPipelineOptions {
-  /** The workspace the pipeline is in; default the client's. */
-  from?: WorkspaceRef;
-  /** The workspace to copy it to. */
+  /** The workspace to copy it to: an id or "organization/workspace". */
   to: WorkspaceRef;
   /** The copy's name; default the pipeline's. */
   name?: string;
@@ -21,8 +14,8 @@ export interface CopyPipelineOptions {
 }
 
 export interface CopiedPipeline {
-  /** The new pipeline's id, in `to`. */
-  pipelineId: number;
+  /** The new pipeline's id, in `to`, as digits (int64-safe). */
+  pipelineId: string;
   /** The compute environment the copy launches on, in `to`. */
   computeEnvId: string;
   /**
@@ -33,13 +26,14 @@ export interface CopiedPipeline {
 }
 
 /**
- * Copies the pipeline named `pipeline` from one workspace to another (`POST /pipelines`) with
- * its launch configuration: the compute environment is the AVAILABLE one of the same name in
- * `to`, else `to`'s primary, and the copy runs in that compute environment's work directory.
- * What belongs to the source workspace (launch id, schema, optimization, labels) is not copied.
+ * Copies the pipeline named `pipeline` from the client's workspace to another (`POST
+ * /pipelines`) with its launch configuration: the compute environment is the AVAILABLE one of
+ * the same name in `to`, else `to`'s primary, and the copy runs in that compute environment's
+ * work directory. What belongs to the source workspace (launch id, schema, optimization,
+ * labels) is not copied.
  *
  * @example
- * await copyPipeline(client, "rnaseq", { from: "acme/prod", to: "acme/dev" });
+ * await copyPipeline(client.withWorkspace("acme/prod"), "rnaseq", { to: "acme/dev" });
  */
 export async function copyPipeline(
   client: SeqeraClient,
@@ -47,18 +41,15 @@ export async function copyPipeline(
   options: CopyPipelineOptions,
 ): Promise<CopiedPipeline> {
   const { signal } = options;
-  const from = await workspaceIdOf(client, options.from, signal);
-  const to = await workspaceIdOf(client, options.to, signal);
-  const found = await savedLaunch(client, pipeline, from, {}, signal);
+  const target = client.withWorkspace(options.to);
+  const found = await savedLaunch(client, pipeline, {}, signal);
   const savedName = found.launch.computeEnv?.name;
   const sameName = savedName
-    ? await lookupOptional(client, AVAILABLE_COMPUTE_ENVS, savedName, to, signal)
+    ? await lookupOptional(target, AVAILABLE_COMPUTE_ENVS, savedName, signal)
     : undefined;
-  const computeEnvId =
-    sameName?.id ?? (await primaryComputeEnv(client, { workspaceId: to, signal })).id;
-  const { computeEnv } = await client.GET("/compute-envs/{computeEnvId}", {
+  const computeEnvId = sameName?.id ?? (await primaryComputeEnv(target, { signal })).id;
+  const { computeEnv } = await target.GET("/compute-envs/{computeEnvId}", {
     params: { path: { computeEnvId } },
-    workspaceId: to,
     signal,
   });
   const body = toPipelineRequest(found.pipeline, found.launch, {
@@ -66,13 +57,9 @@ export async function copyPipeline(
     workDir: computeEnv?.config?.workDir,
   });
   if (options.name) body.name = options.name;
-  const created = await client.POST("/pipelines", {
-    workspaceId: to,
-    body,
-    signal,
-  });
+  const created = await target.POST("/pipelines", { body, signal });
   return {
-    pipelineId: created.pipeline!.pipelineId!,
+    pipelineId: String(created.pipeline!.pipelineId),
     computeEnvId,
     computeEnvBy: sameName ? "name" : "primary",
   };

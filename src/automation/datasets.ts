@@ -2,7 +2,7 @@
 import type { SeqeraClient } from "../client/client.js";
 import { ConflictError } from "../errors/conflict-error.js";
 import { UnexpectedAnswerError } from "./errors/unexpected-answer-error.js";
-import { findDataset, workspaceIdOf, type WorkspaceRef } from "./names.js";
+import { findDataset } from "./names.js";
 
 /** What to upload: text or a Blob, or a file read from disk. */
 export type DatasetSource =
@@ -19,8 +19,6 @@ export type UploadDatasetOptions = DatasetSource & {
    * `<name>.csv`. A name ending in .tsv makes it tab-separated; anything else is sent as CSV.
    */
   fileName?: string;
-  /** Default the client's workspace. */
-  workspaceId?: WorkspaceRef;
   signal?: AbortSignal;
 };
 
@@ -41,12 +39,10 @@ export async function uploadDataset(
   options: UploadDatasetOptions,
 ): Promise<UploadedDataset> {
   const { signal, name } = options;
-  const workspaceId = await workspaceIdOf(client, options.workspaceId, signal);
   const file = await fileOf(options);
   let datasetId: string;
   try {
     const created = await client.POST("/datasets", {
-      workspaceId,
       body: { name, description: options.description },
       signal,
     });
@@ -61,11 +57,10 @@ export async function uploadDataset(
     datasetId = id;
   } catch (error) {
     if (!(error instanceof ConflictError)) throw error;
-    datasetId = (await findDataset(client, name, { workspaceId, signal })).id!;
+    datasetId = (await findDataset(client, name, { signal })).id!;
   }
   const uploaded = await client.POST("/datasets/{datasetId}/upload", {
     params: { path: { datasetId }, query: { header: options.hasHeader ?? false } },
-    workspaceId,
     body: { file },
     signal,
   });
@@ -82,7 +77,9 @@ export async function uploadDataset(
   return {
     datasetId,
     version: number,
-    url: version.url ?? versionUrl(client, workspaceId, datasetId, number, file.name),
+    url:
+      version.url ??
+      versionUrl(client, await client.resolveWorkspaceId({ signal }), datasetId, number, file.name),
   };
 }
 

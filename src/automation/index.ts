@@ -26,10 +26,8 @@ export {
   findWorkspace,
   listWorkspaces,
   primaryComputeEnv,
-  resolveWorkspaceId,
   type FindOptions,
   type Finder,
-  type NameOptions,
   type WorkspaceInfo,
   type WorkspaceRef,
 } from "./names.js";
@@ -38,7 +36,6 @@ export {
   launchPipeline,
   relaunchRun,
   toLaunchRequest,
-  type LaunchChanges,
   type LaunchPipelineOptions,
   type LaunchResult,
   type LaunchSettings,

@@ -9,15 +9,8 @@ import { NameNotFoundError } from "../errors/name-not-found-error.js";
 import { requireOperation } from "../openapi/require-operation.js";
 import { ResumeUnavailableError } from "./errors/resume-unavailable-error.js";
 import { UnexpectedAnswerError } from "./errors/unexpected-answer-error.js";
-import {
-  AVAILABLE_COMPUTE_ENVS,
-  PIPELINES,
-  primaryComputeEnv,
-  withFresh,
-  workspaceIdOf,
-  type WorkspaceRef,
-} from "./names.js";
-import { lookup, workspaceNumber } from "../client/names.js";
+import { AVAILABLE_COMPUTE_ENVS, PIPELINES, primaryComputeEnv } from "./names.js";
+import { lookup, withFresh } from "../client/names.js";
 import { checkNextflowVersion } from "./nextflow-versions.js";
 import { mergeParamsText, type Params } from "./params.js";
 import { waitForRun, type WaitForRunOptions } from "./runs.js";
@@ -48,8 +41,6 @@ export function toLaunchRequest(launch: PipelineLaunch | RunLaunch): LaunchReque
  * named as the request's fields. Unset ones keep the saved value.
  */
 export interface LaunchSettings {
-  /** The run's workspace: an id or "org/workspace"; default the client's. */
-  workspaceId?: WorkspaceRef;
   /** Deep-merged over the saved params (JSON or YAML, kept in its format). */
   params?: Params;
   /**
@@ -111,12 +102,9 @@ export interface LaunchSettings {
   /** Send no resource optimization (the saved `optimizationId`/`optimizationTargets` are dropped). */
   disableOptimization?: boolean;
   /** Wait for the run to end (true) or as these options say; the result then has `run`. Default no wait. */
-  wait?: boolean | Omit<WaitForRunOptions, "workspaceId" | "signal">;
+  wait?: boolean | Omit<WaitForRunOptions, "signal">;
   signal?: AbortSignal;
 }
-
-/** @deprecated The former name of LaunchSettings. */
-export type LaunchChanges = LaunchSettings;
 
 /** A Launchpad pipeline's version to launch (pipeline versioning), by id or by name. */
 export interface PipelineVersionSettings {
@@ -182,9 +170,8 @@ export async function launchPipeline(
       ? { ...settings, pipeline: pipelineOrOptions }
       : pipelineOrOptions;
   const { signal, pipeline } = options;
-  const workspaceId = await workspaceIdOf(client, options.workspaceId, signal);
   if (/^(https?:\/\/|file:\/)/.test(pipeline)) {
-    const computeEnv = await describeComputeEnv(client, options.computeEnv, workspaceId, signal);
+    const computeEnv = await describeComputeEnv(client, options.computeEnv, signal);
     const request: LaunchRequest = {
       pipeline,
       computeEnvId: computeEnv.id!,
@@ -192,20 +179,14 @@ export async function launchPipeline(
       preRunScript: computeEnv.config?.preRunScript ?? undefined,
       postRunScript: computeEnv.config?.postRunScript ?? undefined,
     };
-    return submit(client, request, options, workspaceId, undefined);
+    return submit(client, request, options, undefined);
   }
-  const { launch, sourceWorkspaceId } = await savedLaunch(
-    client,
-    pipeline,
-    workspaceId,
-    options,
-    signal,
-  );
+  const { launch, sourceWorkspaceId } = await savedLaunch(client, pipeline, options, signal);
   const request = toLaunchRequest(launch);
   if (options.computeEnv) {
     // Another compute environment: its work directory, and its scripts and config where the
     // saved launch has none.
-    const computeEnv = await describeComputeEnv(client, options.computeEnv, workspaceId, signal);
+    const computeEnv = await describeComputeEnv(client, options.computeEnv, signal);
     const config = computeEnv.config ?? {};
     request.computeEnvId = computeEnv.id!;
     request.workDir = config.workDir ?? undefined;
@@ -213,16 +194,15 @@ export async function launchPipeline(
     request.postRunScript ??= config.postRunScript ?? undefined;
     request.configText ??= config.nextflowConfig ?? undefined;
   }
-  request.computeEnvId ??= (await primaryComputeEnv(client, { workspaceId, signal })).id;
+  request.computeEnvId ??= (await primaryComputeEnv(client, { signal })).id;
   if (!request.workDir && !options.workDir) {
     const { computeEnv } = await client.GET("/compute-envs/{computeEnvId}", {
       params: { path: { computeEnvId: request.computeEnvId } },
-      workspaceId,
       signal,
     });
     request.workDir = computeEnv?.config?.workDir ?? undefined;
   }
-  return submit(client, request, options, workspaceId, sourceWorkspaceId);
+  return submit(client, request, options, sourceWorkspaceId);
 }
 
 /**
@@ -234,11 +214,11 @@ export async function launchPipeline(
 export async function savedLaunch(
   client: SeqeraClient,
   name: string,
-  workspaceId: string | undefined,
   version: PipelineVersionSettings,
   signal: AbortSignal | undefined,
 ): Promise<{ pipeline: Pipeline; launch: PipelineLaunch; sourceWorkspaceId: number | undefined }> {
-  return withFresh(client, PIPELINES, name, workspaceId, signal, async (pipeline) => {
+  const workspaceId = await client.resolveWorkspaceId({ signal });
+  return withFresh(client, PIPELINES, name, signal, async (pipeline) => {
     const sourceWorkspaceId =
       pipeline.workspaceId != null && String(pipeline.workspaceId) !== workspaceId
         ? pipeline.workspaceId
@@ -248,10 +228,9 @@ export async function savedLaunch(
       version.versionId ??
       (version.versionName === undefined
         ? undefined
-        : await versionIdOf(client, pipelineId, version.versionName, workspaceId, signal));
+        : await versionIdOf(client, pipelineId, version.versionName, signal));
     const { launch } = await client.GET("/pipelines/{pipelineId}/launch", {
       params: { path: { pipelineId }, query: { sourceWorkspaceId, versionId } },
-      workspaceId,
       signal,
     });
     return { pipeline, launch: launch ?? {}, sourceWorkspaceId };
@@ -269,19 +248,18 @@ async function versionIdOf(
   client: SeqeraClient,
   pipelineId: number,
   name: string,
-  workspaceId: string | undefined,
   signal: AbortSignal | undefined,
 ): Promise<string> {
   // Pipeline versions appear in 1.140.0: an older release refuses here, before any request.
   requireOperation(`GET ${VERSIONS}`);
   const answer = (await client.request("GET", VERSIONS, {
     params: { path: { pipelineId }, query: { search: name, isPublished: true } },
-    workspaceId,
     signal,
   })) as VersionList | null;
   const id = answer?.versions?.find((v) => v.version?.name === name)?.version?.id;
   if (id == null) {
-    throw new NameNotFoundError("pipeline version", name, workspaceNumber(workspaceId), []);
+    const workspaceId = await client.resolveWorkspaceId({ signal });
+    throw new NameNotFoundError("pipeline version", name, workspaceId, []);
   }
   return id;
 }
@@ -290,15 +268,13 @@ async function versionIdOf(
 async function describeComputeEnv(
   client: SeqeraClient,
   ref: string | undefined,
-  workspaceId: string | undefined,
   signal: AbortSignal | undefined,
 ): Promise<ComputeEnvConfig> {
   const id = ref
-    ? (await lookup(client, AVAILABLE_COMPUTE_ENVS, ref, workspaceId, signal)).id!
-    : (await primaryComputeEnv(client, { workspaceId, signal })).id;
+    ? (await lookup(client, AVAILABLE_COMPUTE_ENVS, ref, signal)).id!
+    : (await primaryComputeEnv(client, { signal })).id;
   const { computeEnv } = await client.GET("/compute-envs/{computeEnvId}", {
     params: { path: { computeEnvId: id } },
-    workspaceId,
     signal,
   });
   return { ...computeEnv, id };
@@ -337,16 +313,13 @@ export async function relaunchRun(
       "relaunchRun: a resumed run keeps its pipeline; pass `resume: false` to run another `pipeline`.",
     );
   }
-  const workspaceId = await workspaceIdOf(client, options.workspaceId, signal);
   const [{ workflow }, { launch }] = await Promise.all([
     client.GET("/workflow/{workflowId}", {
       params: { path: { workflowId } },
-      workspaceId,
       signal,
     }),
     client.GET("/workflow/{workflowId}/launch", {
       params: { path: { workflowId } },
-      workspaceId,
       signal,
     }),
   ]);
@@ -369,23 +342,21 @@ export async function relaunchRun(
   }
   if (options.computeEnv) {
     request.computeEnvId = (
-      await lookup(client, AVAILABLE_COMPUTE_ENVS, options.computeEnv, workspaceId, signal)
+      await lookup(client, AVAILABLE_COMPUTE_ENVS, options.computeEnv, signal)
     ).id!;
   }
-  return submit(client, request, options, workspaceId, undefined);
+  return submit(client, request, options, undefined);
 }
 
 /** Cancels a run (`POST /workflow/{workflowId}/cancel`). */
 export async function cancelRun(
   client: SeqeraClient,
   workflowId: string,
-  options: { workspaceId?: WorkspaceRef; signal?: AbortSignal } = {},
+  options: { signal?: AbortSignal } = {},
 ): Promise<void> {
   const { signal } = options;
-  const workspaceId = await workspaceIdOf(client, options.workspaceId, signal);
   await client.POST("/workflow/{workflowId}/cancel", {
     params: { path: { workflowId } },
-    workspaceId,
     body: {},
     signal,
   });
@@ -396,7 +367,6 @@ async function submit(
   client: SeqeraClient,
   request: LaunchRequest,
   settings: LaunchSettings,
-  workspaceId: string | undefined,
   sourceWorkspaceId: number | undefined,
 ): Promise<LaunchResult> {
   const { signal } = settings;
@@ -429,7 +399,7 @@ async function submit(
     await checkNextflowVersion(
       client,
       settings.nextflowVersion,
-      await computeEnvType(client, request.computeEnvId, workspaceId, signal),
+      await computeEnvType(client, request.computeEnvId, signal),
       signal,
     );
   }
@@ -442,13 +412,12 @@ async function submit(
   }
   let createdLabels: string[] = [];
   if (settings.labels?.length) {
-    const labels = await labelIds(client, settings.labels, workspaceId, signal);
+    const labels = await labelIds(client, settings.labels, signal);
     request.labelIds = labels.ids;
     createdLabels = labels.created;
   }
   const launched = await client.POST("/workflow/launch", {
     params: { query: { sourceWorkspaceId } },
-    workspaceId,
     body: { launch: request },
     signal,
   });
@@ -463,7 +432,7 @@ async function submit(
   }
   if (!settings.wait) return { workflowId, createdLabels };
   const wait = settings.wait === true ? {} : settings.wait;
-  const run = await waitForRun(client, workflowId, { ...wait, workspaceId, signal });
+  const run = await waitForRun(client, workflowId, { ...wait, signal });
   return { workflowId, createdLabels, run };
 }
 
@@ -471,13 +440,11 @@ async function submit(
 async function computeEnvType(
   client: SeqeraClient,
   computeEnvId: string | null | undefined,
-  workspaceId: string | undefined,
   signal: AbortSignal | undefined,
 ): Promise<string | undefined> {
   if (!computeEnvId) return undefined;
   const { computeEnv } = await client.GET("/compute-envs/{computeEnvId}", {
     params: { path: { computeEnvId } },
-    workspaceId,
     signal,
   });
   return computeEnv?.platform ?? undefined;
@@ -491,7 +458,6 @@ async function computeEnvType(
 async function labelIds(
   client: SeqeraClient,
   texts: readonly string[],
-  workspaceId: string | undefined,
   signal: AbortSignal | undefined,
 ): Promise<{ ids: number[]; created: string[] }> {
   const ids: number[] = [];
@@ -503,7 +469,6 @@ async function labelIds(
     let id: number | undefined;
     for await (const label of client.paginate("/labels", {
       params: { query: { search: name, type: value === undefined ? "simple" : "resource" } },
-      workspaceId,
       signal,
     })) {
       if (label.name === name && (label.value ?? undefined) === value && label.id != null) {
@@ -513,7 +478,6 @@ async function labelIds(
     }
     if (id === undefined) {
       const label = await client.POST("/labels", {
-        workspaceId,
         body: value === undefined ? { name } : { name, value, resource: true },
         signal,
       });

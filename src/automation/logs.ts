@@ -2,14 +2,11 @@
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { sleep } from "../core/backoff.js";
 import type { SeqeraClient } from "../client/client.js";
-import { workspaceIdOf, type WorkspaceRef } from "./names.js";
 import { pollDelays, type PollOptions } from "./poll.js";
 import { TERMINAL_RUN_STATUSES } from "./runs.js";
 import type { LogDownload } from "./schema.js";
 
 export interface LogOptions {
-  /** The run's workspace; default the client's. */
-  workspaceId?: WorkspaceRef;
   signal?: AbortSignal;
 }
 
@@ -34,7 +31,6 @@ export async function* followRunLog(
   options: FollowRunLogOptions = {},
 ): AsyncGenerator<string, void, undefined> {
   const { signal, maxLength } = options;
-  const workspaceId = await workspaceIdOf(client, options.workspaceId, signal);
   const delays = pollDelays(options);
   let cursor: string | undefined;
   // Lines given in all; those of the answers to the current cursor; the page that gave it.
@@ -45,7 +41,6 @@ export async function* followRunLog(
   for (;;) {
     const { log } = await client.GET("/workflow/{workflowId}/log", {
       params: { path: { workflowId }, query: { next: cursor, maxLength } },
-      workspaceId,
       signal,
     });
     const entries = log?.entries ?? [];
@@ -65,7 +60,7 @@ export async function* followRunLog(
     if (lastPass) return;
     // Nothing new, or the service says nothing more is pending: has the run ended?
     const quiet = fresh.length === 0 || log?.pending === false;
-    if (quiet && (await hasEnded(client, workflowId, workspaceId, signal))) {
+    if (quiet && (await hasEnded(client, workflowId, signal))) {
       // Lines written between this page and the run's end are read on one more pass.
       lastPass = true;
       continue;
@@ -81,12 +76,10 @@ function startsWith(lines: readonly string[], prefix: readonly string[]): boolea
 async function hasEnded(
   client: SeqeraClient,
   workflowId: string,
-  workspaceId: string | undefined,
   signal?: AbortSignal,
 ): Promise<boolean> {
   const { workflow } = await client.GET("/workflow/{workflowId}", {
     params: { path: { workflowId } },
-    workspaceId,
     signal,
   });
   return workflow?.status != null && TERMINAL_RUN_STATUSES.includes(workflow.status);
@@ -100,14 +93,12 @@ export async function taskLog(
   options: LogOptions = {},
 ): Promise<string[]> {
   const { signal } = options;
-  const workspaceId = await workspaceIdOf(client, options.workspaceId, signal);
   const lines: string[] = [];
   const cursors = new Set<string>();
   let next: string | undefined;
   for (;;) {
     const { log } = await client.GET("/workflow/{workflowId}/log/{taskId}", {
       params: { path: { workflowId, taskId }, query: { next } },
-      workspaceId,
       signal,
     });
     lines.push(...(log?.entries ?? []));
@@ -132,12 +123,10 @@ export async function downloadRunLog(
   options: DownloadLogOptions = {},
 ): Promise<string> {
   const { signal, taskId } = options;
-  const workspaceId = await workspaceIdOf(client, options.workspaceId, signal);
   if (taskId === undefined) {
     const fileName = options.fileName ?? `nf-${workflowId}.log`;
     return client.GET("/workflow/{workflowId}/download", {
       params: { path: { workflowId }, query: { fileName } },
-      workspaceId,
       // Text whatever the release declares (application/json before 1.181.0, text/plain since).
       parseAs: "text",
       signal,
@@ -148,7 +137,6 @@ export async function downloadRunLog(
       path: { workflowId, taskId },
       query: { fileName: options.fileName ?? ".command.log" },
     },
-    workspaceId,
     parseAs: "text",
     signal,
   });
@@ -165,10 +153,8 @@ export async function saveRunLogs(
   options: LogOptions = {},
 ): Promise<string[]> {
   const { signal } = options;
-  const workspaceId = await workspaceIdOf(client, options.workspaceId, signal);
   const { log } = await client.GET("/workflow/{workflowId}/log", {
     params: { path: { workflowId }, query: { maxLength: 1 } },
-    workspaceId,
     signal,
   });
   const offered: LogDownload[] = log?.downloads?.length
@@ -188,7 +174,6 @@ export async function saveRunLogs(
     if (!download.fileName) continue;
     const stream = await client.GET("/workflow/{workflowId}/download", {
       params: { path: { workflowId }, query: { fileName: download.fileName } },
-      workspaceId,
       parseAs: "stream",
       signal,
     });

@@ -11,18 +11,13 @@ import type { SeqeraClient } from "../client/client.js";
 import {
   WORKSPACES,
   collect,
-  forget,
-  listWorkspaces,
+  keptList,
   lookup,
   lookupOptional,
-  resolveWorkspaceId,
-  workspaceIdText,
-  workspaceNumber,
   type Kind,
+  type WorkspaceMembership,
 } from "../client/names.js";
-import { ForbiddenError } from "../errors/forbidden-error.js";
 import { NameNotFoundError } from "../errors/name-not-found-error.js";
-import { NotFoundError } from "../errors/not-found-error.js";
 import type {
   ComputeEnvSummary,
   Credentials,
@@ -35,38 +30,21 @@ import type {
 /** A workspace: its numeric id, or "org/workspace" (the organization's and workspace's names). */
 export type WorkspaceRef = number | string;
 
-export interface NameOptions {
-  /** The workspace to look in; default the client's (`workspaceId`, TOWER_WORKSPACE_ID), else the personal one. */
-  workspaceId?: WorkspaceRef;
+/**
+ * A finder's options. The workspace is the client's: `findPipeline(client.withWorkspace("acme/dev"), "rnaseq")`.
+ */
+export interface FindOptions {
+  /** Resolve with undefined when nothing has that name, instead of rejecting with NameNotFoundError. */
+  optional?: boolean;
   signal?: AbortSignal;
 }
 
-export interface FindOptions extends NameOptions {
-  /** Resolve with undefined when nothing has that name, instead of rejecting with NameNotFoundError. */
-  optional?: boolean;
-}
-
-/** A workspace the user belongs to, with its organization. */
+/** A workspace the user belongs to, with its organization; ids as digits (int64-safe). */
 export interface WorkspaceInfo {
-  orgId: number;
+  orgId: string;
   orgName: string;
-  workspaceId: number;
+  workspaceId: string;
   workspaceName: string;
-}
-
-/**
- * The workspace id a helper sends: the option's, else the client's, else undefined (personal).
- * As digits, sent with each call's `workspaceId` option: ids past 2^53 (9007199254740993) would
- * lose digits as numbers.
- */
-export async function workspaceIdOf(
-  client: SeqeraClient,
-  ref: WorkspaceRef | undefined,
-  signal?: AbortSignal,
-): Promise<string | undefined> {
-  const value = ref ?? client.config.workspaceRef ?? client.config.workspaceId;
-  if (value === undefined) return undefined;
-  return workspaceIdText(client, String(value), { signal });
 }
 
 /**
@@ -81,7 +59,6 @@ function searchedKind<T extends { name?: string | null }>(
 ): Kind<T> {
   const list = (
     client: SeqeraClient,
-    workspaceId: string | undefined,
     query: { search?: string },
     page: { pageSize: number; limit?: number },
     signal: AbortSignal | undefined,
@@ -89,7 +66,6 @@ function searchedKind<T extends { name?: string | null }>(
     collect(
       client.paginate(path, {
         params: { query: { ...query, visibility: "all" } },
-        workspaceId,
         ...page,
         signal,
       }),
@@ -97,10 +73,8 @@ function searchedKind<T extends { name?: string | null }>(
   return {
     kind,
     searched: true,
-    list: (client, workspaceId, signal, name) =>
-      list(client, workspaceId, { search: name }, { pageSize: 50 }, signal),
-    suggest: (client, workspaceId, signal) =>
-      list(client, workspaceId, {}, { pageSize: 100, limit: 100 }, signal),
+    list: (client, signal, name) => list(client, { search: name }, { pageSize: 50 }, signal),
+    suggest: (client, signal) => list(client, {}, { pageSize: 100, limit: 100 }, signal),
     names: (item) => [item.name ?? ""],
     id,
   };
@@ -110,8 +84,7 @@ const PIPELINES = searchedKind<Pipeline>("pipeline", "/pipelines", (p) => String
 
 const COMPUTE_ENVS: Kind<ComputeEnvSummary> = {
   kind: "compute environment",
-  list: async (client, workspaceId, signal) =>
-    (await client.GET("/compute-envs", { workspaceId, signal })).computeEnvs ?? [],
+  list: async (client, signal) => (await client.GET("/compute-envs", { signal })).computeEnvs ?? [],
   names: (c) => [c.name ?? ""],
   id: (c) => c.id ?? "",
 };
@@ -119,22 +92,16 @@ const COMPUTE_ENVS: Kind<ComputeEnvSummary> = {
 /** The compute environments a run can use (`status=AVAILABLE`), by name or id, as tw finds them. */
 const AVAILABLE_COMPUTE_ENVS: Kind<ComputeEnvSummary> = {
   kind: "compute environment",
-  list: async (client, workspaceId, signal) =>
-    (
-      await client.GET("/compute-envs", {
-        params: { query: { status: "AVAILABLE" } },
-        workspaceId,
-        signal,
-      })
-    ).computeEnvs ?? [],
+  list: async (client, signal) =>
+    (await client.GET("/compute-envs", { params: { query: { status: "AVAILABLE" } }, signal }))
+      .computeEnvs ?? [],
   names: (c) => [c.name ?? "", c.id ?? ""],
   id: (c) => c.id ?? "",
 };
 
 const CREDENTIALS: Kind<Credentials> = {
   kind: "credentials",
-  list: async (client, workspaceId, signal) =>
-    (await client.GET("/credentials", { workspaceId, signal })).credentials ?? [],
+  list: async (client, signal) => (await client.GET("/credentials", { signal })).credentials ?? [],
   names: (c) => [c.name ?? ""],
   id: (c) => c.id ?? "",
 };
@@ -145,24 +112,19 @@ const DATASETS = searchedKind<Dataset>("dataset", "/datasets", (d) => d.id ?? ""
 const LABELS: Kind<Label> = {
   kind: "label",
   searched: true,
-  list: (client, workspaceId, signal, name) =>
+  list: (client, signal, name) =>
     collect(
-      client.paginate("/labels", {
-        params: { query: { search: name.split("=")[0] } },
-        workspaceId,
-        signal,
-      }),
+      client.paginate("/labels", { params: { query: { search: name.split("=")[0] } }, signal }),
     ),
-  suggest: (client, workspaceId, signal) =>
-    collect(client.paginate("/labels", { workspaceId, limit: 100, signal })),
+  suggest: (client, signal) => collect(client.paginate("/labels", { limit: 100, signal })),
   names: (l) => (l.value == null ? [l.name ?? ""] : [l.name ?? "", `${l.name}=${l.value}`]),
   id: (l) => String(l.id),
 };
 
 const SECRETS: Kind<PipelineSecret> = {
   kind: "secret",
-  list: async (client, workspaceId, signal) =>
-    (await client.GET("/pipeline-secrets", { workspaceId, signal })).pipelineSecrets ?? [],
+  list: async (client, signal) =>
+    (await client.GET("/pipeline-secrets", { signal })).pipelineSecrets ?? [],
   names: (s) => [s.name ?? ""],
   id: (s) => String(s.id),
 };
@@ -179,12 +141,10 @@ export interface Finder<T> {
 }
 
 function finder<T>(kind: Kind<T>): Finder<T> {
-  return (async (client: SeqeraClient, name: string, options: FindOptions = {}) => {
-    const workspaceId = await workspaceIdOf(client, options.workspaceId, options.signal);
-    return options.optional
-      ? lookupOptional(client, kind, name, workspaceId, options.signal)
-      : lookup(client, kind, name, workspaceId, options.signal);
-  }) as Finder<T>;
+  return ((client: SeqeraClient, name: string, options: FindOptions = {}) =>
+    options.optional
+      ? lookupOptional(client, kind, name, options.signal)
+      : lookup(client, kind, name, options.signal)) as Finder<T>;
 }
 
 /**
@@ -227,22 +187,17 @@ export async function primaryComputeEnv(
   options: FindOptions = {},
 ): Promise<ComputeEnvSummary | undefined> {
   const { signal } = options;
-  const workspaceId = await workspaceIdOf(client, options.workspaceId, signal);
   const available =
-    (
-      await client.GET("/compute-envs", {
-        params: { query: { status: "AVAILABLE" } },
-        workspaceId,
-        signal,
-      })
-    ).computeEnvs ?? [];
+    (await client.GET("/compute-envs", { params: { query: { status: "AVAILABLE" } }, signal }))
+      .computeEnvs ?? [];
   const primary = available.find((c) => c.primary && c.id);
   if (primary || options.optional) return primary;
   const names = available.map((c) => c.name ?? "").filter(Boolean);
+  const workspaceId = await client.resolveWorkspaceId({ signal });
   throw new NameNotFoundError(
     "compute environment",
     "(primary)",
-    workspaceNumber(workspaceId),
+    workspaceId,
     names,
     `Workspace ${workspaceId ?? "(personal)"} has no primary AVAILABLE compute environment; ` +
       `name one with \`computeEnv\`${names.length ? ` (available: ${names.map((n) => JSON.stringify(n)).join(", ")})` : ""}`,
@@ -278,56 +233,31 @@ export async function findWorkspace(
   const byId = /^[1-9]\d*$/.test(text);
   const found = byId
     ? (await listWorkspaces(client, { signal })).find((w) => String(w.workspaceId) === text)
-    : await lookupOptional(client, WORKSPACES, text, undefined, signal);
+    : await lookupOptional(client, WORKSPACES, text, signal);
   if (!found) {
     if (options.optional) return undefined;
     // The lookup's own error names the near workspaces.
-    if (!byId) await lookup(client, WORKSPACES, text, undefined, signal);
+    if (!byId) await lookup(client, WORKSPACES, text, signal);
     throw new NameNotFoundError("workspace", text, undefined, []);
   }
   return {
-    orgId: found.orgId!,
+    orgId: String(found.orgId),
     orgName: found.orgName!,
-    workspaceId: found.workspaceId!,
+    workspaceId: String(found.workspaceId),
     workspaceName: found.workspaceName!,
   };
 }
 
 /**
- * Looks a name up and calls `use` with what was found. When `use` fails with 403 or 404 and the
- * resource came from a kept answer, the kept answer is dropped and the name looked up again: the
- * resource may have been deleted and re-created under a new id. A name that then points to the
- * same id rethrows the original error; a name that is gone says so (NameNotFoundError).
+ * The workspaces of the user's organizations (`GET /user-info`, then
+ * `GET /user/{userId}/workspaces`), without the organization-only entries. Kept per client.
  */
-export async function withFresh<T, R>(
+export function listWorkspaces(
   client: SeqeraClient,
-  kind: Kind<T>,
-  name: string,
-  workspaceId: string | undefined,
-  signal: AbortSignal | undefined,
-  use: (item: T) => Promise<R>,
-): Promise<R> {
-  const item = await lookup(client, kind, name, workspaceId, signal);
-  try {
-    return await use(item);
-  } catch (error) {
-    if (!(error instanceof ForbiddenError || error instanceof NotFoundError)) throw error;
-    forget(client, kind as Kind<unknown>, workspaceId, name);
-    const again = await lookupOptional(client, kind, name, workspaceId, signal);
-    if (again === undefined) {
-      throw new NameNotFoundError(
-        kind.kind,
-        name,
-        workspaceNumber(workspaceId),
-        [],
-        `The ${kind.kind} ${JSON.stringify(name)} (id ${kind.id(item)}) answered ${error.status} and ` +
-          `no longer exists${workspaceId === undefined ? "" : ` in workspace ${workspaceId}`}: it was deleted`,
-      );
-    }
-    if (kind.id(again) === kind.id(item)) throw error;
-    return use(again);
-  }
+  options: { signal?: AbortSignal } = {},
+): Promise<WorkspaceMembership[]> {
+  return keptList(client, WORKSPACES, options.signal);
 }
 
-export { PIPELINES, AVAILABLE_COMPUTE_ENVS, listWorkspaces, resolveWorkspaceId };
+export { PIPELINES, AVAILABLE_COMPUTE_ENVS };
 export { nearNames } from "../core/near-names.js";

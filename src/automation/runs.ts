@@ -3,7 +3,6 @@ import type { SeqeraClient } from "../client/client.js";
 import { ComputeEnvFailedError } from "./errors/compute-env-failed-error.js";
 import { RunFailedError } from "./errors/run-failed-error.js";
 import { UnexpectedAnswerError } from "./errors/unexpected-answer-error.js";
-import { workspaceIdOf, type WorkspaceRef } from "./names.js";
 import { waitFor, type WaitOptions } from "./poll.js";
 import type { ComputeEnv, Run, RunStatus, RunSummary, Task } from "./schema.js";
 
@@ -35,8 +34,6 @@ export interface WaitForRunOptions extends WaitOptions {
    * run ends FAILED, CANCELLED or UNKNOWN and that status is not in `until`; default true.
    */
   throwOnFailure?: boolean;
-  /** The run's workspace; default the client's. */
-  workspaceId?: WorkspaceRef;
 }
 
 /**
@@ -51,7 +48,6 @@ export async function waitForRun(
   options: WaitForRunOptions = {},
 ): Promise<Run> {
   const until = new Set(options.until ?? TERMINAL_RUN_STATUSES);
-  const workspaceId = await workspaceIdOf(client, options.workspaceId, options.signal);
   let failedCount: number | undefined;
   const run = await waitFor<Run>(
     {
@@ -60,7 +56,6 @@ export async function waitForRun(
       describe: async (signal) => {
         const answer = await client.GET("/workflow/{workflowId}", {
           params: { path: { workflowId } },
-          workspaceId,
           signal,
         });
         const { workflow, progress } = answer;
@@ -85,13 +80,7 @@ export async function waitForRun(
   // A failure the caller did not name in `until` is an error (unless opted out).
   const asked = options.until?.includes(run.status!) ?? false;
   if (options.throwOnFailure !== false && run.status !== "SUCCEEDED" && !asked) {
-    const tasks = await listFailedTasks(
-      client,
-      workflowId,
-      workspaceId,
-      failedCount,
-      options.signal,
-    );
+    const tasks = await listFailedTasks(client, workflowId, failedCount, options.signal);
     throw new RunFailedError(workflowId, run, tasks);
   }
   return run;
@@ -105,10 +94,9 @@ function isTerminal(status: RunStatus): boolean {
 export async function failedTasks(
   client: SeqeraClient,
   workflowId: string,
-  options: { workspaceId?: WorkspaceRef; signal?: AbortSignal } = {},
+  options: { signal?: AbortSignal } = {},
 ): Promise<Task[]> {
-  const workspaceId = await workspaceIdOf(client, options.workspaceId, options.signal);
-  return listFailedTasks(client, workflowId, workspaceId, undefined, options.signal);
+  return listFailedTasks(client, workflowId, undefined, options.signal);
 }
 
 /**
@@ -118,7 +106,6 @@ export async function failedTasks(
 async function listFailedTasks(
   client: SeqeraClient,
   workflowId: string,
-  workspaceId: string | undefined,
   expected: number | undefined,
   signal: AbortSignal | undefined,
 ): Promise<Task[]> {
@@ -126,7 +113,6 @@ async function listFailedTasks(
   if (expected === 0) return failed;
   for await (const item of client.paginate("/workflow/{workflowId}/tasks", {
     params: { path: { workflowId } },
-    workspaceId,
     signal,
   })) {
     if (item.task?.status === "FAILED") failed.push(item.task);
@@ -152,8 +138,6 @@ const COMPUTE_ENV_STATUSES: readonly string[] = Object.keys({
 export interface WaitForComputeEnvOptions extends WaitOptions {
   /** Called with the compute environment as first seen and each time its status changes. */
   onStatus?(computeEnv: ComputeEnv): void;
-  /** Its workspace; default the client's. */
-  workspaceId?: WorkspaceRef;
 }
 
 /**
@@ -166,7 +150,6 @@ export async function waitForComputeEnv(
   computeEnvId: string,
   options: WaitForComputeEnvOptions = {},
 ): Promise<ComputeEnv> {
-  const workspaceId = await workspaceIdOf(client, options.workspaceId, options.signal);
   const computeEnv = await waitFor<ComputeEnv>(
     {
       resource: "compute environment",
@@ -174,7 +157,6 @@ export async function waitForComputeEnv(
       describe: async (signal) => {
         const answer = await client.GET("/compute-envs/{computeEnvId}", {
           params: { path: { computeEnvId } },
-          workspaceId,
           signal,
         });
         const { computeEnv } = answer;
@@ -217,8 +199,6 @@ export interface ListRunsOptions {
   search?: string;
   /** Stop after this many runs; default all. */
   limit?: number;
-  /** Default the client's workspace. */
-  workspaceId?: WorkspaceRef;
   signal?: AbortSignal;
 }
 
@@ -237,7 +217,6 @@ export async function* listRuns(
   options: ListRunsOptions = {},
 ): AsyncGenerator<RunSummary, void, undefined> {
   const { signal, limit } = options;
-  const workspaceId = await workspaceIdOf(client, options.workspaceId, signal);
   const statuses = typeof options.status === "string" ? [options.status] : (options.status ?? []);
   const after = bound(options.after, "after");
   const before = bound(options.before, "before");
@@ -254,7 +233,6 @@ export async function* listRuns(
   let count = 0;
   for await (const item of client.paginate("/workflow", {
     params: { query: { search } },
-    workspaceId,
     // Filtered here, the service's count is not ours.
     limit: precise ? undefined : limit,
     signal,

@@ -13,14 +13,20 @@
 import { startAttempt, type Attempt } from "../http/attempt.js";
 import { sleep } from "../core/backoff.js";
 import { checkCallOptions, checkPageOptions } from "../config/checks.js";
-import { resolveConfig, type SeqeraClientOptions } from "../config/config.js";
+import {
+  deriveConfig,
+  resolveConfig,
+  type ClientOverrides,
+  type SeqeraClientOptions,
+  type SeqeraConfig,
+} from "../config/config.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import { SeqeraApiError, type CallInfo } from "../errors/seqera-api-error.js";
 import { logAttempt } from "../http/log.js";
 import { createPlanLookup } from "../http/operation-plan.js";
 import { paginate, type FetchPage, type PaginateOptions } from "./paginate.js";
-import { createRateLimiter, type Permit } from "../limits/limiter.js";
-import { workspaceIdText } from "./names.js";
+import { createRateLimiter, type Permit, type RateLimiter } from "../limits/limiter.js";
+import { shareLookups, workspaceIdOf } from "./names.js";
 import { createRedactor } from "../core/redact.js";
 import { followRedirects, sendRequest } from "../http/redirects.js";
 import { prepareRequest, type RequestDefaults } from "../http/request.js";
@@ -41,32 +47,40 @@ export function createSeqeraClient(options: SeqeraClientOptions = {}): SeqeraCli
   const { config, token } = resolveConfig(options);
   const limiter =
     config.rateLimit === false ? undefined : createRateLimiter(token, config.rateLimit);
-  const planFor = createPlanLookup();
-  const redact = createRedactor(token);
+  return clientFor(config, {
+    authorization: `Bearer ${token}`,
+    limiter,
+    planFor: createPlanLookup(),
+    redact: createRedactor(token),
+  });
+}
+
+/** What a client and those derived from it share: the token, the rate limit, the plans. */
+interface Connection {
+  authorization: string;
+  limiter: RateLimiter | undefined;
+  planFor: ReturnType<typeof createPlanLookup>;
+  redact: ReturnType<typeof createRedactor>;
+}
+
+function clientFor(config: SeqeraConfig, connection: Connection): SeqeraClient {
+  const { limiter, planFor, redact } = connection;
   const defaults: RequestDefaults = {
     baseUrl: config.baseUrl,
-    headers: { Authorization: `Bearer ${token}`, "Accept-Version": config.acceptVersion },
-    workspaceId: config.workspaceId,
+    headers: { Authorization: connection.authorization, "Accept-Version": config.acceptVersion },
+    workspaceId: undefined,
   };
   const { logger, retry, validateResponses } = config;
 
   async function send(method: string, path: string, init: UntypedInit = {}) {
     checkCallOptions(init, method, path);
     const plan = planFor(method, path);
-    const named = plan.takesWorkspaceId
-      ? (init.workspaceId ??
-        init.workspace ??
-        (init.params?.query?.workspaceId == null ? config.workspaceRef : undefined))
-      : undefined;
-    const request = prepareRequest(
-      plan,
-      method,
-      path,
-      init,
-      named === undefined
-        ? defaults
-        : { ...defaults, workspaceId: await workspaceIdByName(named, init.signal) },
-    );
+    // The client's workspace goes to operations that take one, unless the call names its own.
+    const workspaceId =
+      plan.takesWorkspaceId && init.params?.query?.workspaceId == null
+        ? await resolveWorkspaceId(init)
+        : undefined;
+    const request = prepareRequest(plan, method, path, init, { ...defaults, workspaceId });
     const call: CallInfo = { method, path, operationId: plan.operationId, url: request.url };
     const step: ResponseStep = {
       call,
@@ -155,12 +169,10 @@ export function createSeqeraClient(options: SeqeraClientOptions = {}): SeqeraCli
     }
   }
 
-  /**
-   * The id of the call's `workspace` or the client's default given by name: "org/workspace" is
-   * looked up once per client (names.ts keeps the list), ids pass through.
-   */
-  async function workspaceIdByName(ref: string | number, signal: AbortSignal | undefined) {
-    return workspaceIdText(client, String(ref), { signal });
+  /** The client's workspace as an id: "org/workspace" is looked up once per client family. */
+  async function resolveWorkspaceId({ signal }: { signal?: AbortSignal } = {}) {
+    const ref = config.workspaceId;
+    return ref === undefined ? undefined : workspaceIdOf(client, ref, signal);
   }
 
   const dataOf = async (method: string, path: string, init?: UntypedInit) =>
@@ -195,6 +207,13 @@ export function createSeqeraClient(options: SeqeraClientOptions = {}): SeqeraCli
       request: (method: string, path: string, init?: UntypedInit) =>
         send(method.toUpperCase(), path, init),
     },
+    withOptions: (overrides: ClientOverrides) => {
+      const derived = clientFor(deriveConfig(config, overrides), connection);
+      shareLookups(derived, client);
+      return derived;
+    },
+    withWorkspace: (workspaceId: number | string | null) => client.withOptions({ workspaceId }),
+    resolveWorkspaceId,
     close: async () => {
       await limiter?.close();
     },

@@ -1,14 +1,15 @@
 /**
  * Names the client itself resolves, and the lookup every name helper shares: a kind's list (or,
  * for a kind the service searches, the answer to a search for the name) is fetched once per
- * client and kept; a name not found in a kept list fetches it again once, so resources created
- * since are found, and `forget` drops a kept list whose ids stopped answering. A missing or
- * ambiguous name is a typed error naming the near ones. The workspace "organization/workspace"
- * is the one kind the client needs.
+ * client family (a client and those derived from it) and workspace, and kept; a name not found
+ * in a kept list fetches it again once, so resources created since are found, and `withFresh`
+ * drops a kept list whose ids stopped answering. A missing or ambiguous name is a typed error
+ * naming the near ones. The workspace "organization/workspace" is the one kind the client needs.
  */
 import type { SeqeraClient } from "./types.js";
 import { AmbiguousNameError } from "../errors/ambiguous-name-error.js";
-import { ConfigurationError } from "../errors/configuration-error.js";
+import { ForbiddenError } from "../errors/forbidden-error.js";
+import { NotFoundError } from "../errors/not-found-error.js";
 import { NameNotFoundError } from "../errors/name-not-found-error.js";
 import { nearNames } from "../core/near-names.js";
 import type { Readable } from "openapi-typescript-helpers";
@@ -21,44 +22,68 @@ export type WorkspaceMembership = Readable<components["schemas"]["OrgAndWorkspac
 export interface Kind<T> {
   kind: string;
   /**
-   * The kind's resources, or (for a kind with `searched`) those the service finds for `name`,
-   * which still must match exactly.
+   * The kind's resources in the client's workspace, or (for a kind with `searched`) those the
+   * service finds for `name`, which still must match exactly.
    */
-  list(
-    client: SeqeraClient,
-    workspaceId: string | undefined,
-    signal: AbortSignal | undefined,
-    name: string,
-  ): Promise<T[]>;
+  list(client: SeqeraClient, signal: AbortSignal | undefined, name: string): Promise<T[]>;
+  /** Listed without a workspace: the user's workspaces themselves. */
+  global?: boolean;
   /** The service searches by name: one call per name instead of the whole list. */
   searched?: boolean;
   /** For a searched kind: some of its resources (one page), to suggest near names after a miss. */
-  suggest?(
-    client: SeqeraClient,
-    workspaceId: string | undefined,
-    signal: AbortSignal | undefined,
-  ): Promise<T[]>;
+  suggest?(client: SeqeraClient, signal: AbortSignal | undefined): Promise<T[]>;
   /** The names a lookup matches: a label "env" with value "prod" answers "env" and "env=prod". */
   names(item: T): string[];
   id(item: T): string;
 }
 
-/** Per client and kind: the lists fetched so far (pending ones too), by workspace (and name). */
-const caches = new WeakMap<SeqeraClient, Map<Kind<unknown>, Map<string, Promise<unknown[]>>>>();
+type Lists = Map<string, Promise<unknown[]>>;
 
-function listsOf(client: SeqeraClient, kind: Kind<unknown>): Map<string, Promise<unknown[]>> {
-  let kinds = caches.get(client);
-  if (!kinds) caches.set(client, (kinds = new Map()));
+/**
+ * Per client family (a client and those derived from it share one) and kind: the lists fetched
+ * so far (pending ones too), by workspace (and name).
+ */
+const caches = new WeakMap<object, Map<Kind<unknown>, Lists>>();
+const families = new WeakMap<SeqeraClient, object>();
+
+/** A derived client shares what its parent has looked up. */
+export function shareLookups(derived: SeqeraClient, parent: SeqeraClient): void {
+  families.set(derived, families.get(parent) ?? parent);
+}
+
+function listsOf(client: SeqeraClient, kind: Kind<unknown>): Lists {
+  const family = families.get(client) ?? client;
+  let kinds = caches.get(family);
+  if (!kinds) caches.set(family, (kinds = new Map()));
   let lists = kinds.get(kind);
   if (!lists) kinds.set(kind, (lists = new Map()));
   return lists;
+}
+
+/** The workspace a kind is listed in: the client's, resolved once (none for a global kind). */
+async function workspaceOf(
+  client: SeqeraClient,
+  kind: Kind<unknown>,
+  signal: AbortSignal | undefined,
+): Promise<string | undefined> {
+  return kind.global ? undefined : client.resolveWorkspaceId({ signal });
+}
+
+/** The kind's kept list in the client's workspace, fetched if there is none yet. */
+export async function keptList<T>(
+  client: SeqeraClient,
+  kind: Kind<T>,
+  signal: AbortSignal | undefined,
+): Promise<T[]> {
+  const workspaceId = await workspaceOf(client, kind as Kind<unknown>, signal);
+  return listOf(client, kind, workspaceId, signal).items;
 }
 
 /**
  * The kept list of a kind in a workspace, fetched when there is none or when `fresh`. The
  * promise is kept at once, so concurrent lookups share one fetch; a failed fetch is forgotten.
  */
-export function listOf<T>(
+function listOf<T>(
   client: SeqeraClient,
   kind: Kind<T>,
   workspaceId: string | undefined,
@@ -70,7 +95,7 @@ export function listOf<T>(
   const key = keyOf(kind as Kind<unknown>, workspaceId, name);
   const keptList = lists.get(key) as Promise<T[]> | undefined;
   if (keptList && !fresh) return { items: keptList, wasKept: true };
-  const items = kind.list(client, workspaceId, signal, name);
+  const items = kind.list(client, signal, name);
   lists.set(key, items);
   items.catch(() => {
     if (lists.get(key) === items) lists.delete(key);
@@ -82,28 +107,14 @@ function keyOf(kind: Kind<unknown>, workspaceId: string | undefined, name: strin
   return `${workspaceId ?? ""}${kind.searched ? `\n${name}` : ""}`;
 }
 
-/**
- * Drops the kept list holding `name` (ids from it answered 403 or 404: the resource was deleted,
- * perhaps re-created under a new id), so that the next lookup asks the service again.
- */
-export function forget(
-  client: SeqeraClient,
-  kind: Kind<unknown>,
-  workspaceId: string | undefined,
-  name: string,
-): void {
-  listsOf(client, kind).delete(keyOf(kind, workspaceId, name));
-}
-
 /** The one resource named `name`, or undefined when there is none; AmbiguousNameError for several. */
 export async function lookupOptional<T>(
   client: SeqeraClient,
   kind: Kind<T>,
   name: string,
-  workspaceId: string | undefined,
   signal?: AbortSignal,
 ): Promise<T | undefined> {
-  return (await search(client, kind, name, workspaceId, signal)).match;
+  return (await search(client, kind, name, signal)).match;
 }
 
 /** The one resource named `name`; NameNotFoundError (with near names) or AmbiguousNameError. */
@@ -111,28 +122,22 @@ export async function lookup<T>(
   client: SeqeraClient,
   kind: Kind<T>,
   name: string,
-  workspaceId: string | undefined,
   signal?: AbortSignal,
 ): Promise<T> {
-  const { match, items } = await search(client, kind, name, workspaceId, signal);
+  const { match, items, workspaceId } = await search(client, kind, name, signal);
   if (match !== undefined) return match;
-  const near = kind.suggest ? await kind.suggest(client, workspaceId, signal) : items;
+  const near = kind.suggest ? await kind.suggest(client, signal) : items;
   const candidates = nearNames(name, near.flatMap(kind.names));
-  throw new NameNotFoundError(kind.kind, name, workspaceNumber(workspaceId), candidates);
-}
-
-/** A workspace id as the errors' field has it: the schema's number (exact below 2^53). */
-export function workspaceNumber(workspaceId: string | undefined): number | undefined {
-  return workspaceId === undefined ? undefined : Number(workspaceId);
+  throw new NameNotFoundError(kind.kind, name, workspaceId, candidates);
 }
 
 async function search<T>(
   client: SeqeraClient,
   kind: Kind<T>,
   name: string,
-  workspaceId: string | undefined,
   signal: AbortSignal | undefined,
-): Promise<{ match: T | undefined; items: T[] }> {
+): Promise<{ match: T | undefined; items: T[]; workspaceId: string | undefined }> {
+  const workspaceId = await workspaceOf(client, kind as Kind<unknown>, signal);
   const matching = (items: T[]) => items.filter((item) => kind.names(item).includes(name));
   const first = listOf(client, kind, workspaceId, signal, false, name);
   let items = await first.items;
@@ -142,13 +147,49 @@ async function search<T>(
     items = await listOf(client, kind, workspaceId, signal, true, name).items;
     matches = matching(items);
   }
-  if (matches.length <= 1) return { match: matches[0], items };
+  if (matches.length <= 1) return { match: matches[0], items, workspaceId };
   throw new AmbiguousNameError(
     kind.kind,
     name,
-    workspaceNumber(workspaceId),
+    workspaceId,
     matches.map((m) => ({ id: kind.id(m), name: kind.names(m).at(-1)! })),
   );
+}
+
+/**
+ * Looks a name up and calls `use` with what was found. When `use` fails with 403 or 404 and the
+ * resource came from a kept answer, the kept answer is dropped and the name looked up again: the
+ * resource may have been deleted and re-created under a new id. A name that then points to the
+ * same id rethrows the original error; a name that is gone says so (NameNotFoundError).
+ */
+export async function withFresh<T, R>(
+  client: SeqeraClient,
+  kind: Kind<T>,
+  name: string,
+  signal: AbortSignal | undefined,
+  use: (item: T) => Promise<R>,
+): Promise<R> {
+  const item = await lookup(client, kind, name, signal);
+  try {
+    return await use(item);
+  } catch (error) {
+    if (!(error instanceof ForbiddenError || error instanceof NotFoundError)) throw error;
+    const workspaceId = await workspaceOf(client, kind as Kind<unknown>, signal);
+    listsOf(client, kind as Kind<unknown>).delete(keyOf(kind as Kind<unknown>, workspaceId, name));
+    const again = await lookupOptional(client, kind, name, signal);
+    if (again === undefined) {
+      throw new NameNotFoundError(
+        kind.kind,
+        name,
+        workspaceId,
+        [],
+        `The ${kind.kind} ${JSON.stringify(name)} (id ${kind.id(item)}) answered ${error.status} and ` +
+          `no longer exists${workspaceId === undefined ? "" : ` in workspace ${workspaceId}`}: it was deleted`,
+      );
+    }
+    if (kind.id(again) === kind.id(item)) throw error;
+    return use(again);
+  }
 }
 
 export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
@@ -159,7 +200,8 @@ export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
 
 export const WORKSPACES: Kind<WorkspaceMembership> = {
   kind: "workspace",
-  list: async (client, _workspaceId, signal) => {
+  global: true,
+  list: async (client, signal) => {
     const { user } = await client.GET("/user-info", { signal });
     const { orgsAndWorkspaces } = await client.GET("/user/{userId}/workspaces", {
       params: { path: { userId: user!.id! } },
@@ -172,41 +214,14 @@ export const WORKSPACES: Kind<WorkspaceMembership> = {
 };
 
 /**
- * The workspaces of the user's organizations (`GET /user-info`, then
- * `GET /user/{userId}/workspaces`), without the organization-only entries. Kept per client.
+ * The id of a workspace given as an id or "organization/workspace", as digits (int64 ids may
+ * not survive a float): a name is looked up among the user's workspaces, once per client family.
  */
-export function listWorkspaces(
-  client: SeqeraClient,
-  options: { signal?: AbortSignal } = {},
-): Promise<WorkspaceMembership[]> {
-  return listOf(client, WORKSPACES, undefined, options.signal).items;
-}
-
-/**
- * The numeric id of the workspace "org/workspace" (ids as strings pass through). An id past
- * 2^53 loses digits as a number: the client itself sends workspaces by workspaceIdText.
- */
-export async function resolveWorkspaceId(
+export async function workspaceIdOf(
   client: SeqeraClient,
   ref: string,
-  options: { signal?: AbortSignal } = {},
-): Promise<number> {
-  return Number(await workspaceIdText(client, ref, options));
-}
-
-/** The id of the workspace "org/workspace" as digits; ids given as digits kept exactly. */
-export async function workspaceIdText(
-  client: SeqeraClient,
-  ref: string,
-  options: { signal?: AbortSignal } = {},
+  signal: AbortSignal | undefined,
 ): Promise<string> {
-  const text = ref.trim();
-  if (/^[1-9]\d*$/.test(text)) return text;
-  if (!/^[^/\s]+\/[^/\s]+$/.test(text)) {
-    throw new ConfigurationError(
-      `A workspace is an id or "organization/workspace", got ${JSON.stringify(ref)}`,
-    );
-  }
-  const match = await lookup(client, WORKSPACES, text, undefined, options.signal);
-  return String(match.workspaceId!);
+  if (/^[1-9]\d*$/.test(ref)) return ref;
+  return String((await lookup(client, WORKSPACES, ref, signal)).workspaceId!);
 }

@@ -9,7 +9,7 @@ import type {
   SuccessResponse,
 } from "openapi-typescript-helpers";
 import type { CallOptions, UntypedInit } from "../http/request.js";
-import type { SeqeraConfig } from "../config/config.js";
+import type { ClientOverrides, SeqeraConfig } from "../config/config.js";
 import type { paths } from "../../generated/schema.js";
 import type { Paginated, PaginateOptions } from "./paginate.js";
 import type { ParseAs } from "../http/read-response.js";
@@ -135,6 +135,25 @@ export interface SeqeraClient extends TypedMethods {
   readonly config: SeqeraConfig;
   /** The same calls, resolving to `{ data, response }` with the raw Response. */
   readonly raw: RawMethods;
-  /** Releases what the rate limiter holds (timers, a Redis connection). */
+  /**
+   * A client for the same connection, token and rate limit, with some settings changed; it
+   * shares its parent's name look-ups and lifetime. Bad options throw ConfigurationError.
+   *
+   * @example client.withOptions({ timeoutMs: 120_000, retry: false })
+   */
+  withOptions(options: ClientOverrides): SeqeraClient;
+  /**
+   * `withOptions({ workspaceId })`: the same client, its calls and helpers in that workspace (an
+   * id, or "organization/workspace", looked up once); `null` for the personal workspace.
+   *
+   * @example await launchPipeline(client.withWorkspace("acme/genomics"), "rnaseq")
+   */
+  withWorkspace(workspaceId: number | string | null): SeqeraClient;
+  /**
+   * The id of the client's workspace as digits (int64-safe), a name looked up once; undefined
+   * for the personal workspace.
+   */
+  resolveWorkspaceId(options?: { signal?: AbortSignal }): Promise<string | undefined>;
+  /** Releases what the rate limiter holds (timers, a Redis connection), for derived clients too. */
   close(): Promise<void>;
 }

@@ -72,18 +72,18 @@ export const timeoutMs: Check<number> = (value, name) => {
 export const maxResponseBytes = positiveInteger("a positive integer number of bytes");
 
 /**
- * A workspace id, or a workspace by name as `tw` takes it ("organization/workspace"); resolving
- * the name to its id is the client's business, not the configuration's.
+ * A workspace id, or a workspace by name as `tw` takes it ("organization/workspace"), kept as
+ * text (ids are int64: digits survive, a float might not); resolving a name to its id is the
+ * client's business, not the configuration's.
  */
-export const workspace: Check<{ id?: string; ref?: string }> = (value, name) => {
-  if (value === undefined) return {};
+export const workspace: Check<string> = (value, name) => {
   const text = typeof value === "string" ? value.trim() : String(value);
-  if (typeof value === "string" && WORKSPACE_REF.test(text)) return { ref: text };
+  if (typeof value === "string" && WORKSPACE_REF.test(text)) return text;
   const id = typeof value === "number" ? Number.isSafeInteger(value) : typeof value === "string";
   if (!id || !/^[1-9]\d*$/.test(text)) {
     throw invalid(name, 'a positive integer or "organization/workspace"', value);
   }
-  return { id: text };
+  return text;
 };
 
 const VALIDATE_RESPONSES: readonly ValidateResponses[] = ["off", "warn", "throw"];
@@ -131,6 +131,16 @@ export const RETRY_OPTIONS: Checks = {
 
 const PARAMS = ["path", "query", "header"];
 
+/**
+ * The workspace belongs to the client, so that it is resolved once: a call that names one would
+ * otherwise be sent, silently, to the client's.
+ */
+const perClient: Check = (_value, name) => {
+  throw new ConfigurationError(
+    `${name}: a call does not take a workspace; use client.withWorkspace(idOrName) for calls in another workspace, or params.query.workspaceId for one call by id.`,
+  );
+};
+
 /** A call's own options; `body` is the operation's, checked by its types. */
 const CALL_OPTIONS: Checks = {
   params: (value, name) => {
@@ -149,8 +159,8 @@ const CALL_OPTIONS: Checks = {
   },
   timeoutMs,
   maxResponseBytes,
-  workspaceId: workspace,
-  workspace,
+  workspaceId: perClient,
+  workspace: perClient,
   retryUnsafe: boolean,
   parseAs: oneOf(
     ["json", "text", "blob", "arrayBuffer", "stream"],

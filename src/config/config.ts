@@ -72,10 +72,12 @@ export interface SeqeraClientOptions {
 /** The resolved settings, frozen. Holds no token: that stays inside the client's closures. */
 export interface SeqeraConfig {
   readonly baseUrl: string;
-  /** Digits only, as the service's int64 ids may not survive a round trip through a float. */
+  /**
+   * The workspace calls go to, as given: an id (digits, as int64 ids may not survive a float) or
+   * "organization/workspace"; undefined for the personal workspace. `resolveWorkspaceId()`
+   * gives its id.
+   */
   readonly workspaceId: string | undefined;
-  /** The default workspace by name, "organization/workspace", when it was given so. */
-  readonly workspaceRef: string | undefined;
   readonly acceptVersion: string;
   readonly timeoutMs: number;
   readonly maxResponseBytes: number;
@@ -101,19 +103,19 @@ export function resolveConfig(options: SeqeraClientOptions): {
   const token = checkToken(options.token ?? nonBlank(env.TOWER_ACCESS_TOKEN));
   const checked = checkOptions(options, CLIENT_OPTIONS, (key) => key) as Partial<SeqeraConfig>;
   const allowInsecureHttp = checked.allowInsecureHttp === true;
-  const workspaceRef = workspace(
+  const workspaceId =
     options.workspaceId === null
       ? undefined
-      : (options.workspaceId ?? nonBlank(env.TOWER_WORKSPACE_ID)),
-    "workspaceId (or TOWER_WORKSPACE_ID)",
-  );
+      : (options.workspaceId ?? nonBlank(env.TOWER_WORKSPACE_ID));
   const config: SeqeraConfig = Object.freeze({
     baseUrl: checkBaseUrl(
       options.baseUrl ?? nonBlank(env.TOWER_API_ENDPOINT) ?? DEFAULT_BASE_URL,
       allowInsecureHttp,
     ),
-    workspaceId: workspaceRef.id,
-    workspaceRef: workspaceRef.ref,
+    workspaceId:
+      workspaceId === undefined
+        ? undefined
+        : workspace(workspaceId, "workspaceId (or TOWER_WORKSPACE_ID)"),
     acceptVersion: checked.acceptVersion ?? DEFAULT_ACCEPT_VERSION,
     timeoutMs: checked.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     maxResponseBytes: checked.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
@@ -126,6 +128,46 @@ export function resolveConfig(options: SeqeraClientOptions): {
     validateResponses: checked.validateResponses ?? "off",
   });
   return { config, token };
+}
+
+/**
+ * The options a derived client (`withOptions`) may change: those of one call's behaviour. The
+ * token, address, fetch and rate limit define the connection a derived client shares.
+ */
+export type ClientOverrides = Pick<
+  SeqeraClientOptions,
+  | "workspaceId"
+  | "acceptVersion"
+  | "timeoutMs"
+  | "maxResponseBytes"
+  | "logger"
+  | "retry"
+  | "validateResponses"
+>;
+
+const SHARED_OPTIONS = ["token", "baseUrl", "fetch", "allowInsecureHttp", "rateLimit", "env"];
+
+/** A derived client's settings: `config` with `overrides` checked and applied. */
+export function deriveConfig(config: SeqeraConfig, overrides: ClientOverrides): SeqeraConfig {
+  checkObject(overrides, "withOptions's options");
+  const shared = SHARED_OPTIONS.filter((key) => Object.hasOwn(overrides, key));
+  if (shared.length > 0) {
+    throw new ConfigurationError(
+      `withOptions cannot change ${shared.join(", ")}: a derived client shares its parent's connection and rate limit; create a new client with createSeqeraClient instead.`,
+    );
+  }
+  const checked = checkOptions(overrides, CLIENT_OPTIONS, (key) => key) as Partial<SeqeraConfig>;
+  const { workspaceId, retry } = overrides;
+  return Object.freeze({
+    ...config,
+    ...checked,
+    ...(workspaceId !== undefined && {
+      workspaceId: workspaceId === null ? undefined : workspace(workspaceId, "workspaceId"),
+    }),
+    ...(retry !== undefined && {
+      retry: withDefaults(checkNested(retry, "retry", RETRY_OPTIONS), DEFAULT_RETRY),
+    }),
+  });
 }
 
 /** rateLimit and retry: false turns them off; an object is checked key by key, typos caught. */

@@ -3,14 +3,14 @@ export class AmbiguousNameError extends Error {
   readonly kind: string;
   /** The name looked up. */
   readonly resourceName: string;
-  readonly workspaceId: number | undefined;
+  readonly workspaceId: string | undefined;
   /** The ids of the resources with that name, with a longer name for each where there is one. */
   readonly matches: { id: string; name: string }[];
 
   constructor(
     kind: string,
     name: string,
-    workspaceId: number | undefined,
+    workspaceId: string | undefined,
     matches: { id: string; name: string }[],
   ) {
     const where = workspaceId === undefined ? "" : ` in workspace ${workspaceId}`;

@@ -4,15 +4,15 @@ export class NameNotFoundError extends Error {
   readonly kind: string;
   /** The name looked up. */
   readonly resourceName: string;
-  /** The workspace searched; undefined for the user's personal context or for workspaces. */
-  readonly workspaceId: number | undefined;
+  /** The workspace searched, its id as digits; undefined for the personal workspace or for workspaces. */
+  readonly workspaceId: string | undefined;
   /** Existing names close to `name` (edit distance, prefix), closest first; at most 5. */
   readonly candidates: string[];
 
   constructor(
     kind: string,
     name: string,
-    workspaceId: number | undefined,
+    workspaceId: string | undefined,
     candidates: string[],
     /** Replaces the default message, "No <kind> named "<name>" in workspace <id>; did you mean …?". */
     message?: string,

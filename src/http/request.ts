@@ -27,14 +27,6 @@ export interface CallOptions {
   retryUnsafe?: boolean;
   /** Read the success body differently from the operation's default; "stream" gives the ReadableStream. */
   parseAs?: ParseAs;
-  /**
-   * The workspace for this call, an id or "organization/workspace" (resolved once per client):
-   * sent as `workspaceId` to an operation that takes it, over the client's default. Named as
-   * the client's option and the helpers' are.
-   */
-  workspaceId?: number | string;
-  /** The former name of `workspaceId`, still accepted. */
-  workspace?: number | string;
   /** Largest success body read into memory for this call, in bytes; default the client's (64 MiB). */
   maxResponseBytes?: number;
   headers?: HeadersOptions;

@@ -105,9 +105,9 @@ describe("round trips the emulator's validation accepts", () => {
     const { computeEnv } = await client.GET("/compute-envs/{computeEnvId}", {
       params: { path: { computeEnvId: summary.id! } },
     });
-    const { computeEnvId } = await client.POST("/compute-envs", {
+    const other = client.withWorkspace(43);
+    const { computeEnvId } = await other.POST("/compute-envs", {
       body: toComputeEnvRequest(computeEnv ?? {}),
-      workspaceId: 43,
     });
     expect(emulator.state.computeEnvs.get(computeEnvId!)).toMatchObject({
       name: "aws",
@@ -118,9 +118,8 @@ describe("round trips the emulator's validation accepts", () => {
     const { launch } = await client.GET("/pipelines/{pipelineId}/launch", {
       params: { path: { pipelineId: pipeline.pipelineId! } },
     });
-    const created = await client.POST("/pipelines", {
+    const created = await other.POST("/pipelines", {
       body: toPipelineRequest(pipeline, launch ?? {}, { computeEnvId }),
-      workspaceId: 43,
     });
     expect(created.pipeline).toMatchObject({ name: "rnaseq", workspaceId: 43 });
   });

@@ -64,10 +64,9 @@ describe("uploadDataset", () => {
   test("from a file path (its name kept; .tsv is tab-separated) and from a Blob", async () => {
     const file = path.join(dir, "reads.tsv");
     await writeFile(file, "sample\tpath\nS1\ts3://x\n");
-    const fromFile = await uploadDataset(clientOf(emulator), {
+    const fromFile = await uploadDataset(clientOf(emulator).withWorkspace("acme/prod"), {
       name: "reads",
       file,
-      workspaceId: "acme/prod",
     });
     expect(fromFile.url).toMatch(/\/v\/1\/n\/reads\.tsv$/);
     expect(emulator.state.datasets.get(fromFile.datasetId)!.versions[0]!.mediaType).toBe(
@@ -88,7 +87,7 @@ describe("uploadDataset", () => {
   test("a workspace the user is not in answers 403, and nothing is created", async () => {
     const before = emulator.state.datasets.all().length;
     await expect(
-      uploadDataset(clientOf(emulator), { name: "x", content: CSV, workspaceId: 999 }),
+      uploadDataset(clientOf(emulator).withWorkspace(999), { name: "x", content: CSV }),
     ).rejects.toBeInstanceOf(ForbiddenError);
     expect(emulator.state.datasets.all()).toHaveLength(before);
   });

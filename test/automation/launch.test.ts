@@ -87,9 +87,8 @@ describe("launchPipeline", () => {
   });
 
   test("YAML params stay YAML; compute env and labels by name; revision and run name", async () => {
-    const { workflowId } = await launchPipeline(clientOf(emulator), {
+    const { workflowId } = await launchPipeline(clientOf(emulator).withWorkspace("acme/prod"), {
       pipeline: "sarek",
-      workspaceId: "acme/prod",
       computeEnv: "aws-big",
       labels: ["nightly", "team=bio"],
       params: { genome: "GRCm39" },
@@ -139,9 +138,8 @@ describe("launchPipeline", () => {
 
   test("a workspace without a primary compute env says so, naming its compute envs", async () => {
     emulator.state.computeEnvs.add({ name: "gcp", workspaceId: 43, primary: false });
-    const error = await launchPipeline(clientOf(emulator), {
+    const error = await launchPipeline(clientOf(emulator).withWorkspace(43), {
       pipeline: "https://github.com/nextflow-io/hello",
-      workspaceId: 43,
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NameNotFoundError);
     expect((error as Error).message).toBe(

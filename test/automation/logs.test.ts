@@ -116,7 +116,7 @@ describe("followRunLog", () => {
       ForbiddenError,
     );
     await expect(
-      collect(followRunLog(clientOf(emulator), id, { ...FAST, workspaceId: "acme/dev" })),
+      collect(followRunLog(clientOf(emulator).withWorkspace("acme/dev"), id, FAST)),
     ).resolves.toEqual(emulator.state.runs.get(id)!.log);
   });
 });

@@ -11,7 +11,6 @@ import {
   findPipeline,
   findSecret,
   listWorkspaces,
-  resolveWorkspaceId,
 } from "../../src/index.js";
 import { nearNames } from "../../src/automation/names.js";
 import type { Emulator } from "../../src/testing/index.js";
@@ -55,21 +54,22 @@ describe("workspaces by name", () => {
     expect(workspaces.every((w) => w.workspaceId != null)).toBe(true);
   });
 
-  test('resolveWorkspaceId("org/workspace") gives the id, asking once per client', async () => {
+  test('withWorkspace("org/workspace").resolveWorkspaceId() gives the id, asking once per client family', async () => {
     const client = clientOf(emulator);
     const from = emulator.requests.length;
-    await expect(resolveWorkspaceId(client, "acme/dev")).resolves.toBe(43);
-    await expect(resolveWorkspaceId(client, "other/prod")).resolves.toBe(44);
-    await expect(resolveWorkspaceId(client, " 42 ")).resolves.toBe(42);
+    await expect(client.withWorkspace("acme/dev").resolveWorkspaceId()).resolves.toBe("43");
+    await expect(client.withWorkspace("other/prod").resolveWorkspaceId()).resolves.toBe("44");
+    await expect(client.withWorkspace(" 42 ").resolveWorkspaceId()).resolves.toBe("42");
+    await expect(client.withWorkspace(null).resolveWorkspaceId()).resolves.toBeUndefined();
     expect(servedSince(emulator, from)).toEqual(["UserInfo", "ListWorkspacesUser"]);
   });
 
   test("a workspace created since the list was kept is found with one more look", async () => {
     const client = clientOf(emulator);
-    await resolveWorkspaceId(client, "acme/dev");
+    await client.withWorkspace("acme/dev").resolveWorkspaceId();
     emulator.state.workspaces.add({ org: "acme", name: "fresh", id: 45 });
     const from = emulator.requests.length;
-    await expect(resolveWorkspaceId(client, "acme/fresh")).resolves.toBe(45);
+    await expect(client.withWorkspace("acme/fresh").resolveWorkspaceId()).resolves.toBe("45");
     expect(servedSince(emulator, from)).toEqual(["UserInfo", "ListWorkspacesUser"]);
     await expect(listWorkspaces(client)).resolves.toContainEqual(
       expect.objectContaining({ workspaceId: 45 }),
@@ -78,20 +78,15 @@ describe("workspaces by name", () => {
   });
 
   test("a missing workspace is a NameNotFoundError listing the near ones", async () => {
-    const error = await resolveWorkspaceId(clientOf(emulator), "acme/prdo").catch(
-      (e: unknown) => e,
-    );
+    const error = await clientOf(emulator)
+      .withWorkspace("acme/prdo")
+      .resolveWorkspaceId()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NameNotFoundError);
     expect(error).toMatchObject({ kind: "workspace", resourceName: "acme/prdo" });
     expect((error as NameNotFoundError).candidates[0]).toBe("acme/prod");
     expect((error as Error).message).toMatch(
       /No workspace named "acme\/prdo"; did you mean "acme\/prod"/,
-    );
-  });
-
-  test("a malformed reference is a ConfigurationError", async () => {
-    await expect(resolveWorkspaceId(clientOf(emulator), "acme")).rejects.toBeInstanceOf(
-      ConfigurationError,
     );
   });
 });
@@ -116,16 +111,16 @@ describe("resources by name within a workspace", () => {
   test("the same name in another workspace, by id or by org/workspace", async () => {
     const client = clientOf(emulator);
     const here = await findPipeline(client, "rnaseq");
-    const there = await findPipeline(client, "rnaseq", { workspaceId: "acme/dev" });
+    const there = await findPipeline(client.withWorkspace("acme/dev"), "rnaseq");
     expect(here.workspaceId).toBe(42);
     expect(there.workspaceId).toBe(43);
     expect(there.pipelineId).not.toBe(here.pipelineId);
-    await expect(findPipeline(client, "rnaseq", { workspaceId: 43 })).resolves.toEqual(there);
+    await expect(findPipeline(client.withWorkspace(43), "rnaseq")).resolves.toEqual(there);
   });
 
   test("a workspace the user is not in answers 403", async () => {
     await expect(
-      findPipeline(clientOf(emulator), "rnaseq", { workspaceId: 999 }),
+      findPipeline(clientOf(emulator).withWorkspace(999), "rnaseq"),
     ).rejects.toBeInstanceOf(ForbiddenError);
   });
 
@@ -135,7 +130,7 @@ describe("resources by name within a workspace", () => {
     expect(error).toMatchObject({
       kind: "compute environment",
       resourceName: "aws-prd",
-      workspaceId: 42,
+      workspaceId: "42",
       // aws-dev is three edits away: not near.
       candidates: ["aws-prod"],
     });
@@ -191,21 +186,41 @@ describe("near names", () => {
   });
 });
 
-describe("one name for the workspace option: `workspaceId`, per call too", () => {
-  test("a call's `workspaceId` (id or name) is sent as the workspace's id, as `workspace` was", async () => {
+describe("the workspace belongs to the client", () => {
+  test("a derived client sends its workspace's id; the parent keeps its own", async () => {
     const client = clientOf(emulator, { workspaceId: undefined });
     const from = emulator.requests.length;
-    await client.GET("/workflow", { workspaceId: "acme/dev" });
-    await client.GET("/workflow", { workspaceId: 44 });
-    await client.GET("/workflow", { workspace: "acme/prod" });
+    await client.withWorkspace("acme/dev").GET("/workflow");
+    await client.withWorkspace(44).GET("/workflow");
+    await client.withOptions({ workspaceId: "acme/prod" }).GET("/workflow");
+    await client.GET("/workflow");
     const sent = emulator.requests.slice(from).filter((r) => r.operationId === "ListWorkflows");
     expect(sent.map((r) => new URLSearchParams(r.search).get("workspaceId"))).toEqual([
       "43",
       "44",
       "42",
+      null,
     ]);
-    await expect(client.GET("/workflow", { workspaceId: -1 })).rejects.toThrow(
-      /^workspaceId \(GET \/workflow\) must be a positive integer or "organization\/workspace", got -1\.$/,
+  });
+
+  test("a bad workspace is refused when the client is derived, before any request", () => {
+    const client = clientOf(emulator);
+    const from = emulator.requests.length;
+    expect(() => client.withWorkspace(-1)).toThrow(
+      /^workspaceId must be a positive integer or "organization\/workspace", got -1\.$/,
     );
+    expect(() => client.withWorkspace("acme")).toThrow(ConfigurationError);
+    expect(emulator.requests.length).toBe(from);
+  });
+
+  test("a call that names a workspace is refused, not sent to the client's", async () => {
+    const client = clientOf(emulator);
+    const from = emulator.requests.length;
+    for (const option of ["workspaceId", "workspace"]) {
+      await expect(client.request("GET", "/workflow", { [option]: 43 } as {})).rejects.toThrow(
+        `${option} (GET /workflow): a call does not take a workspace; use client.withWorkspace(idOrName) for calls in another workspace, or params.query.workspaceId for one call by id.`,
+      );
+    }
+    expect(emulator.requests.length).toBe(from);
   });
 });

@@ -124,9 +124,8 @@ describe("waitForRun", () => {
     );
     // Named by "org/workspace", the same run is found.
     await expect(
-      waitForRun(clientOf(emulator), elsewhere, {
+      waitForRun(clientOf(emulator).withWorkspace("acme/dev"), elsewhere, {
         ...FAST,
-        workspaceId: "acme/dev",
         until: ["SUBMITTED"],
       }),
     ).resolves.toMatchObject({ id: elsewhere });

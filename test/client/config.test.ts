@@ -202,13 +202,14 @@ describe("workspace id", () => {
     },
   );
 
-  it("takes a workspace by name, as tw does, keeping it apart from an id", () => {
+  it("takes a workspace by name, as tw does, kept as given until a call resolves it", () => {
     vi.stubEnv("TOWER_WORKSPACE_ID", "my-org/rna_seq");
     const client = createSeqeraClient({ ...quiet, token: TOKEN });
-    expect(client.config.workspaceRef).toBe("my-org/rna_seq");
-    expect(client.config.workspaceId).toBeUndefined();
-    const option = createSeqeraClient({ ...quiet, token: TOKEN, workspaceId: "acme/prod" });
-    expect(option.config).toMatchObject({ workspaceRef: "acme/prod", workspaceId: undefined });
+    expect(client.config.workspaceId).toBe("my-org/rna_seq");
+    const option = createSeqeraClient({ ...quiet, token: TOKEN, workspaceId: " acme/prod " });
+    expect(option.config.workspaceId).toBe("acme/prod");
+    const id = createSeqeraClient({ ...quiet, token: TOKEN, workspaceId: "9007199254740993" });
+    expect(id.config.workspaceId).toBe("9007199254740993");
   });
 });
 

@@ -42,13 +42,14 @@ test("TOWER_WORKSPACE_ID=org/workspace, as tw takes it, is sent as that workspac
   ]);
 });
 
-test("a call's `workspace` (id or name) wins over the client's; its own workspaceId needs no lookup", async () => {
+test("a derived client's workspace wins over the client's; a call's own workspaceId needs no lookup", async () => {
   const client = clientWith({}, { workspaceId: "acme/prod" });
   const from = emulator.requests.length;
-  await client.GET("/workflow", { workspace: "other/prod" });
-  await client.GET("/workflow", { workspace: 43 });
+  await client.withWorkspace("other/prod").GET("/workflow");
+  await client.withWorkspace(43).GET("/workflow");
   await client.GET("/workflow", { params: { query: { workspaceId: 42 } } });
   expect(sentWorkspaceIds(from)).toEqual(["44", "43", "42"]);
+  // The derived client looked the names up for its parent too: once.
   expect(servedSince(emulator, from).filter((id) => id === "UserInfo")).toHaveLength(1);
 });
 
@@ -62,12 +63,10 @@ test("a workspace name that does not exist fails before the call, naming the nea
   expect(servedSince(emulator, from)).not.toContain("ListWorkflows");
 });
 
-test("a bad per-call workspace is a ConfigurationError naming the option", async () => {
+test("a bad derived workspace is a ConfigurationError naming the option", () => {
   const client = clientWith({});
-  await expect(client.GET("/workflow", { workspace: "not a workspace" as string })).rejects.toThrow(
-    ConfigurationError,
-  );
-  await expect(client.GET("/workflow", { workspace: -1 })).rejects.toThrow(
-    /^workspace \(GET \/workflow\) must be a positive integer or "organization\/workspace", got -1\.$/,
+  expect(() => client.withWorkspace("not a workspace")).toThrow(ConfigurationError);
+  expect(() => client.withOptions({ workspaceId: -1 })).toThrow(
+    /^workspaceId must be a positive integer or "organization\/workspace", got -1\.$/,
   );
 });

@@ -5,6 +5,7 @@ import { startEmulator, type Emulator } from "seqera-api-client/testing";
 import { afterAll, beforeAll, expect, test, vi } from "vitest";
 import { cancelRun } from "./cancel-run.js";
 import { describeRun } from "./describe-run.js";
+import { failedRunsPerWorkspace } from "./derived-clients.js";
 import { downloadLogs } from "./download-logs.js";
 import { connectToEnterprise } from "./enterprise.js";
 import { listRunsOrExplain } from "./handle-errors.js";
@@ -48,6 +49,25 @@ test("describe a run, and get the raw Response", async () => {
     via: `${emulator.url}/service-info`,
   });
   expect(described.apiVersion).toEqual(expect.any(String));
+});
+
+test("derived clients: one per workspace, the names looked up once", async () => {
+  emulator.state.workspaces.add({ org: "acme", name: "lab", id: 77 });
+  const failed = emulator.state.workflows.add({ status: "FAILED", workspaceId: 77 }).id;
+  emulator.state.workflows.add({ status: "SUCCEEDED", workspaceId: 77 });
+  emulator.state.pipelines.add({ name: "rnaseq", workspaceId: 77 });
+  const from = emulator.requests.length;
+  const result = await failedRunsPerWorkspace(["acme/lab"]);
+  expect(result.failed).toEqual({ "acme/lab": [failed] });
+  expect(result.rnaseqId).toEqual(expect.any(Number));
+  expect(result.workspaceId).toBe("42"); // TOWER_WORKSPACE_ID, the client's own
+  const sent = emulator.requests.slice(from);
+  expect(sent.filter((r) => r.operationId === "ListWorkspacesUser")).toHaveLength(1);
+  expect(
+    sent
+      .filter((r) => r.operationId !== "UserInfo" && r.operationId !== "ListWorkspacesUser")
+      .map((r) => new URLSearchParams(r.search).get("workspaceId")),
+  ).toEqual(["77", "77"]);
 });
 
 test("list workflows with pagination", async () => {

@@ -317,11 +317,8 @@ describe("tw LaunchCmdTest, ported", () => {
       },
     );
     const { workflowId } = await launchPipeline(
-      mock.client(),
+      mock.client().withWorkspace(222756650686576),
       "https://github.com/nextflow-io/hello",
-      {
-        workspaceId: 222756650686576,
-      },
     );
     expect(workflowId).toBe("52KAMEcqXFyhZ9");
     mock.verify();

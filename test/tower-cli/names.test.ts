@@ -86,7 +86,7 @@ describe("pipelines (PipelinesCmdTest)", () => {
         answer: { workflowId: "w1" },
       },
     );
-    await launchPipeline(mock.client(), "shared-rnaseq", { workspaceId: Number(WS) });
+    await launchPipeline(mock.client().withWorkspace(WS), "shared-rnaseq");
     mock.verify();
   });
 
@@ -182,12 +182,11 @@ describe("pipelines (PipelinesCmdTest)", () => {
         answer: twResource("pipelines_add_response"),
       },
     );
-    const copied = await copyPipeline(mock.client(), "sleep", {
-      from: Number(WS),
+    const copied = await copyPipeline(mock.client().withWorkspace(WS), "sleep", {
       to: 75887156211590,
     });
     expect(copied).toEqual({
-      pipelineId: 112055935685449,
+      pipelineId: "112055935685449",
       computeEnvId: "vYOK4vn7spw7bHHWBDXZ2",
       computeEnvBy: "name",
     });
@@ -296,9 +295,9 @@ describe("workspaces (WorkspacesCmdTest)", () => {
     );
     const client = mock.client();
     const expected = {
-      orgId: 27736513644467,
+      orgId: "27736513644467",
       orgName: "organization1",
-      workspaceId: 75887156211589,
+      workspaceId: "75887156211589",
       workspaceName: "workspace1",
     };
     await expect(findWorkspace(client, "organization1/workspace1")).resolves.toEqual(expected);
@@ -338,11 +337,10 @@ describe("datasets (DatasetsCmdTest)", () => {
         answer: twResource("datasets/dataset_upload_response"),
       },
     );
-    const uploaded = await uploadDataset(mock.client(), {
+    const uploaded = await uploadDataset(mock.client().withWorkspace(249664655368293), {
       name: "dataset3",
       description: "Dataset 3 description.",
       content: "a,b\n1,2\n",
-      workspaceId: 249664655368293,
     });
     expect(uploaded).toMatchObject({ datasetId: "1W3BTHWgRH71OJmOPMdG7S", version: 3 });
     mock.verify();
@@ -364,10 +362,9 @@ describe("datasets (DatasetsCmdTest)", () => {
         answer: twResource("datasets/dataset_upload_response"),
       },
     );
-    const uploaded = await uploadDataset(mock.client(), {
+    const uploaded = await uploadDataset(mock.client().withWorkspace(249664655368293), {
       name: "dataset2",
       content: "a,b\n",
-      workspaceId: 249664655368293,
     });
     expect(uploaded.datasetId).toBe("1W2FqBiI6WoNokQTkPkEzo");
     mock.verify();

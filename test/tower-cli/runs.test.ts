@@ -147,7 +147,7 @@ describe("tw RunsCmdTest, ported", () => {
       status: 403,
     });
     await expect(
-      cancelRun(mock.client(), "5dAZoXrcmZXRO4", { workspaceId: 75887156211589 }),
+      cancelRun(mock.client().withWorkspace(75887156211589), "5dAZoXrcmZXRO4"),
     ).rejects.toBeInstanceOf(ForbiddenError);
     mock.verify();
   });
