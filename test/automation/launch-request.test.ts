@@ -40,3 +40,29 @@ describe("toLaunchRequest: a launch as read becomes a launch request body", () =
     }
   });
 });
+
+describe("toLaunchRequest: a saved launch from a service newer than this release", () => {
+  const knownElsewhere = ["resumeDir", "resumeCommitId", "lastUpdated", "resumeLaunchId"];
+
+  test("a field this release lists nowhere is sent back; the saved launch's own fields are not", () => {
+    const request = toLaunchRequest({
+      pipeline: "https://github.com/nf-core/rnaseq",
+      computeEnv: { id: "ce1" },
+      resumeDir: "s3://work/ab",
+      resumeCommitId: "abc123",
+      lastUpdated: "2026-07-01T00:00:00Z",
+      resumeLaunchId: "l0",
+      dateCreated: "2026-07-01T00:00:00Z",
+      sessionId: "s1",
+      // What a later release adds (as 1.187.0 added nextflowVersion): a setting and a null one.
+      gpuQuota: { count: 2 },
+      cacheStrategy: null,
+    } as unknown as RunLaunch);
+    expect(request).toEqual({
+      pipeline: "https://github.com/nf-core/rnaseq",
+      computeEnvId: "ce1",
+      gpuQuota: { count: 2 },
+    });
+    for (const field of knownElsewhere) expect(requestFields).not.toContain(field);
+  });
+});
