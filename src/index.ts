@@ -1,29 +1,28 @@
-export { createSeqeraClient, type SeqeraClient } from "./client/client.js";
+/**
+ * The package's public surface, decided name by name (api/seqera-api-client.api.md is its
+ * report, checked by the tests): the client, its errors, the automation helpers and the types a
+ * user writes down. Option types a literal fills in are not exported; they reach users through
+ * the functions' signatures.
+ */
+export { createSeqeraClient } from "./client/client.js";
+export type { SeqeraClient } from "./client/types.js";
+export type { SeqeraClientOptions } from "./config/config.js";
+export type { Logger } from "./http/log.js";
+export { checkCompatibility } from "./client/compat.js";
+export { hasOperation, requireOperation } from "./openapi/require-operation.js";
+export { SCHEMA_VERSION } from "../generated/version.js";
+export type { components, paths } from "../generated/schema.js";
+
+// What the service answered (SeqeraApiError and its subclasses), and what the package refused.
 export {
-  DEFAULT_ACCEPT_VERSION,
-  DEFAULT_BASE_URL,
-  DEFAULT_MAX_RESPONSE_BYTES,
-  DEFAULT_TIMEOUT_MS,
-  type FetchFunction,
-  type SeqeraClientOptions,
-  type SeqeraConfig,
-  type ValidateResponses,
-} from "./config/config.js";
-export {
-  checkCompatibility,
-  compareVersions,
-  packageLine,
-  type CompatibilityReport,
-} from "./client/compat.js";
-export {
+  AmbiguousNameError,
   BadRequestError,
   BodyReadError,
   ConfigurationError,
   ConflictError,
   ConnectionError,
-  AmbiguousNameError,
-  NameNotFoundError,
   ForbiddenError,
+  NameNotFoundError,
   NotFoundError,
   RateLimitError,
   RateLimiterUnavailableError,
@@ -34,34 +33,49 @@ export {
   ServerError,
   TimeoutError,
   UnsupportedOperationError,
-  type CallInfo,
 } from "./errors/index.js";
-export {
-  hasOperation,
-  requireOperation,
-  type IfOperation,
-  type OperationKey,
-} from "./openapi/require-operation.js";
-export type { Page, Paginated, PaginateOptions } from "./client/paginate.js";
-export type { ParseAs } from "./http/read-response.js";
-export type { RateLimitOptions } from "./limits/limiter.js";
-export type { RetryOptions } from "./http/retry.js";
-export type { LogEntry, Logger } from "./http/log.js";
-export type { ResponseIssue } from "./http/validate-response.js";
-export type {
-  CallOptions,
-  ItemOf,
-  PaginatedPath,
-  PaginateInit,
-  Operation,
-  OperationInit,
-  RawMethods,
-  ResponseData,
-  TypedMethods,
-  UntypedInit,
-} from "./client/types.js";
-export { SCHEMA_SHA256, SCHEMA_VERSION } from "../generated/version.js";
-export type { components, operations, paths } from "../generated/schema.js";
+export { ComputeEnvFailedError } from "./automation/errors/compute-env-failed-error.js";
+export { NextflowVersionError } from "./automation/errors/nextflow-version-error.js";
+export { ResumeUnavailableError } from "./automation/errors/resume-unavailable-error.js";
+export { RunFailedError } from "./automation/errors/run-failed-error.js";
+export { UnexpectedAnswerError } from "./automation/errors/unexpected-answer-error.js";
+export { WaitTimeoutError } from "./automation/errors/wait-timeout-error.js";
 
-// Automation helpers: runs, names, launch, logs and datasets, over the typed calls.
-export * from "./automation/index.js";
+// The automation helpers: free functions over a client, in the client's workspace.
+export {
+  cancelRun,
+  launchPipeline,
+  relaunchRun,
+  toLaunchRequest,
+  type LaunchResult,
+  type LaunchSettings,
+} from "./automation/launch.js";
+export {
+  TERMINAL_RUN_STATUSES,
+  failedTasks,
+  listRuns,
+  waitForComputeEnv,
+  waitForRun,
+  type WaitForRunOptions,
+} from "./automation/runs.js";
+export {
+  findComputeEnv,
+  findCredentials,
+  findDataset,
+  findLabel,
+  findPipeline,
+  findSecret,
+  findWorkspace,
+  listWorkspaces,
+  primaryComputeEnv,
+} from "./automation/names.js";
+export { downloadRunLog, followRunLog, saveRunLogs, taskLog } from "./automation/logs.js";
+export { uploadDataset } from "./automation/datasets.js";
+export { copyPipeline } from "./automation/copy.js";
+export {
+  toComputeEnvRequest,
+  toCredentialsRequest,
+  toLabelRequest,
+  toPipelineRequest,
+} from "./automation/convert.js";
+export type { Run, RunStatus, Task } from "./automation/schema.js";

@@ -6,13 +6,12 @@ import { runSchemaUpdate } from "../scripts/schema/run-update.js";
 import { copyTree, generateIn, run, typeErrorsIn } from "../scripts/schema/releases.js";
 import {
   checkCompatibility,
-  packageLine,
   hasOperation,
   requireOperation,
   UnsupportedOperationError,
-  type IfOperation,
-  type OperationKey,
 } from "../src/index.js";
+import { packageLine } from "../src/core/versions.js";
+import { type IfOperation, type OperationKey } from "../src/openapi/require-operation.js";
 import { sampledComponent } from "../src/testing/answers.js";
 import { readRelease, removeTempDirs, ROOT, tempDir, tempProject } from "./schema-helpers.js";
 import { clientFor } from "./helpers/client.js";

@@ -122,15 +122,6 @@ export interface PipelineVersionSettings {
   versionName?: string;
 }
 
-export interface LaunchPipelineOptions extends LaunchSettings, PipelineVersionSettings {
-  /**
-   * A pipeline's name in the workspace's Launchpad (or shared with it from the organization),
-   * launched with its saved configuration; or a repository URL (http://, https://, file:/),
-   * launched with the compute environment's defaults.
-   */
-  pipeline: string;
-}
-
 export interface LaunchResult {
   workflowId: string;
   /** The labels of `labels` that did not exist and were created for this launch. */
@@ -159,27 +150,14 @@ interface ComputeEnvConfig {
  * @example
  * const { workflowId } = await launchPipeline(client, "rnaseq", { params: { genome: "GRCh38" } });
  */
-export function launchPipeline(
-  client: SeqeraClient,
-  pipeline: string,
-  settings?: LaunchSettings & PipelineVersionSettings,
-): Promise<LaunchResult>;
-export function launchPipeline(
-  client: SeqeraClient,
-  options: LaunchPipelineOptions,
-): Promise<LaunchResult>;
 export async function launchPipeline(
   client: SeqeraClient,
-  pipelineOrOptions: string | LaunchPipelineOptions,
+  pipeline: string,
   settings: LaunchSettings & PipelineVersionSettings = {},
 ): Promise<LaunchResult> {
-  const options =
-    typeof pipelineOrOptions === "string"
-      ? { ...settings, pipeline: pipelineOrOptions }
-      : pipelineOrOptions;
-  const { signal, pipeline } = options;
+  const { signal } = settings;
   if (/^(https?:\/\/|file:\/)/.test(pipeline)) {
-    const computeEnv = await describeComputeEnv(client, options.computeEnv, signal);
+    const computeEnv = await describeComputeEnv(client, settings.computeEnv, signal);
     const request: LaunchRequest = {
       pipeline,
       computeEnvId: computeEnv.id!,
@@ -187,14 +165,14 @@ export async function launchPipeline(
       preRunScript: computeEnv.config?.preRunScript ?? undefined,
       postRunScript: computeEnv.config?.postRunScript ?? undefined,
     };
-    return submit(client, request, options, undefined);
+    return submit(client, request, settings, undefined);
   }
-  const { launch, sourceWorkspaceId } = await savedLaunch(client, pipeline, options, signal);
+  const { launch, sourceWorkspaceId } = await savedLaunch(client, pipeline, settings, signal);
   const request = toLaunchRequest(launch);
-  if (options.computeEnv) {
+  if (settings.computeEnv) {
     // Another compute environment: its work directory, and its scripts and config where the
     // saved launch has none.
-    const computeEnv = await describeComputeEnv(client, options.computeEnv, signal);
+    const computeEnv = await describeComputeEnv(client, settings.computeEnv, signal);
     const config = computeEnv.config ?? {};
     request.computeEnvId = computeEnv.id!;
     request.workDir = config.workDir ?? undefined;
@@ -203,14 +181,14 @@ export async function launchPipeline(
     request.configText ??= config.nextflowConfig ?? undefined;
   }
   request.computeEnvId ??= (await primaryComputeEnv(client, { signal })).id;
-  if (!request.workDir && !options.workDir) {
+  if (!request.workDir && !settings.workDir) {
     const { computeEnv } = await client.GET("/compute-envs/{computeEnvId}", {
       params: { path: { computeEnvId: request.computeEnvId } },
       signal,
     });
     request.workDir = computeEnv?.config?.workDir ?? undefined;
   }
-  return submit(client, request, options, sourceWorkspaceId);
+  return submit(client, request, settings, sourceWorkspaceId);
 }
 
 /**

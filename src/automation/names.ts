@@ -151,19 +151,19 @@ function finder<T>(kind: Kind<T>): Finder<T> {
  * The pipeline with that name in the workspace's Launchpad, or shared with it from the
  * organization (its `workspaceId` is then the one it lives in).
  */
-export const findPipeline = finder(PIPELINES);
+export const findPipeline: Finder<Pipeline> = finder(PIPELINES);
 /** The compute environment with that name (any status). */
-export const findComputeEnv = finder(COMPUTE_ENVS);
+export const findComputeEnv: Finder<ComputeEnvSummary> = finder(COMPUTE_ENVS);
 /** The credentials with that name. */
-export const findCredentials = finder(CREDENTIALS);
+export const findCredentials: Finder<Credentials> = finder(CREDENTIALS);
 /** The dataset with that name. */
-export const findDataset = finder(DATASETS);
+export const findDataset: Finder<Dataset> = finder(DATASETS);
 /** The label with that name, or "name=value" for a resource label. */
-export const findLabel = finder(LABELS);
+export const findLabel: Finder<Label> = finder(LABELS);
 /** The pipeline secret with that name. */
-export const findSecret = finder(SECRETS);
+export const findSecret: Finder<PipelineSecret> = finder(SECRETS);
 /** The AVAILABLE compute environment with that name or id (what a launch may use). */
-export const findAvailableComputeEnv = finder(AVAILABLE_COMPUTE_ENVS);
+export const findAvailableComputeEnv: Finder<ComputeEnvSummary> = finder(AVAILABLE_COMPUTE_ENVS);
 
 /**
  * The workspace's primary compute environment among the AVAILABLE ones (`GET

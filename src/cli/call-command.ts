@@ -1,4 +1,5 @@
-import type { Paginated, UntypedInit } from "../index.js";
+import type { Paginated } from "../client/paginate.js";
+import type { UntypedInit } from "../http/request.js";
 import type { CliContext } from "./context.js";
 import { planCall, type CallPlan } from "./call-plan.js";
 import { withCommandScope } from "./command-scope.js";

@@ -1,6 +1,6 @@
 import type { OperationInfo } from "../../generated/operations.js";
 import { isRecord, loadDocument, requestBody } from "../openapi/operations-document.js";
-import type { UntypedInit } from "../index.js";
+import type { UntypedInit } from "../http/request.js";
 import { applyFields, type FieldArg, type InputSource } from "./body-fields.js";
 import { didYouMean } from "./closest.js";
 import type { Target } from "./operation-target.js";

@@ -1,5 +1,6 @@
 import { isLoopback } from "../core/loopback.js";
-import type { LogEntry, SeqeraClientOptions } from "../index.js";
+import type { SeqeraClientOptions } from "../index.js";
+import type { LogEntry } from "../http/log.js";
 import { UsageError } from "./cli-errors.js";
 import type { Streams } from "./output.js";
 import { terminalSafe } from "./terminal-text.js";

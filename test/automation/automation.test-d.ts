@@ -16,12 +16,12 @@ import {
   toPipelineRequest,
   uploadDataset,
   waitForRun,
-  type Pipeline,
   type Run,
   type RunStatus,
   type SeqeraClient,
-  type WorkspaceInfo,
 } from "../../src/index.js";
+import { type Pipeline } from "../../src/automation/schema.js";
+import { type WorkspaceInfo } from "../../src/automation/names.js";
 
 export async function typeChecks(client: SeqeraClient): Promise<void> {
   // A launch as read goes back as a request body with no cast.
@@ -42,9 +42,9 @@ export async function typeChecks(client: SeqeraClient): Promise<void> {
   // @ts-expect-error not a run status
   await waitForRun(client, "x", { until: ["RUNING"] });
 
-  await launchPipeline(client, { pipeline: "rnaseq", params: { a: 1 }, wait: { timeoutMs: 1 } });
-  // @ts-expect-error the pipeline is required
-  await launchPipeline(client, { params: { a: 1 } });
+  await launchPipeline(client, "rnaseq", { params: { a: 1 }, wait: { timeoutMs: 1 } });
+  // @ts-expect-error the pipeline is required, as the second argument
+  await launchPipeline(client, { pipeline: "rnaseq" });
   // The pipeline first, then tw's settings named as the request's fields.
   await launchPipeline(client, "rnaseq", {
     stubRun: true,

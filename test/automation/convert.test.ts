@@ -11,8 +11,8 @@ import {
   toCredentialsRequest,
   toLabelRequest,
   toPipelineRequest,
-  type PipelineLaunch,
 } from "../../src/index.js";
+import { type PipelineLaunch } from "../../src/automation/schema.js";
 import type { Emulator } from "../../src/testing/index.js";
 import { twResource } from "../tower-cli/mock-server.js";
 import { clientOf, seededEmulator } from "./setup.js";

@@ -1,7 +1,8 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
-import { toLaunchRequest, type PipelineLaunch, type RunLaunch } from "../../src/index.js";
+import { toLaunchRequest } from "../../src/index.js";
+import { type PipelineLaunch, type RunLaunch } from "../../src/automation/schema.js";
 import { ROOT } from "../schema-helpers.js";
 
 // Launch configurations as the service answered them (recorded by the tw CLI), read from the

@@ -3,9 +3,9 @@ import {
   NameNotFoundError,
   ResumeUnavailableError,
   launchPipeline,
-  parseParamsText,
   relaunchRun,
 } from "../../src/index.js";
+import { parseParamsText } from "../../src/automation/params.js";
 import type { Emulator } from "../../src/testing/index.js";
 import { FAST, clientOf, seededEmulator } from "./setup.js";
 
@@ -62,8 +62,7 @@ const runOf = (workflowId: string) => emulator.state.runs.get(workflowId)!;
 
 describe("launchPipeline", () => {
   test("by name: the saved launch with two params changed, merged not replaced", async () => {
-    const { workflowId, run } = await launchPipeline(clientOf(emulator), {
-      pipeline: "rnaseq",
+    const { workflowId, run } = await launchPipeline(clientOf(emulator), "rnaseq", {
       params: { outdir: "s3://out/today", skip: { trim: true } },
     });
     expect(run).toBeUndefined();
@@ -87,14 +86,17 @@ describe("launchPipeline", () => {
   });
 
   test("YAML params stay YAML; compute env and labels by name; revision and run name", async () => {
-    const { workflowId } = await launchPipeline(clientOf(emulator).withWorkspace("acme/prod"), {
-      pipeline: "sarek",
-      computeEnv: "aws-big",
-      labels: ["nightly", "team=bio"],
-      params: { genome: "GRCm39" },
-      revision: "dev",
-      runName: "sarek-nightly",
-    });
+    const { workflowId } = await launchPipeline(
+      clientOf(emulator).withWorkspace("acme/prod"),
+      "sarek",
+      {
+        computeEnv: "aws-big",
+        labels: ["nightly", "team=bio"],
+        params: { genome: "GRCm39" },
+        revision: "dev",
+        runName: "sarek-nightly",
+      },
+    );
     const launch = runOf(workflowId).launch;
     expect(launch.paramsText).toBe(YAML_PARAMS.replace("GRCh38", "GRCm39"));
     // No saved compute env or work dir: the named env's.
@@ -109,10 +111,13 @@ describe("launchPipeline", () => {
   });
 
   test("a repository URL runs on the workspace's primary compute env and its work dir", async () => {
-    const { workflowId } = await launchPipeline(clientOf(emulator), {
-      pipeline: "https://github.com/nextflow-io/hello",
-      params: { greeting: "hi" },
-    });
+    const { workflowId } = await launchPipeline(
+      clientOf(emulator),
+      "https://github.com/nextflow-io/hello",
+      {
+        params: { greeting: "hi" },
+      },
+    );
     expect(runOf(workflowId).launch).toMatchObject({
       pipeline: "https://github.com/nextflow-io/hello",
       computeEnvId: "ce-prod",
@@ -124,23 +129,26 @@ describe("launchPipeline", () => {
   test("a mistyped compute env or pipeline is a NameNotFoundError, and nothing is launched", async () => {
     const before = launched().length;
     await expect(
-      launchPipeline(clientOf(emulator), { pipeline: "rnaseq", computeEnv: "aws-bigg" }),
+      launchPipeline(clientOf(emulator), "rnaseq", { computeEnv: "aws-bigg" }),
     ).rejects.toMatchObject({
       name: "NameNotFoundError",
       kind: "compute environment",
       candidates: ["aws-big"],
     });
-    await expect(launchPipeline(clientOf(emulator), { pipeline: "rna-seq" })).rejects.toMatchObject(
-      { name: "NameNotFoundError", kind: "pipeline", candidates: ["rnaseq"] },
-    );
+    await expect(launchPipeline(clientOf(emulator), "rna-seq")).rejects.toMatchObject({
+      name: "NameNotFoundError",
+      kind: "pipeline",
+      candidates: ["rnaseq"],
+    });
     expect(launched().length).toBe(before);
   });
 
   test("a workspace without a primary compute env says so, naming its compute envs", async () => {
     emulator.state.computeEnvs.add({ name: "gcp", workspaceId: 43, primary: false });
-    const error = await launchPipeline(clientOf(emulator).withWorkspace(43), {
-      pipeline: "https://github.com/nextflow-io/hello",
-    }).catch((e: unknown) => e);
+    const error = await launchPipeline(
+      clientOf(emulator).withWorkspace(43),
+      "https://github.com/nextflow-io/hello",
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NameNotFoundError);
     expect((error as Error).message).toBe(
       'Workspace 43 has no primary AVAILABLE compute environment; name one with `computeEnv` (available: "gcp")',
@@ -154,8 +162,7 @@ describe("launchPipeline", () => {
       if (status === "SUBMITTED" || status === "RUNNING") emulator.state.runs.advance(id);
       return undefined;
     });
-    const { workflowId, run } = await launchPipeline(clientOf(emulator), {
-      pipeline: "rnaseq",
+    const { workflowId, run } = await launchPipeline(clientOf(emulator), "rnaseq", {
       wait: { ...FAST, timeoutMs: 60_000 },
     });
     expect(run).toMatchObject({ id: workflowId, status: "SUCCEEDED" });
@@ -164,7 +171,7 @@ describe("launchPipeline", () => {
 
 describe("relaunchRun", () => {
   test("without resume: a fresh run of the same configuration, params merged", async () => {
-    const { workflowId: first } = await launchPipeline(clientOf(emulator), { pipeline: "rnaseq" });
+    const { workflowId: first } = await launchPipeline(clientOf(emulator), "rnaseq");
     const { workflowId } = await relaunchRun(clientOf(emulator), first, {
       resume: false,
       params: { outdir: "s3://out/again" },

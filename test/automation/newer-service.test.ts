@@ -10,7 +10,6 @@ import {
   createSeqeraClient,
   downloadRunLog,
   failedTasks,
-  findAvailableComputeEnv,
   findComputeEnv,
   findCredentials,
   findDataset,
@@ -33,9 +32,9 @@ import {
   uploadDataset,
   waitForComputeEnv,
   waitForRun,
-  type LogEntry,
 } from "../../src/index.js";
 import { SCHEMA_VERSION } from "../../generated/version.js";
+import type { LogEntry } from "../../src/http/log.js";
 import { EXIT } from "../../src/cli/exit-codes.js";
 import type { Emulator } from "../../src/testing/index.js";
 import { runCli, sharedBuild, type BuiltCli } from "../cli/cli.js";
@@ -166,7 +165,6 @@ describe("lists and name lookups keep items with added values and fields", () =>
     const c = client();
     expect((await findPipeline(c, "rnaseq")).name).toBe("rnaseq");
     expect((await findComputeEnv(c, "aws")).id).toBe("ce-aws");
-    expect((await findAvailableComputeEnv(c, "aws")).id).toBe("ce-aws");
     expect((await primaryComputeEnv(c)).id).toBe("ce-aws");
     const credentials = await findCredentials(c, "aws-keys");
     expect(credentials.provider).toBe("added_in_next_release");

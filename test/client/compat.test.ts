@@ -1,10 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  checkCompatibility,
-  compareVersions,
-  SCHEMA_SHA256,
-  SCHEMA_VERSION,
-} from "../../src/index.js";
+import { checkCompatibility, SCHEMA_VERSION } from "../../src/index.js";
+import { compareVersions } from "../../src/core/versions.js";
+import { SCHEMA_SHA256 } from "../../generated/version.js";
 import { startServer, type TestServer } from "../helpers/server.js";
 import { clientFor } from "../helpers/client.js";
 import pin from "../../schema/pin.json" with { type: "json" };

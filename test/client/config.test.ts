@@ -2,9 +2,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   ConfigurationError,
   createSeqeraClient,
-  DEFAULT_BASE_URL,
   type SeqeraClientOptions,
 } from "../../src/index.js";
+import { DEFAULT_BASE_URL } from "../../src/config/config.js";
 import { useTestServer } from "../helpers/server.js";
 import { clientFor, TOKEN } from "../helpers/client.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { LogEntry } from "../../src/index.js";
+import type { LogEntry } from "../../src/http/log.js";
 import { useTestServer } from "../helpers/server.js";
 import { clientFor } from "../helpers/client.js";
 

@@ -1,6 +1,7 @@
 import { inspect } from "node:util";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { createSeqeraClient, type LogEntry, type SeqeraApiError } from "../../src/index.js";
+import { createSeqeraClient, type SeqeraApiError } from "../../src/index.js";
+import { type LogEntry } from "../../src/http/log.js";
 import { startServer, type TestServer } from "../helpers/server.js";
 import { clientFor, TOKEN } from "../helpers/client.js";
 

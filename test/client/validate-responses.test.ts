@@ -5,9 +5,9 @@ import {
   ConfigurationError,
   createSeqeraClient,
   ResponseValidationError,
-  type LogEntry,
   type SeqeraClientOptions,
 } from "../../src/index.js";
+import { type LogEntry } from "../../src/http/log.js";
 import { startServer, type TestServer } from "../helpers/server.js";
 import { ROOT } from "../schema-helpers.js";
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startEmulator, type Emulator, type EmulatorRequest } from "../../src/testing/index.js";
+import { startEmulator, type Emulator } from "../../src/testing/index.js";
+import { type EmulatorRequest } from "../../src/testing/types.js";
 import { api } from "./http.js";
 
 let emulator: Emulator;

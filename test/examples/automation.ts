@@ -28,7 +28,7 @@ export async function nightly(workspace: string, pipeline: string, samplesheet: 
   // The pipeline as saved in the Launchpad, on the samplesheet (a dataset now), another genome.
   const { url } = await uploadDataset(client, { name: "samples", file: samplesheet });
   const params = { input: url, genome: "GRCm39" };
-  const { workflowId } = await launchPipeline(client, { pipeline, computeEnv: "aws", params });
+  const { workflowId } = await launchPipeline(client, pipeline, { computeEnv: "aws", params });
   try {
     await waitForRun(client, workflowId, { timeoutMs: 6 * 3600_000 });
   } catch (error) {

@@ -7,9 +7,9 @@ import {
   ConnectionError,
   RateLimitError,
   ServerError,
-  type LogEntry,
   type SeqeraClientOptions,
 } from "../../src/index.js";
+import { type LogEntry } from "../../src/http/log.js";
 import { clientFor } from "../helpers/client.js";
 import { useTestServer, type ScriptedResponse } from "../helpers/server.js";
 

@@ -12,11 +12,11 @@ import {
   UnexpectedAnswerError,
   uploadDataset,
   WaitTimeoutError,
-  type LogEntry,
   waitForComputeEnv,
   waitForRun,
 } from "../../src/index.js";
 import { SCHEMA_VERSION } from "../../generated/version.js";
+import type { LogEntry } from "../../src/http/log.js";
 import { clientFor } from "../helpers/client.js";
 import { useTestServer, type ScriptedResponse } from "../helpers/server.js";
 
@@ -109,8 +109,7 @@ describe("helpers given 200 {}", () => {
         : { body: {} },
     );
     const error = (await failure(
-      launchPipeline(clientFor(server), {
-        pipeline: "https://github.com/nextflow-io/hello",
+      launchPipeline(clientFor(server), "https://github.com/nextflow-io/hello", {
         computeEnv: "aws",
         workDir: "s3://b/work",
       }),

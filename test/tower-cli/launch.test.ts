@@ -195,7 +195,7 @@ describe("tw LaunchCmdTest, ported", () => {
       describeSarek,
       launched({ ...SAREK_LAUNCH, runName: "custom_run_name", optimizationId: "rOYdwTnmTaRCJjUq" }),
     );
-    await launchPipeline(mock.client(), { pipeline: "sarek", runName: "custom_run_name" });
+    await launchPipeline(mock.client(), "sarek", { runName: "custom_run_name" });
     mock.verify();
   });
 
