@@ -93,7 +93,7 @@ describe("bad input leaves generated/ as it was and says what is wrong in one li
     expect(
       await failsWith([], { SEQERA_SCHEMA_SOURCE: "../shared/schemas/seqera-api-1.140.0.yml" }),
     ).toMatch(
-      /sha256 mismatch for .*seqera-api-1\.140\.0\.yml: pinned release 1\.181\.0 \(c46cdb7bc991…\), found release 1\.140\.0 \(483bf2d6aeb7…\); run 'npm run schema:update' to move the pin$/,
+      /sha256 mismatch for .*seqera-api-1\.140\.0\.yml: pinned release 1\.187\.0 \(13316c9fe5ff…\), found release 1\.140\.0 \(483bf2d6aeb7…\); run 'npm run schema:update' to move the pin$/,
     );
   });
 
