@@ -10,7 +10,7 @@ import {
 import type {
   OperationInfo,
   Pagination,
-  ParseAs,
+  BodyFormat,
   QueryParamInfo,
 } from "../../src/openapi/operation-info.js";
 
@@ -67,7 +67,7 @@ function describeOperation(
   return info;
 }
 
-export function parseAsFor(contentType: string): ParseAs {
+export function parseAsFor(contentType: string): BodyFormat {
   if (/json/i.test(contentType)) return "json";
   if (/^text\//i.test(contentType)) return "text";
   return "blob";

@@ -10,7 +10,7 @@ const HEADER =
 
 /** The table's types live in src/ (one definition, shared with the client that reads it). */
 const OPERATION_TYPES = `import type { OperationInfo } from "../src/openapi/operation-info.js";
-export type { OperationInfo, Pagination, ParseAs, QueryParamInfo } from "../src/openapi/operation-info.js";
+export type { OperationInfo, Pagination, BodyFormat, QueryParamInfo } from "../src/openapi/operation-info.js";
 `;
 
 export interface Rendered {

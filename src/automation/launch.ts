@@ -11,6 +11,7 @@ import { ResumeUnavailableError } from "./errors/resume-unavailable-error.js";
 import { UnexpectedAnswerError } from "./errors/unexpected-answer-error.js";
 import { AVAILABLE_COMPUTE_ENVS, PIPELINES, primaryComputeEnv } from "./names.js";
 import { lookup, withFresh } from "../client/names.js";
+import { applyCopiedSettings, type CopiedSettings } from "./launch-settings.js";
 import { checkNextflowVersion } from "./nextflow-versions.js";
 import { mergeParamsText, type Params } from "./params.js";
 import { waitForRun, type WaitForRunOptions } from "./runs.js";
@@ -46,9 +47,10 @@ export function toLaunchRequest(launch: PipelineLaunch | RunLaunch): LaunchReque
 
 /**
  * What a launch or relaunch may set over the configuration it starts from: tw's launch options,
- * named as the request's fields. Unset ones keep the saved value.
+ * named as the request's fields (launch-settings.ts lists them, with what each sends). Unset
+ * ones keep the saved value.
  */
-export interface LaunchSettings {
+export interface LaunchSettings extends CopiedSettings {
   /** Deep-merged over the saved params (JSON or YAML, kept in its format). */
   params?: Params;
   /**
@@ -56,57 +58,11 @@ export interface LaunchSettings {
    * `workDir` is given). Default the saved one, else the workspace's primary.
    */
   computeEnv?: string;
-  /** Where the run's scratch data goes; default the saved one, else the compute environment's. */
-  workDir?: string;
   /**
    * Labels: "name" or "name=value" (a resource label). Missing ones are created; the result's
    * `createdLabels` says which.
    */
   labels?: string[];
-  /** A branch, tag or commit. */
-  revision?: string;
-  runName?: string;
-  configProfiles?: string[];
-  /** Nextflow configuration text added to the run's (the content of tw's `--config` file). */
-  configText?: string;
-  /** A Bash script run before Nextflow (the content of tw's `--pre-run` file). */
-  preRunScript?: string;
-  /** A Bash script run after Nextflow (the content of tw's `--post-run` file). */
-  postRunScript?: string;
-  /** The pipeline's main script, when not main.nf. */
-  mainScript?: string;
-  /** The workflow to run (DSL2 entry name). */
-  entryName?: string;
-  /** The params schema file name. */
-  schemaName?: string;
-  /** Pull the latest revision of the repository first. */
-  pullLatest?: boolean;
-  /** Run the processes' stubs instead of their scripts. */
-  stubRun?: boolean;
-  /** Pipeline secrets of the launching user, by name. */
-  userSecrets?: string[];
-  /** Pipeline secrets of the workspace, by name. */
-  workspaceSecrets?: string[];
-  /** The container of the Nextflow head job. */
-  launchContainer?: string;
-  /** The params schema to use, by id. */
-  pipelineSchemaId?: number;
-  /** CPUs of the Nextflow head job. */
-  headJobCpus?: number;
-  /** Memory of the Nextflow head job, in MB. */
-  headJobMemoryMb?: number;
-  /** Pin the run to this commit; unset, the service resolves `revision`. */
-  commitId?: string;
-  /** The run's output directory (Nextflow `-output-dir`). */
-  outputDir?: string;
-  /** The Nextflow syntax parser. */
-  syntaxParser?: LaunchRequest["syntaxParser"];
-  /**
-   * The Nextflow version to run with (API 1.187.0 and later), checked against the service's
-   * catalog (`GET /platform/versions`) before anything is launched: NextflowVersionError when
-   * the catalog lacks it or it is below the minimum for the compute environment's type.
-   */
-  nextflowVersion?: string;
   /** Send no resource optimization (the saved `optimizationId`/`optimizationTargets` are dropped). */
   disableOptimization?: boolean;
   /** Wait for the run to end (true) or as these options say; the result then has `run`. Default no wait. */
@@ -356,31 +312,7 @@ async function submit(
   sourceWorkspaceId: number | undefined,
 ): Promise<LaunchResult> {
   const { signal } = settings;
-  const set = <K extends keyof LaunchRequest>(key: K, value: LaunchRequest[K] | undefined) => {
-    if (value !== undefined) request[key] = value;
-  };
-  set("runName", settings.runName);
-  set("workDir", settings.workDir);
-  set("revision", settings.revision);
-  set("configProfiles", settings.configProfiles);
-  set("configText", settings.configText);
-  set("preRunScript", settings.preRunScript);
-  set("postRunScript", settings.postRunScript);
-  set("mainScript", settings.mainScript);
-  set("entryName", settings.entryName);
-  set("schemaName", settings.schemaName);
-  set("pullLatest", settings.pullLatest);
-  set("stubRun", settings.stubRun);
-  set("userSecrets", settings.userSecrets);
-  set("workspaceSecrets", settings.workspaceSecrets);
-  set("launchContainer", settings.launchContainer);
-  set("pipelineSchemaId", settings.pipelineSchemaId);
-  set("headJobCpus", settings.headJobCpus);
-  set("headJobMemoryMb", settings.headJobMemoryMb);
-  set("commitId", settings.commitId);
-  set("outputDir", settings.outputDir);
-  set("syntaxParser", settings.syntaxParser);
-  set("nextflowVersion", settings.nextflowVersion);
+  applyCopiedSettings(request, settings);
   if (settings.nextflowVersion !== undefined) {
     await checkNextflowVersion(
       client,

@@ -14,7 +14,7 @@ import {
   keptList,
   lookup,
   lookupOptional,
-  type Kind,
+  type Lookup,
   type WorkspaceMembership,
 } from "../client/names.js";
 import { NameNotFoundError } from "../errors/name-not-found-error.js";
@@ -56,7 +56,7 @@ function searchedKind<T extends { name?: string | null }>(
   kind: string,
   path: "/pipelines" | "/datasets",
   id: (item: T) => string,
-): Kind<T> {
+): Lookup<T> {
   const list = (
     client: SeqeraClient,
     query: { search?: string },
@@ -82,7 +82,7 @@ function searchedKind<T extends { name?: string | null }>(
 
 const PIPELINES = searchedKind<Pipeline>("pipeline", "/pipelines", (p) => String(p.pipelineId));
 
-const COMPUTE_ENVS: Kind<ComputeEnvSummary> = {
+const COMPUTE_ENVS: Lookup<ComputeEnvSummary> = {
   kind: "compute environment",
   list: async (client, signal) => (await client.GET("/compute-envs", { signal })).computeEnvs ?? [],
   names: (c) => [c.name ?? ""],
@@ -90,7 +90,7 @@ const COMPUTE_ENVS: Kind<ComputeEnvSummary> = {
 };
 
 /** The compute environments a run can use (`status=AVAILABLE`), by name or id, as tw finds them. */
-const AVAILABLE_COMPUTE_ENVS: Kind<ComputeEnvSummary> = {
+const AVAILABLE_COMPUTE_ENVS: Lookup<ComputeEnvSummary> = {
   kind: "compute environment",
   list: async (client, signal) =>
     (await client.GET("/compute-envs", { params: { query: { status: "AVAILABLE" } }, signal }))
@@ -99,7 +99,7 @@ const AVAILABLE_COMPUTE_ENVS: Kind<ComputeEnvSummary> = {
   id: (c) => c.id ?? "",
 };
 
-const CREDENTIALS: Kind<Credentials> = {
+const CREDENTIALS: Lookup<Credentials> = {
   kind: "credentials",
   list: async (client, signal) => (await client.GET("/credentials", { signal })).credentials ?? [],
   names: (c) => [c.name ?? ""],
@@ -109,7 +109,7 @@ const CREDENTIALS: Kind<Credentials> = {
 const DATASETS = searchedKind<Dataset>("dataset", "/datasets", (d) => d.id ?? "");
 
 /** Labels searched by name (a resource label "name=value" by its name), as tw's LabelsFinder. */
-const LABELS: Kind<Label> = {
+const LABELS: Lookup<Label> = {
   kind: "label",
   searched: true,
   list: (client, signal, name) =>
@@ -121,7 +121,7 @@ const LABELS: Kind<Label> = {
   id: (l) => String(l.id),
 };
 
-const SECRETS: Kind<PipelineSecret> = {
+const SECRETS: Lookup<PipelineSecret> = {
   kind: "secret",
   list: async (client, signal) =>
     (await client.GET("/pipeline-secrets", { signal })).pipelineSecrets ?? [],
@@ -140,7 +140,7 @@ export interface Finder<T> {
   (client: SeqeraClient, name: string, options?: FindOptions): Promise<T | undefined>;
 }
 
-function finder<T>(kind: Kind<T>): Finder<T> {
+function finder<T>(kind: Lookup<T>): Finder<T> {
   return ((client: SeqeraClient, name: string, options: FindOptions = {}) =>
     options.optional
       ? lookupOptional(client, kind, name, options.signal)
@@ -232,7 +232,7 @@ export async function findWorkspace(
   const text = String(ref).trim();
   const byId = /^[1-9]\d*$/.test(text);
   const found = byId
-    ? (await listWorkspaces(client, { signal })).find((w) => String(w.workspaceId) === text)
+    ? (await keptList(client, WORKSPACES, signal)).find((w) => String(w.workspaceId) === text)
     : await lookupOptional(client, WORKSPACES, text, signal);
   if (!found) {
     if (options.optional) return undefined;
@@ -240,23 +240,26 @@ export async function findWorkspace(
     if (!byId) await lookup(client, WORKSPACES, text, signal);
     throw new NameNotFoundError("workspace", text, undefined, []);
   }
-  return {
-    orgId: String(found.orgId),
-    orgName: found.orgName!,
-    workspaceId: String(found.workspaceId),
-    workspaceName: found.workspaceName!,
-  };
+  return workspaceInfo(found);
 }
+
+/** A membership as the service lists it, its ids as digits (the list keeps only whole entries). */
+const workspaceInfo = (w: WorkspaceMembership): WorkspaceInfo => ({
+  orgId: String(w.orgId),
+  orgName: w.orgName ?? "",
+  workspaceId: String(w.workspaceId),
+  workspaceName: w.workspaceName!,
+});
 
 /**
  * The workspaces of the user's organizations (`GET /user-info`, then
  * `GET /user/{userId}/workspaces`), without the organization-only entries. Kept per client.
  */
-export function listWorkspaces(
+export async function listWorkspaces(
   client: SeqeraClient,
   options: { signal?: AbortSignal } = {},
-): Promise<WorkspaceMembership[]> {
-  return keptList(client, WORKSPACES, options.signal);
+): Promise<WorkspaceInfo[]> {
+  return (await keptList(client, WORKSPACES, options.signal)).map(workspaceInfo);
 }
 
 export { PIPELINES, AVAILABLE_COMPUTE_ENVS };

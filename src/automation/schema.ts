@@ -33,8 +33,6 @@ export type Dataset = Read<"DatasetDto">;
 export type DatasetVersion = Read<"DatasetVersionDto">;
 export type Label = Read<"LabelDbDto">;
 export type PipelineSecret = Read<"PipelineSecret">;
-/** One organization-and-workspace pair the user belongs to (`GET /user/{userId}/workspaces`). */
-export type WorkspaceMembership = Read<"OrgAndWorkspaceDto">;
 /**
  * A pipeline's saved launch configuration (`GET /pipelines/{pipelineId}/launch`), every field
  * optional: the service leaves out what is unset, though 1.85.0 declares some required.

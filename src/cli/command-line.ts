@@ -3,6 +3,7 @@ import type { FieldArg } from "./body-fields.js";
 import { didYouMean } from "./closest.js";
 import { UsageError } from "./cli-errors.js";
 import { twCommandHint } from "./tw-commands.js";
+import { LAUNCH_SETTINGS, launchSettingRows } from "../automation/launch-settings.js";
 
 /** What the first positional argument selects. "call" is an API operation (by id or path). */
 export type CommandName =
@@ -35,6 +36,33 @@ interface OptionSpec {
   /** A list: each value is split at commas, as tw does (`-l a,b`). */
   commas?: boolean;
 }
+
+type LaunchRow = (typeof LAUNCH_SETTINGS)[keyof typeof LAUNCH_SETTINGS];
+/** The launch settings' flags and their aliases. */
+type FlagNames<R> = R extends { flag: { name: infer N extends string } } ? N : never;
+type AliasNames<R> = R extends { flag: { aliases: readonly (infer A extends string)[] } }
+  ? A
+  : never;
+type LaunchOptionName = FlagNames<LaunchRow> | AliasNames<LaunchRow>;
+
+/** The options of the launch settings, from their table (automation/launch-settings.ts). */
+const LAUNCH_OPTIONS = Object.fromEntries(
+  launchSettingRows().flatMap(([, { flag }]): [string, OptionSpec][] => {
+    if (!flag) return [];
+    const shared = {
+      type: flag.value === undefined ? "boolean" : "string",
+      ...(flag.list && { multiple: true, commas: true }),
+      ...(flag.value !== undefined && { value: flag.value }),
+      commands: flag.only ? [flag.only] : LAUNCHING,
+    } as const;
+    const aliases = (flag.aliases ?? []).map((alias): [string, OptionSpec] => [
+      alias,
+      { ...shared, help: `Same as --${flag.name}.`, alias: flag.name },
+    ]);
+    const short = flag.short === undefined ? {} : { short: flag.short };
+    return [[flag.name, { ...shared, ...short, help: flag.help }], ...aliases];
+  }),
+) as Record<LaunchOptionName, OptionSpec>;
 
 /** Every option of every command, once: the parser's table and the help's. */
 export const OPTIONS = {
@@ -81,169 +109,7 @@ export const OPTIONS = {
     help: "Fetch every page of a list and print each item as one JSON line (NDJSON); -q max=N sets the page size.",
     commands: ["call"],
   },
-  "params-file": {
-    type: "string",
-    value: "file",
-    help: "Params (JSON or YAML) deep-merged over the saved ones.",
-    commands: LAUNCHING,
-  },
-  params: {
-    type: "string",
-    value: "file",
-    help: "Same as --params-file.",
-    alias: "params-file",
-    commands: LAUNCHING,
-  },
-  "compute-env": {
-    type: "string",
-    short: "c",
-    value: "name",
-    help: "The compute environment by name, with its work directory; default the saved one, else the workspace's primary.",
-    commands: LAUNCHING,
-  },
-  name: {
-    type: "string",
-    short: "n",
-    value: "name",
-    help: "The run's name.",
-    commands: LAUNCHING,
-  },
-  "run-name": {
-    type: "string",
-    value: "name",
-    help: "Same as --name.",
-    alias: "name",
-    commands: ["launch"],
-  },
-  "work-dir": {
-    type: "string",
-    value: "path",
-    help: "The work directory (s3://bucket/work, /scratch...).",
-    commands: LAUNCHING,
-  },
-  profile: {
-    type: "string",
-    multiple: true,
-    commas: true,
-    value: "a,b",
-    help: "Nextflow config profiles, comma-separated or repeated.",
-    commands: LAUNCHING,
-  },
-  revision: {
-    type: "string",
-    short: "r",
-    value: "ref",
-    help: "A branch, tag or commit of the pipeline.",
-    commands: LAUNCHING,
-  },
-  labels: {
-    type: "string",
-    short: "l",
-    multiple: true,
-    commas: true,
-    value: "a,b=c",
-    help: "Labels, comma-separated or repeated; name=value is a resource label. Missing ones are created (said on stderr).",
-    commands: ["launch"],
-  },
-  label: {
-    type: "string",
-    multiple: true,
-    value: "name",
-    help: "Same as --labels.",
-    alias: "labels",
-    commands: ["launch"],
-  },
-  config: {
-    type: "string",
-    value: "file",
-    help: "Nextflow config added to the pipeline's (its text is sent as configText).",
-    commands: LAUNCHING,
-  },
-  "pre-run": {
-    type: "string",
-    value: "file",
-    help: "A Bash script run where Nextflow runs, before the pipeline.",
-    commands: LAUNCHING,
-  },
-  "post-run": {
-    type: "string",
-    value: "file",
-    help: "A Bash script run where Nextflow runs, after the pipeline.",
-    commands: LAUNCHING,
-  },
-  "main-script": {
-    type: "string",
-    value: "file",
-    help: "The pipeline's main script, if not main.nf.",
-    commands: LAUNCHING,
-  },
-  "entry-name": {
-    type: "string",
-    value: "name",
-    help: "The workflow to run (DSL2 entry name).",
-    commands: LAUNCHING,
-  },
-  "schema-name": {
-    type: "string",
-    value: "file",
-    help: "The pipeline's params schema file.",
-    commands: LAUNCHING,
-  },
-  "pull-latest": {
-    type: "boolean",
-    help: "Pull the latest version of the repository before running.",
-    commands: LAUNCHING,
-  },
-  "stub-run": {
-    type: "boolean",
-    help: "Run the processes' stubs instead of their scripts.",
-    commands: LAUNCHING,
-  },
-  "user-secrets": {
-    type: "string",
-    multiple: true,
-    commas: true,
-    value: "a,b",
-    help: "Pipeline secrets of yours the run may read, by name.",
-    commands: LAUNCHING,
-  },
-  "workspace-secrets": {
-    type: "string",
-    multiple: true,
-    commas: true,
-    value: "a,b",
-    help: "Pipeline secrets of the workspace the run may read, by name.",
-    commands: LAUNCHING,
-  },
-  "launch-container": {
-    type: "string",
-    value: "image",
-    help: "The container of the Nextflow head job.",
-    commands: LAUNCHING,
-  },
-  "output-dir": {
-    type: "string",
-    value: "path",
-    help: "The run's output directory (Nextflow -output-dir).",
-    commands: LAUNCHING,
-  },
-  "syntax-parser": {
-    type: "string",
-    value: "v1|v2",
-    help: "The Nextflow syntax parser: v1 (legacy) or v2.",
-    commands: LAUNCHING,
-  },
-  "nextflow-version": {
-    type: "string",
-    value: "version",
-    help: "The Nextflow version to run with, checked against the service's catalog first (API 1.187.0+).",
-    commands: LAUNCHING,
-  },
-  "disable-optimization": {
-    type: "boolean",
-    help: "Launch without the pipeline's resource optimization.",
-    commands: ["launch"],
-  },
+  ...LAUNCH_OPTIONS,
   "no-resume": {
     type: "boolean",
     help: "Run again from scratch instead of resuming (cached tasks are not reused).",
@@ -253,12 +119,6 @@ export const OPTIONS = {
     type: "string",
     value: "url",
     help: "Run another repository with the run's settings (needs --no-resume).",
-    commands: ["relaunch"],
-  },
-  "commit-id": {
-    type: "string",
-    value: "sha",
-    help: "Pin the run to this commit (default: the revision, resolved by the service).",
     commands: ["relaunch"],
   },
   wait: {

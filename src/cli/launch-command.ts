@@ -23,12 +23,7 @@ export async function launchCommand(
   const { launchPipeline } = await import("../index.js");
   return withSession(`launch ${pipeline}`, values, context, (session) =>
     launchThenWait(session, values.wait === true, context, (signal) =>
-      launchPipeline(session.client, pipeline, {
-        ...settings,
-        labels: values.labels,
-        disableOptimization: values["disable-optimization"],
-        signal,
-      }),
+      launchPipeline(session.client, pipeline, { ...settings, signal }),
     ),
   );
 }

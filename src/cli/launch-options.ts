@@ -1,3 +1,5 @@
+import type { LaunchSettings } from "../automation/launch.js";
+import { launchSettingRows } from "../automation/launch-settings.js";
 import type { Params } from "../automation/params.js";
 import { UsageError } from "./cli-errors.js";
 import type { OptionValues } from "./command-line.js";
@@ -17,49 +19,25 @@ export function launchArgument(args: string[], usage: string): string {
 }
 
 /**
- * The launch settings of `launch` and `relaunch`, from tw's flags to the library's option names
- * (those of the launch request): files read (--config, --pre-run, --post-run, --params-file),
- * absent flags left out so that the saved setting is kept.
+ * The launch settings of `launch` and `relaunch`, from tw's flags to the library's settings, by
+ * their table (automation/launch-settings.ts): files read (--config, --pre-run, --post-run,
+ * --params-file), choices checked, absent flags left out so that the saved setting is kept.
  */
-export async function launchSettings(values: OptionValues) {
-  const [params, configText, preRunScript, postRunScript] = await Promise.all([
-    values["params-file"] === undefined ? undefined : readParams(values["params-file"]),
-    readText("--config", values.config),
-    readText("--pre-run", values["pre-run"]),
-    readText("--post-run", values["post-run"]),
-  ]);
-  return {
-    params,
-    configText,
-    preRunScript,
-    postRunScript,
-    computeEnv: values["compute-env"],
-    runName: values.name,
-    workDir: values["work-dir"],
-    configProfiles: values.profile,
-    revision: values.revision,
-    mainScript: values["main-script"],
-    entryName: values["entry-name"],
-    schemaName: values["schema-name"],
-    pullLatest: values["pull-latest"],
-    stubRun: values["stub-run"],
-    userSecrets: values["user-secrets"],
-    workspaceSecrets: values["workspace-secrets"],
-    launchContainer: values["launch-container"],
-    outputDir: values["output-dir"],
-    syntaxParser: syntaxParser(values["syntax-parser"]),
-    nextflowVersion: values["nextflow-version"],
-  };
-}
-
-function syntaxParser(text: string | undefined): "v1" | "v2" | undefined {
-  if (text === undefined || text === "v1" || text === "v2") return text;
-  throw new UsageError(`--syntax-parser ${text}: expected v1 or v2.`);
-}
-
-/** A file's UTF-8 text, for a flag that sends it (a config, a script); undefined without the flag. */
-async function readText(flag: string, file: string | undefined): Promise<string | undefined> {
-  return file === undefined ? undefined : readUtf8File(`${flag} ${file}`, file);
+export async function launchSettings(values: OptionValues): Promise<LaunchSettings> {
+  const given = values as Record<string, string | string[] | boolean | undefined>;
+  const entries = await Promise.all(
+    launchSettingRows().map(async ([key, { flag }]) => {
+      const value = flag && given[flag.name];
+      if (flag === undefined || value === undefined) return [key, undefined];
+      if (key === "params") return [key, await readParams(value as string)];
+      if (flag.file) return [key, await readUtf8File(`--${flag.name} ${value}`, value as string)];
+      if (flag.choices && !flag.choices.includes(value as string)) {
+        throw new UsageError(`--${flag.name} ${value}: expected ${flag.choices.join(" or ")}.`);
+      }
+      return [key, value];
+    }),
+  );
+  return Object.fromEntries(entries.filter(([, value]) => value !== undefined)) as LaunchSettings;
 }
 
 /** JSON or YAML (YAML reads JSON too); an object, as params are. Errors never quote the file. */

@@ -38,7 +38,6 @@ export async function relaunchCommand(
         ...settings,
         resume,
         pipeline: values.pipeline,
-        commitId: values["commit-id"],
         signal,
       }),
     ),

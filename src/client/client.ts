@@ -1,12 +1,12 @@
 /**
- * The client and its call path, which reads top-down, one concern per step and module:
+ * The client and its call path. `send` reads as the steps of a call, each a function below it:
  *
- *   operation plan (http/operation-plan.ts) → options checked (config/) → request built once
- *   (http/request.ts) → for each attempt: a rate-limiter slot (limits/) → the attempt's timeout
- *   and signal (http/attempt.ts) → the request sent, the slot ended on the API server's answer,
- *   redirects followed by hand (http/redirects.ts) → the response read: status to typed error,
- *   or the body read per the table and capped (http/read-response.ts) → validateResponses
- *   (http/validate-response.ts) → retry or not (http/retry.ts) → one log entry (http/log.ts).
+ *   prepare: options checked (config/), the operation's plan (http/operation-plan.ts), the
+ *   workspace, the request built once (http/request.ts) → for each attempt, tryOnce: a
+ *   rate-limiter slot (limits/), the attempt's timeout and signal (http/attempt.ts), the request
+ *   sent and redirects followed by hand (http/redirects.ts), the response read
+ *   (http/read-response.ts) → validate (http/validate-response.ts) → retryAfter
+ *   (http/retry.ts) → report: one log entry (http/log.ts).
  *
  * The retry loop is here, in the call, so nothing is thrown through a library to escape it.
  */
@@ -21,7 +21,7 @@ import {
   type SeqeraConfig,
 } from "../config/config.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
-import { SeqeraApiError, type CallInfo } from "../errors/seqera-api-error.js";
+import { SeqeraApiError } from "../errors/seqera-api-error.js";
 import { logAttempt } from "../http/log.js";
 import { createPlanLookup } from "../http/operation-plan.js";
 import { paginate, type FetchPage, type PaginateOptions } from "./paginate.js";
@@ -29,11 +29,11 @@ import { createRateLimiter, type Permit, type RateLimiter } from "../limits/limi
 import { shareLookups, workspaceIdOf } from "./names.js";
 import { createRedactor } from "../core/redact.js";
 import { followRedirects, sendRequest } from "../http/redirects.js";
-import { prepareRequest, type RequestDefaults } from "../http/request.js";
+import { prepareRequest, type PreparedRequest, type RequestDefaults } from "../http/request.js";
 import { checkResponse, describeIssues } from "../http/validate-response.js";
 import type { ResponseIssue } from "../http/validate-response.js";
 import { readResponse, type ResponseStep } from "../http/read-response.js";
-import { retryDecision } from "../http/retry.js";
+import { retryDecision, type RetryDecision } from "../http/retry.js";
 import type { SeqeraClient, UntypedInit } from "./types.js";
 
 export type { SeqeraClient };
@@ -72,7 +72,23 @@ function clientFor(config: SeqeraConfig, connection: Connection): SeqeraClient {
   };
   const { logger, retry, validateResponses } = config;
 
+  /** One call: its request built once, then attempts until one succeeds or no retry is left. */
   async function send(method: string, path: string, init: UntypedInit = {}) {
+    const { request, step } = await prepare(method, path, init);
+    const started = performance.now();
+    for (let attempt = 1; ; attempt++) {
+      const outcome = await validate(await tryOnce(request, step, init), step);
+      const decision =
+        "error" in outcome ? retryAfter(outcome.error, step, init, attempt, started) : undefined;
+      report(outcome, step, attempt, decision);
+      if ("data" in outcome) return { data: outcome.data, response: outcome.response };
+      if (decision === undefined) throw outcome.error;
+      await sleep(decision.delayMs, init.signal);
+    }
+  }
+
+  /** The call's options checked, its operation's plan, its workspace and its request. */
+  async function prepare(method: string, path: string, init: UntypedInit) {
     checkCallOptions(init, method, path);
     const plan = planFor(method, path);
     // The client's workspace goes to operations that take one, unless the call names its own.
@@ -81,92 +97,109 @@ function clientFor(config: SeqeraConfig, connection: Connection): SeqeraClient {
         ? await resolveWorkspaceId(init)
         : undefined;
     const request = prepareRequest(plan, method, path, init, { ...defaults, workspaceId });
-    const call: CallInfo = { method, path, operationId: plan.operationId, url: request.url };
     const step: ResponseStep = {
-      call,
+      call: { method, path, operationId: plan.operationId, url: request.url },
       mode: init.parseAs ?? plan.parseAs,
       maxBytes: init.maxResponseBytes ?? config.maxResponseBytes,
       redact,
       workspaceId: request.workspaceId,
     };
-    const { signal } = init;
-    const timeoutMs = init.timeoutMs ?? config.timeoutMs;
-    const started = performance.now();
-    for (let attemptNumber = 1; ; attemptNumber++) {
-      // Each attempt, retries included, waits for its own slot.
-      const queued = limiter && performance.now();
-      const permit = limiter && (await limiter.acquire(call, signal));
-      const sent = performance.now();
-      const done = permit && once(permit);
-      let response: Response | undefined;
-      let outcome: { data: unknown } | { error: unknown };
-      let attempt: Attempt | undefined;
-      try {
-        attempt = startAttempt(call, timeoutMs, signal);
-        const sender = { fetch: config.fetch, signal: attempt.signal, call, redact };
-        const first = await sendRequest(request, sender);
-        // The API server has answered: the rate limiter's slot ends here, not after redirects.
-        done?.(first.status);
-        response = await followRedirects(first, request, sender);
-        const data = await readResponse(response, step);
-        // A streamed body keeps the attempt (its timeout) until the caller has read it.
-        outcome = {
-          data: data instanceof ReadableStream ? attempt.guard(data, response.status) : data,
-        };
-        if (!(data instanceof ReadableStream)) attempt.release();
-      } catch (error) {
-        outcome = { error: attempt ? attempt.failure(error, response?.status) : error };
+    return { request, step };
+  }
+
+  /**
+   * One attempt: a rate-limiter slot, the request sent with its own timeout, redirects followed,
+   * the response read. It resolves with the body or the error, never throws.
+   */
+  async function tryOnce(
+    request: PreparedRequest,
+    step: ResponseStep,
+    init: UntypedInit,
+  ): Promise<Outcome> {
+    const { call } = step;
+    const queued = performance.now();
+    const permit = limiter && (await limiter.acquire(call, init.signal));
+    const timing = { sent: performance.now(), queued };
+    const done = permit && once(permit);
+    let response: Response | undefined;
+    let attempt: Attempt | undefined;
+    try {
+      attempt = startAttempt(call, init.timeoutMs ?? config.timeoutMs, init.signal);
+      const sender = { fetch: config.fetch, signal: attempt.signal, call, redact };
+      const first = await sendRequest(request, sender);
+      // The API server has answered: the rate limiter's slot ends here, not after redirects.
+      done?.(first.status);
+      response = await followRedirects(first, request, sender);
+      const data = await readResponse(response, step);
+      if (!(data instanceof ReadableStream)) {
+        attempt.release();
+        return { data, response, timing };
       }
-      let validation: ResponseIssue[] | undefined;
-      if (validateResponses !== "off" && "data" in outcome && step.mode === "json") {
-        try {
-          validation = await checkResponse(
-            validateResponses,
-            call,
-            response!.status,
-            outcome.data,
-            redact,
-          );
-        } catch (error) {
-          outcome = { error };
-        }
-      }
+      // A streamed body keeps the attempt (its timeout) until the caller has read it.
+      return { data: attempt.guard(data, response.status), response, timing };
+    } catch (error) {
+      return { error: attempt ? attempt.failure(error, response?.status) : error, timing };
+    } finally {
       // No status arrived: the permit ends here.
       done?.(undefined);
-      const decision =
-        "error" in outcome && retry !== false
-          ? retryDecision(
-              outcome.error,
-              {
-                method,
-                retryUnsafe: init.retryUnsafe === true,
-                attempt: attemptNumber,
-                elapsedMs: performance.now() - started,
-              },
-              retry,
-            )
-          : undefined;
-      if (logger) {
-        const failure = "error" in outcome ? { error: outcome.error } : undefined;
-        logAttempt(logger, {
-          method,
-          path,
-          operationId: plan.operationId,
-          attempt: attemptNumber,
-          status: failure ? statusOf(failure.error) : response!.status,
-          durationMs: performance.now() - sent,
-          limiterWaitMs: queued === undefined ? 0 : sent - queued,
-          ...failure,
-          ...(decision && { retry: decision }),
-          ...(validation?.length && { validation }),
-        });
-      } else if (validation?.length) {
-        process.emitWarning(describeIssues(call, validation), "SeqeraResponseValidation");
-      }
-      if ("data" in outcome) return { data: outcome.data, response: response! };
-      if (decision === undefined) throw outcome.error;
-      await sleep(decision.delayMs, signal);
     }
+  }
+
+  /** validateResponses: a JSON answer checked against its schema, issues kept for the report. */
+  async function validate(outcome: Outcome, step: ResponseStep): Promise<Outcome> {
+    if (validateResponses === "off" || !("data" in outcome) || step.mode !== "json") {
+      return outcome;
+    }
+    const { call } = step;
+    try {
+      const status = outcome.response.status;
+      const issues = await checkResponse(validateResponses, call, status, outcome.data, redact);
+      return issues.length ? { ...outcome, issues } : outcome;
+    } catch (error) {
+      return { error, timing: outcome.timing };
+    }
+  }
+
+  /** Whether and when a failed attempt is tried again (the retry policy, http/retry.ts). */
+  function retryAfter(
+    error: unknown,
+    { call }: ResponseStep,
+    init: UntypedInit,
+    attempt: number,
+    started: number,
+  ): RetryDecision | undefined {
+    if (retry === false) return undefined;
+    const elapsedMs = performance.now() - started;
+    const retryUnsafe = init.retryUnsafe === true;
+    return retryDecision(error, { method: call.method, retryUnsafe, attempt, elapsedMs }, retry);
+  }
+
+  /** One log entry per attempt; without a logger, validation issues as a process warning. */
+  function report(
+    outcome: Outcome,
+    { call }: ResponseStep,
+    attempt: number,
+    decision: RetryDecision | undefined,
+  ): void {
+    const issues = "issues" in outcome ? outcome.issues : undefined;
+    if (!logger) {
+      if (issues) process.emitWarning(describeIssues(call, issues), "SeqeraResponseValidation");
+      return;
+    }
+    const { sent, queued } = outcome.timing;
+    const failure = "error" in outcome ? { error: outcome.error } : undefined;
+    logAttempt(logger, {
+      method: call.method,
+      path: call.path,
+      operationId: call.operationId,
+      attempt,
+      status: "error" in outcome ? statusOf(outcome.error) : outcome.response.status,
+      durationMs: performance.now() - sent,
+      limiterWaitMs: limiter ? sent - queued : 0,
+      ...failure,
+      ...(decision && { retry: decision }),
+      ...(issues && { validation: issues }),
+    });
   }
 
   /** The client's workspace as an id: "org/workspace" is looked up once per client family. */
@@ -229,6 +262,11 @@ function byMethod<F>(make: (method: string) => F): Record<(typeof METHODS)[numbe
     F
   >;
 }
+
+/** How an attempt ended, with when it was queued and sent (for its log entry). */
+type Outcome = { timing: { queued: number; sent: number } } & (
+  { data: unknown; response: Response; issues?: ResponseIssue[] } | { error: unknown }
+);
 
 const statusOf = (error: unknown) => (error instanceof SeqeraApiError ? error.status : undefined);
 

@@ -19,7 +19,7 @@ import type { components } from "../../generated/schema.js";
 export type WorkspaceMembership = Readable<components["schemas"]["OrgAndWorkspaceDto"]>;
 
 /** How to list one kind of resource and read its names and id. */
-export interface Kind<T> {
+export interface Lookup<T> {
   kind: string;
   /**
    * The kind's resources in the client's workspace, or (for a kind with `searched`) those the
@@ -43,7 +43,7 @@ type Lists = Map<string, Promise<unknown[]>>;
  * Per client family (a client and those derived from it share one) and kind: the lists fetched
  * so far (pending ones too), by workspace (and name).
  */
-const caches = new WeakMap<object, Map<Kind<unknown>, Lists>>();
+const caches = new WeakMap<object, Map<Lookup<unknown>, Lists>>();
 const families = new WeakMap<SeqeraClient, object>();
 
 /** A derived client shares what its parent has looked up. */
@@ -51,7 +51,7 @@ export function shareLookups(derived: SeqeraClient, parent: SeqeraClient): void 
   families.set(derived, families.get(parent) ?? parent);
 }
 
-function listsOf(client: SeqeraClient, kind: Kind<unknown>): Lists {
+function listsOf(client: SeqeraClient, kind: Lookup<unknown>): Lists {
   const family = families.get(client) ?? client;
   let kinds = caches.get(family);
   if (!kinds) caches.set(family, (kinds = new Map()));
@@ -63,7 +63,7 @@ function listsOf(client: SeqeraClient, kind: Kind<unknown>): Lists {
 /** The workspace a kind is listed in: the client's, resolved once (none for a global kind). */
 async function workspaceOf(
   client: SeqeraClient,
-  kind: Kind<unknown>,
+  kind: Lookup<unknown>,
   signal: AbortSignal | undefined,
 ): Promise<string | undefined> {
   return kind.global ? undefined : client.resolveWorkspaceId({ signal });
@@ -72,10 +72,10 @@ async function workspaceOf(
 /** The kind's kept list in the client's workspace, fetched if there is none yet. */
 export async function keptList<T>(
   client: SeqeraClient,
-  kind: Kind<T>,
+  kind: Lookup<T>,
   signal: AbortSignal | undefined,
 ): Promise<T[]> {
-  const workspaceId = await workspaceOf(client, kind as Kind<unknown>, signal);
+  const workspaceId = await workspaceOf(client, kind as Lookup<unknown>, signal);
   return listOf(client, kind, workspaceId, signal).items;
 }
 
@@ -85,14 +85,14 @@ export async function keptList<T>(
  */
 function listOf<T>(
   client: SeqeraClient,
-  kind: Kind<T>,
+  kind: Lookup<T>,
   workspaceId: string | undefined,
   signal: AbortSignal | undefined,
   fresh = false,
   name = "",
 ): { items: Promise<T[]>; wasKept: boolean } {
-  const lists = listsOf(client, kind as Kind<unknown>);
-  const key = keyOf(kind as Kind<unknown>, workspaceId, name);
+  const lists = listsOf(client, kind as Lookup<unknown>);
+  const key = keyOf(kind as Lookup<unknown>, workspaceId, name);
   const keptList = lists.get(key) as Promise<T[]> | undefined;
   if (keptList && !fresh) return { items: keptList, wasKept: true };
   const items = kind.list(client, signal, name);
@@ -103,14 +103,14 @@ function listOf<T>(
   return { items, wasKept: false };
 }
 
-function keyOf(kind: Kind<unknown>, workspaceId: string | undefined, name: string): string {
+function keyOf(kind: Lookup<unknown>, workspaceId: string | undefined, name: string): string {
   return `${workspaceId ?? ""}${kind.searched ? `\n${name}` : ""}`;
 }
 
 /** The one resource named `name`, or undefined when there is none; AmbiguousNameError for several. */
 export async function lookupOptional<T>(
   client: SeqeraClient,
-  kind: Kind<T>,
+  kind: Lookup<T>,
   name: string,
   signal?: AbortSignal,
 ): Promise<T | undefined> {
@@ -120,7 +120,7 @@ export async function lookupOptional<T>(
 /** The one resource named `name`; NameNotFoundError (with near names) or AmbiguousNameError. */
 export async function lookup<T>(
   client: SeqeraClient,
-  kind: Kind<T>,
+  kind: Lookup<T>,
   name: string,
   signal?: AbortSignal,
 ): Promise<T> {
@@ -133,11 +133,11 @@ export async function lookup<T>(
 
 async function search<T>(
   client: SeqeraClient,
-  kind: Kind<T>,
+  kind: Lookup<T>,
   name: string,
   signal: AbortSignal | undefined,
 ): Promise<{ match: T | undefined; items: T[]; workspaceId: string | undefined }> {
-  const workspaceId = await workspaceOf(client, kind as Kind<unknown>, signal);
+  const workspaceId = await workspaceOf(client, kind as Lookup<unknown>, signal);
   const matching = (items: T[]) => items.filter((item) => kind.names(item).includes(name));
   const first = listOf(client, kind, workspaceId, signal, false, name);
   let items = await first.items;
@@ -164,7 +164,7 @@ async function search<T>(
  */
 export async function withFresh<T, R>(
   client: SeqeraClient,
-  kind: Kind<T>,
+  kind: Lookup<T>,
   name: string,
   signal: AbortSignal | undefined,
   use: (item: T) => Promise<R>,
@@ -174,8 +174,10 @@ export async function withFresh<T, R>(
     return await use(item);
   } catch (error) {
     if (!(error instanceof ForbiddenError || error instanceof NotFoundError)) throw error;
-    const workspaceId = await workspaceOf(client, kind as Kind<unknown>, signal);
-    listsOf(client, kind as Kind<unknown>).delete(keyOf(kind as Kind<unknown>, workspaceId, name));
+    const workspaceId = await workspaceOf(client, kind as Lookup<unknown>, signal);
+    listsOf(client, kind as Lookup<unknown>).delete(
+      keyOf(kind as Lookup<unknown>, workspaceId, name),
+    );
     const again = await lookupOptional(client, kind, name, signal);
     if (again === undefined) {
       throw new NameNotFoundError(
@@ -198,7 +200,7 @@ export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   return all;
 }
 
-export const WORKSPACES: Kind<WorkspaceMembership> = {
+export const WORKSPACES: Lookup<WorkspaceMembership> = {
   kind: "workspace",
   global: true,
   list: async (client, signal) => {

@@ -20,6 +20,7 @@ import { proxyFetch } from "../http/proxy.js";
 import type { FetchFunction } from "../http/request.js";
 import type { ValidateResponses } from "../http/validate-response.js";
 import { DEFAULT_RETRY, type RetryOptions, type RetryPolicy } from "../http/retry.js";
+import { DEFAULT_PER_HOUR, DEFAULT_PER_SECOND } from "../limits/limiter.js";
 
 export type { FetchFunction, ValidateResponses };
 
@@ -68,6 +69,79 @@ export interface SeqeraClientOptions {
   /** Where the TOWER_* defaults come from; default process.env, `{}` ignores the environment. */
   env?: Env;
 }
+
+/** One client option as the docs' table shows it (`npm run readme` renders it). */
+export interface ClientOptionDoc {
+  name: keyof SeqeraClientOptions;
+  env?: string;
+  default: string;
+  meaning: string;
+}
+
+const code = (value: unknown) => `\`${typeof value === "string" ? JSON.stringify(value) : value}\``;
+
+/** Every client option, in the docs' order; a test holds it to SeqeraClientOptions' keys. */
+export const CLIENT_OPTION_DOCS: readonly ClientOptionDoc[] = [
+  { name: "token", env: "TOWER_ACCESS_TOKEN", default: "required", meaning: "the access token" },
+  {
+    name: "baseUrl",
+    env: "TOWER_API_ENDPOINT",
+    default: `\`${DEFAULT_BASE_URL}\``,
+    meaning: "the API's URL, path prefix included",
+  },
+  {
+    name: "workspaceId",
+    env: "TOWER_WORKSPACE_ID",
+    default: "none",
+    meaning: 'an id or `"organization/workspace"`: the workspace of every call and helper',
+  },
+  {
+    name: "acceptVersion",
+    default: code(DEFAULT_ACCEPT_VERSION),
+    meaning: "the `Accept-Version` header; also per call",
+  },
+  {
+    name: "timeoutMs",
+    default: code(DEFAULT_TIMEOUT_MS),
+    meaning: "per attempt, reading the body included; `0` for none",
+  },
+  {
+    name: "maxResponseBytes",
+    default: `${code(DEFAULT_MAX_RESPONSE_BYTES)} (${DEFAULT_MAX_RESPONSE_BYTES / 2 ** 20} MiB)`,
+    meaning: "largest success body read into memory",
+  },
+  {
+    name: "rateLimit",
+    default: `\`{ perSecond: ${DEFAULT_PER_SECOND}, perHour: ${DEFAULT_PER_HOUR} }\``,
+    meaning: "the token's limits; `false` removes the limiter",
+  },
+  {
+    name: "retry",
+    default: `${DEFAULT_RETRY.maxAttempts} attempts within ${DEFAULT_RETRY.maxElapsedMs / 1000} s`,
+    meaning: "retries with backoff and jitter; `false` turns them off",
+  },
+  { name: "logger", default: "none", meaning: "called once per attempt" },
+  {
+    name: "validateResponses",
+    default: code("off"),
+    meaning: '`"warn"` or `"throw"` on answers outside the schema',
+  },
+  {
+    name: "fetch",
+    default: "`globalThis.fetch`",
+    meaning: "a custom fetch; it must honour `init.signal`",
+  },
+  {
+    name: "allowInsecureHttp",
+    default: code(false),
+    meaning: "allow plain `http://` to a host that is not loopback",
+  },
+  {
+    name: "env",
+    default: "`process.env`",
+    meaning: "where the variables are read from (`{}` ignores them)",
+  },
+];
 
 /** The resolved settings, frozen. Holds no token: that stays inside the client's closures. */
 export interface SeqeraConfig {

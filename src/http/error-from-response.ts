@@ -20,7 +20,7 @@ const SNIPPET_CHARS = 300;
 
 export interface FailedResponse {
   response: Response;
-  /** The body's first bytes as text (see ERROR_BODY_BYTES in response.ts). */
+  /** The body's first bytes as text (see ERROR_BODY_BYTES in read-response.ts). */
   text: string;
   /** The `workspaceId` the request carried. */
   workspaceId: string | undefined;

@@ -5,7 +5,7 @@
  * undefined), or as a stream when asked, never holding more than `maxBytes`. A body that is not
  * what the operation promises is an error, never a silent `undefined`.
  */
-import type { ParseAs as TableParseAs } from "../../generated/operations.js";
+import type { BodyFormat } from "../../generated/operations.js";
 import type { Redact } from "../core/redact.js";
 import { ResponseTooLargeError } from "../errors/response-too-large-error.js";
 import { SeqeraApiError, type CallInfo } from "../errors/seqera-api-error.js";
@@ -16,7 +16,7 @@ import { MAX_JSON_DEPTH, nestsDeeperThan } from "../core/json-depth.js";
 /** How a caller may ask for a success body, overriding the operation table (openapi-fetch's names). */
 export type ParseAs = "json" | "text" | "blob" | "arrayBuffer" | "stream";
 /** The table's modes, plus "auto" (by Content-Type) for paths the table does not know. */
-export type ParseMode = TableParseAs | ParseAs | "auto";
+export type ParseMode = BodyFormat | ParseAs | "auto";
 
 /** What an error keeps of an error body: enough for any message the service sends. */
 export const ERROR_BODY_BYTES = 64 * 1024;

@@ -2,7 +2,8 @@
  * Types of the runtime operation table that `npm run generate` writes to
  * generated/operations.ts, which imports them from here.
  */
-export type ParseAs = "json" | "text" | "blob" | "empty";
+/** How an operation's success body is read, by its content type (the call's `parseAs` may override it). */
+export type BodyFormat = "json" | "text" | "blob" | "empty";
 
 export interface QueryParamInfo {
   style: string;
@@ -24,6 +25,6 @@ export interface OperationInfo {
   query: Record<string, QueryParamInfo>;
   requestContentType?: string;
   responseContentType?: string;
-  parseAs: ParseAs;
+  parseAs: BodyFormat;
   pagination?: Pagination;
 }

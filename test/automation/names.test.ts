@@ -45,9 +45,9 @@ describe("workspaces by name", () => {
     const workspaces = await listWorkspaces(clientOf(emulator));
     expect(workspaces.map((w) => [`${w.orgName}/${w.workspaceName}`, w.workspaceId])).toEqual(
       expect.arrayContaining([
-        ["acme/prod", 42],
-        ["acme/dev", 43],
-        ["other/prod", 44],
+        ["acme/prod", "42"],
+        ["acme/dev", "43"],
+        ["other/prod", "44"],
       ]),
     );
     // Organization-only entries are left out.
@@ -72,7 +72,7 @@ describe("workspaces by name", () => {
     await expect(client.withWorkspace("acme/fresh").resolveWorkspaceId()).resolves.toBe("45");
     expect(servedSince(emulator, from)).toEqual(["UserInfo", "ListWorkspacesUser"]);
     await expect(listWorkspaces(client)).resolves.toContainEqual(
-      expect.objectContaining({ workspaceId: 45 }),
+      expect.objectContaining({ workspaceId: "45" }),
     );
     expect(servedSince(emulator, from)).toHaveLength(2);
   });

@@ -1,7 +1,7 @@
 /**
  * The CLI never runs past --timeout, never loses a launched run's id, never passes the
  * service's escape sequences to a terminal and never echoes a secret: the compiled CLI as a
- * child process against a hostile loopback server (issue 17).
+ * child process against a hostile loopback server.
  */
 import { once } from "node:events";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";

@@ -218,7 +218,7 @@ describe("messages in the CLI's terms", () => {
     );
   });
 
-  // Not a word of the message: every error line is cleaned of the token (issue 17).
+  // Not a word of the message: every error line is cleaned of the token.
   const REFUSED_TOKEN = "old-token-7c41e9d2";
 
   test("a refused token on /user-info: only the token is blamed", async () => {

@@ -4,7 +4,8 @@ import {
   createSeqeraClient,
   type SeqeraClientOptions,
 } from "../../src/index.js";
-import { DEFAULT_BASE_URL } from "../../src/config/config.js";
+import { CLIENT_OPTION_DOCS, DEFAULT_BASE_URL } from "../../src/config/config.js";
+import { CLIENT_OPTIONS } from "../../src/config/checks.js";
 import { useTestServer } from "../helpers/server.js";
 import { clientFor, TOKEN } from "../helpers/client.js";
 
@@ -444,3 +445,10 @@ function captureError(fn: () => unknown): Error {
   }
   throw new Error("expected an error");
 }
+
+it("the docs' table of client options lists each option the client reads, once", () => {
+  const resolvedApart = ["token", "baseUrl", "workspaceId", "rateLimit", "retry", "env"];
+  const documented = CLIENT_OPTION_DOCS.map((option) => option.name);
+  expect(new Set(documented).size).toBe(documented.length);
+  expect([...documented].sort()).toEqual([...Object.keys(CLIENT_OPTIONS), ...resolvedApart].sort());
+});

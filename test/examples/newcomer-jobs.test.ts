@@ -2,7 +2,7 @@ import { startEmulator, type Emulator } from "seqera-api-client/testing";
 import { afterAll, beforeAll, expect, test, vi } from "vitest";
 import { copyPipelines, resumeLastNight } from "./newcomer-jobs.js";
 
-// The two jobs new users wrote by hand (issue 16), with the helpers, run as a user would
+// The two jobs new users wrote by hand, with the helpers, run as a user would
 // (configured by the tw CLI's variables) against an emulator seeded with what they expect.
 let emulator: Emulator;
 const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3600_000);

@@ -73,7 +73,7 @@ describe("rate limiter (in process)", () => {
     expect(maxInWindow(mine, 1000)).toBe(5);
   });
 
-  // Issue 17: limiters were keyed by the options, so these pairs each got two budgets of 20/s
+  // Limiters keyed by the options gave each of these pairs two budgets of 20/s
   // and the strict server answered 40 of 80 calls 429.
   for (const [name, other, max] of [
     ["perHour: null", { perHour: null }, 20],

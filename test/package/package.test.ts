@@ -151,7 +151,7 @@ test("a strict consumer project installs it, type-checks and runs against the em
     { cwd: consumer },
   );
   expect(installed.stderr).not.toMatch(/install.?scripts/i);
-  // What a consumer of the main entry installs (issue 20: 3.5 MB, 4.8 MB on disk, before).
+  // What a consumer of the main entry installs: the package and its dependencies, no peers.
   expect(await sizeOf(path.join(consumer, "node_modules"))).toBeLessThan(2_500_000);
   // The compressed schema (the CLI's help reads it) works from the installed package.
   const help = await run("npx", ["--no-install", "seqera-api", "ListWorkflows", "--help"], {
