@@ -36,6 +36,7 @@ export {
   UnsupportedOperationError,
 } from "./errors/index.js";
 export { ComputeEnvFailedError } from "./automation/errors/compute-env-failed-error.js";
+export { NextflowVersionError } from "./automation/errors/nextflow-version-error.js";
 export { ResumeUnavailableError } from "./automation/errors/resume-unavailable-error.js";
 export { RunFailedError } from "./automation/errors/run-failed-error.js";
 export { UnexpectedAnswerError } from "./automation/errors/unexpected-answer-error.js";
@@ -51,7 +52,6 @@ export {
   type LaunchSettings,
 } from "./automation/launch.js";
 export {
-  TERMINAL_RUN_STATUSES,
   failedTasks,
   listRuns,
   waitForComputeEnv,

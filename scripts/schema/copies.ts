@@ -13,6 +13,11 @@ export interface CopyRule {
   /** The helper, as the report names it: "toLaunchRequest (src/automation/launch.ts)". */
   helper: string;
   target: string;
+  /**
+   * The schemas the helper copies from (those a release has): a field none of them nor the
+   * target lists was added by a later release, and the helper decides what to do with it.
+   */
+  sources: string[];
   default: "copied" | "not copied";
   reason: string;
   /** Fields that do not follow the default, each with why. */
@@ -37,10 +42,12 @@ export async function loadCopies(file: string): Promise<CopyRule[]> {
       );
     }
     const except = isRecord(e.except) ? e.except : {};
+    const sources = Array.isArray(e.sources) ? e.sources.map(String) : [];
     return {
       name: e.name as string,
       helper: e.helper as string,
       target: e.target as string,
+      sources,
       default: e.default,
       reason: e.reason as string,
       except: Object.fromEntries(Object.entries(except).map(([k, v]) => [k, String(v)])),
@@ -97,15 +104,19 @@ export function readOnlyConfigFields(doc: OpenApiDocument): Record<string, strin
 export const copies = (rule: CopyRule, field: string): boolean =>
   field in rule.except ? rule.default !== "copied" : rule.default === "copied";
 
+/** What generated/copies.ts holds, per rule: the fields copied, and every field the release knows. */
+export interface CopiedFields {
+  copied: Record<string, string[]>;
+  known: Record<string, string[]>;
+}
+
 /**
- * The copied fields of each rule in `doc`, for generated/copies.ts. A release without a rule's
- * target schema is refused: the helper named would have nothing to copy into.
+ * The copied fields of each rule in `doc`, and the fields its target and sources list, for
+ * generated/copies.ts. A release without a rule's target schema is refused: the helper named
+ * would have nothing to copy into.
  */
-export function copiedFields(
-  doc: OpenApiDocument,
-  rules: readonly CopyRule[],
-): Record<string, string[]> {
-  const result: Record<string, string[]> = {};
+export function copiedFields(doc: OpenApiDocument, rules: readonly CopyRule[]): CopiedFields {
+  const result: CopiedFields = { copied: {}, known: {} };
   for (const rule of rules) {
     const fields = schemaFields(doc, rule.target);
     if (!fields) {
@@ -114,7 +125,11 @@ export function copiedFields(
           `into (schema/rules.yaml, copies ${rule.name}); the helper must change for this release`,
       );
     }
-    result[rule.name] = fields.filter((field) => copies(rule, field));
+    result.copied[rule.name] = fields.filter((field) => copies(rule, field));
+    const known = new Set(fields);
+    for (const source of rule.sources)
+      for (const f of schemaFields(doc, source) ?? []) known.add(f);
+    result.known[rule.name] = [...known].sort();
   }
   return result;
 }

@@ -3,9 +3,9 @@ import os from "node:os";
 import path from "node:path";
 import { parseCommand } from "./args.js";
 import { SchemaInputError, parseSchema } from "./parse.js";
-import { chooseLocations, readPin, type Pin } from "./pin.js";
+import { downloadHelp, explicitSource, readPin, readPublished, type Pin } from "./pin.js";
 import { copyTree, generateIn, run } from "./releases.js";
-import { obtainSchema, timeoutFromEnv } from "./source.js";
+import { obtainRelease, readLocation, timeoutFromEnv } from "./source.js";
 import { lineVersion, releaseCounter } from "./versions.js";
 
 /**
@@ -153,13 +153,21 @@ async function packTree({ root, pin, out, line, source, env }: PackTree): Promis
   }
   const work = await mkdtemp(path.join(os.tmpdir(), `seqera-line-${release}-`));
   try {
-    const obtained = await obtainSchema(
-      chooseLocations({ ...pin, version: release }, source, env),
-      {
-        baseDir: root,
-        timeoutMs: timeoutFromEnv(env),
-      },
-    );
+    // As generate obtains the pin's: a source given by hand, else the mirror and the release's
+    // permanent URL (schema/published.yaml), each checked against its sha256.
+    const from = { baseDir: root, timeoutMs: timeoutFromEnv(env) };
+    const explicit = explicitSource(source, env);
+    const mirror = pin.mirror.replaceAll("{version}", release);
+    const row = (await readPublished(root))[release];
+    const obtained = explicit
+      ? await readLocation(explicit, from)
+      : row
+        ? await obtainRelease(
+            { version: release, sha256: row.sha256, help: downloadHelp(release, row.url) },
+            [mirror, row.url],
+            from,
+          )
+        : await readLocation(mirror, from);
     const found = parseSchema(obtained.text, obtained.origin).info.version;
     if (found !== release) {
       throw new SchemaInputError(

@@ -157,7 +157,7 @@ export async function copyTree(root: string, copy: string, schemaFile: string): 
   const text = await readFile(schemaFile, "utf8");
   const version = parseSchema(text, schemaFile).info.version;
   const pin = await readPin(root);
-  await writePin(copy, { ...pin, version, sha256: sha256(text) });
+  await writePin(copy, { ...pin, version, sha256: sha256(text), permanent: undefined });
   await movePackageVersion(copy, version);
   return excludeTests(copy, version);
 }

@@ -1,7 +1,7 @@
 import { format } from "prettier";
 import type { OpenApiDocument } from "../../src/openapi/document.js";
 import type { OperationInfo } from "../../src/openapi/operation-info.js";
-import { readOnlyConfigFields } from "./copies.js";
+import { readOnlyConfigFields, type CopiedFields } from "./copies.js";
 import { buildOperationTable } from "./operations.js";
 import { generateTypes } from "./typegen.js";
 
@@ -22,7 +22,7 @@ export interface Rendered {
 export async function renderGenerated(
   doc: OpenApiDocument,
   sha256: string,
-  copied: Record<string, string[]> = {},
+  copies: CopiedFields = { copied: {}, known: {} },
 ): Promise<Rendered> {
   const operations = buildOperationTable(doc);
   const types = await generateTypes(doc);
@@ -42,7 +42,9 @@ export async function renderGenerated(
     "copies.ts":
       HEADER +
       `/** The fields each copying helper copies in this release, by schema/rules.yaml's copies. */\n` +
-      `export const COPIED_FIELDS = ${JSON.stringify(copied)} as const;\n` +
+      `export const COPIED_FIELDS = ${JSON.stringify(copies.copied)} as const;\n` +
+      `/** Every field this release lists in each copying helper's target and sources. */\n` +
+      `export const KNOWN_FIELDS: Record<string, readonly string[]> = ${JSON.stringify(copies.known)};\n` +
       `/** The fields the schema marks readOnly in each platform's compute environment config. */\n` +
       `export const READ_ONLY_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>> = ${JSON.stringify(readOnlyConfigFields(doc))};\n`,
   };

@@ -3,10 +3,10 @@ import { parseFlags } from "./args.js";
 import { copiedFields } from "./copies.js";
 import { staleFiles, writeAtomically } from "./output.js";
 import { SchemaInputError } from "./parse.js";
-import { chooseLocations, readPin } from "./pin.js";
+import { explicitSource, pinnedLocations, pinnedRelease, readPin } from "./pin.js";
 import { PinMismatchError, prepareSchema, type PreparedSchema } from "./pipeline.js";
 import type { Rendered } from "./render.js";
-import { obtainSchema, timeoutFromEnv } from "./source.js";
+import { obtainRelease, readLocation, timeoutFromEnv } from "./source.js";
 
 export interface GenerateOptions {
   /** The project root: schema/pin.json and schema/overlays/ are read from here. */
@@ -31,10 +31,11 @@ export async function runGenerate(options: GenerateOptions): Promise<string> {
   });
   const outDir = path.resolve(root, flags.out ?? "generated");
   const pin = await readPin(root);
-  const obtained = await obtainSchema(chooseLocations(pin, flags.source, env), {
-    baseDir: root,
-    timeoutMs: timeoutFromEnv(env),
-  });
+  const from = { baseDir: root, timeoutMs: timeoutFromEnv(env) };
+  const explicit = explicitSource(flags.source, env);
+  const obtained = explicit
+    ? await readLocation(explicit, from)
+    : await obtainRelease(pinnedRelease(pin), pinnedLocations(pin), from);
   const prepared = await prepareSchema(obtained, root, { strict: true, pin }).catch((err) => {
     if (!(err instanceof PinMismatchError)) throw err;
     throw new PinMismatchError(`${err.message}; run 'npm run schema:update' to move the pin`);

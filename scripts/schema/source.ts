@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { SchemaInputError } from "./parse.js";
+import { parseSchema, SchemaInputError } from "./parse.js";
 
 export interface ObtainedSchema {
   text: string;
@@ -72,24 +72,48 @@ export async function readLocation(
   return { text, origin: file, sha256: sha256(text) };
 }
 
+/** A release to obtain: its version, its sha256, and how to get it by hand when no place has it. */
+export interface SoughtRelease {
+  version: string;
+  sha256: string;
+  /** The last sentence of the failure: what the user can do. */
+  help: string;
+}
+
 /**
- * Tries each location in order and returns the first that can be read. A location that can be
- * read but holds the wrong release is not skipped: the caller's sha256 check reports it.
+ * Tries each location in order and returns the first that holds `release` (by sha256). A
+ * location that answers with another release is passed over (the published "latest" URL moves
+ * on); if none holds it, one error lists what each gave, then `release.help`.
  */
-export async function obtainSchema(
+export async function obtainRelease(
+  release: SoughtRelease,
   locations: readonly string[],
   options: ObtainOptions,
 ): Promise<ObtainedSchema> {
   const failures: string[] = [];
   for (const location of locations) {
     try {
-      return await readLocation(location, options);
+      const obtained = await readLocation(location, options);
+      if (obtained.sha256 === release.sha256) return obtained;
+      failures.push(`${obtained.origin} ${whichRelease(obtained)}`);
     } catch (err) {
       if (!(err instanceof SchemaInputError)) throw err;
       failures.push(err.message);
     }
   }
-  throw new SchemaInputError(`could not obtain the schema: ${failures.join("; ")}`);
+  throw new SchemaInputError(
+    `could not obtain schema release ${release.version} (sha256 ${release.sha256.slice(0, 12)}…): ` +
+      `${failures.join("; ")}. ${release.help}`,
+  );
+}
+
+function whichRelease(obtained: ObtainedSchema): string {
+  const sha = `sha256 ${obtained.sha256.slice(0, 12)}…`;
+  try {
+    return `serves release ${parseSchema(obtained.text, obtained.origin).info.version} (${sha})`;
+  } catch {
+    return `serves no schema release (${sha})`;
+  }
 }
 
 function describe(err: unknown): string {

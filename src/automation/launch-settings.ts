@@ -220,11 +220,12 @@ export const LAUNCH_SETTINGS = {
   },
   nextflowVersion: {
     copied: true,
-    sentAs: "`nextflowVersion`: a field of the request from 1.187.0, sent as given before",
+    sentAs:
+      "`nextflowVersion`, checked first against `GET /platform/versions` (API 1.187.0+; see below)",
     flag: {
       name: "nextflow-version",
       value: "version",
-      help: "The Nextflow version to run, e.g. 24.10.4.",
+      help: "The Nextflow version to run with, checked against the service's catalog first (API 1.187.0+).",
     },
   },
   commitId: {

@@ -12,10 +12,11 @@ import { UnexpectedAnswerError } from "./errors/unexpected-answer-error.js";
 import { AVAILABLE_COMPUTE_ENVS, PIPELINES, primaryComputeEnv } from "./names.js";
 import { lookup, withFresh } from "../client/names.js";
 import { applyCopiedSettings, type CopiedSettings } from "./launch-settings.js";
+import { checkNextflowVersion } from "./nextflow-versions.js";
 import { mergeParamsText, type Params } from "./params.js";
 import { waitForRun, type WaitForRunOptions } from "./runs.js";
 import type { LaunchRequest, Pipeline, PipelineLaunch, Run, RunLaunch } from "./schema.js";
-import { COPIED_FIELDS } from "../../generated/copies.js";
+import { COPIED_FIELDS, KNOWN_FIELDS } from "../../generated/copies.js";
 
 /**
  * A launch configuration as read (`GET /pipelines/{id}/launch`, `GET /workflow/{id}/launch`)
@@ -24,13 +25,21 @@ import { COPIED_FIELDS } from "../../generated/copies.js";
  * decided by rule (schema/rules.yaml, copies `launch`): every launch setting of the release,
  * one it adds included, but the compute environment, labels, the creation date, `resume`,
  * `sessionId` (a launch starts a new session; relaunchRun sets them itself) and `commitId`
- * (the service resolves the revision: only an explicit `commitId` pins one, as with tw).
+ * (the service resolves the revision: only an explicit `commitId` pins one, as with tw). A
+ * field this release does not list (a newer service's launch setting) is copied as it is.
  */
 export function toLaunchRequest(launch: PipelineLaunch | RunLaunch): LaunchRequest {
   const source = launch as Record<string, unknown>;
   const request: Record<string, unknown> = {};
   for (const key of COPIED_FIELDS.launch) {
     if (source[key] != null) request[key] = source[key];
+  }
+  // A field this release does not list at all was added by a newer service, whose releases have
+  // always added a launch setting to the saved launch and the request together: sent back, so a
+  // client older than the service does not drop a setting the user saved.
+  const known = KNOWN_FIELDS.launch ?? [];
+  for (const [key, value] of Object.entries(source)) {
+    if (value != null && !known.includes(key)) request[key] = value;
   }
   if (launch.computeEnv?.id) request.computeEnvId = launch.computeEnv.id;
   return request as LaunchRequest;
@@ -328,6 +337,14 @@ async function submit(
 ): Promise<LaunchResult> {
   const { signal } = settings;
   applyCopiedSettings(request, settings);
+  if (settings.nextflowVersion !== undefined) {
+    await checkNextflowVersion(
+      client,
+      settings.nextflowVersion,
+      await computeEnvType(client, request.computeEnvId, signal),
+      signal,
+    );
+  }
   if (settings.disableOptimization) {
     delete request.optimizationId;
     delete request.optimizationTargets;
@@ -359,6 +376,20 @@ async function submit(
   const wait = settings.wait === true ? {} : settings.wait;
   const run = await waitForRun(client, workflowId, { ...wait, signal });
   return { workflowId, createdLabels, run };
+}
+
+/** The compute environment's type (`platform`), which the Nextflow version policy is keyed by. */
+async function computeEnvType(
+  client: SeqeraClient,
+  computeEnvId: string | null | undefined,
+  signal: AbortSignal | undefined,
+): Promise<string | undefined> {
+  if (!computeEnvId) return undefined;
+  const { computeEnv } = await client.GET("/compute-envs/{computeEnvId}", {
+    params: { path: { computeEnvId } },
+    signal,
+  });
+  return computeEnv?.platform ?? undefined;
 }
 
 /**

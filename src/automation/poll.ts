@@ -9,6 +9,8 @@ import { ServerError } from "../errors/server-error.js";
 import { TimeoutError } from "../errors/timeout-error.js";
 import { WaitTimeoutError } from "./errors/wait-timeout-error.js";
 import { MAX_TIMER_MS } from "../core/time.js";
+import type { Logger } from "../http/log.js";
+import { SCHEMA_VERSION } from "../../generated/version.js";
 
 export interface PollOptions {
   /** Wait between two polls at first, in ms; default 5000. */
@@ -66,6 +68,16 @@ export interface WaitSpec<T> {
   isDone(value: T): boolean;
   /** Called with the first answer and each time the status changes. */
   onStatus?(value: T): void;
+  /**
+   * The statuses this release lists, and where to say that the resource reports another (the
+   * client's logger, as a notice on the describe operation). Such a status never ends the
+   * wait: the service adds statuses between releases, and says that is not a breaking change.
+   */
+  known?: {
+    statuses: readonly string[];
+    operation: { method: string; path: string; operationId: string };
+    logger: Logger | undefined;
+  };
 }
 
 /** Polls until `isDone`, within `timeoutMs` and until `signal` aborts; resolves with the last answer. */
@@ -94,7 +106,10 @@ export async function waitFor<T>(spec: WaitSpec<T>, options: WaitOptions): Promi
         const changed = !polled || status !== lastStatus;
         polled = true;
         lastStatus = status;
-        if (changed) spec.onStatus?.(value);
+        if (changed) {
+          if (status !== undefined) noteUnknown(spec, status, options.timeoutMs);
+          spec.onStatus?.(value);
+        }
         if (spec.isDone(value)) return value;
         await sleep(delays(changed), signal);
       }
@@ -109,6 +124,22 @@ export async function waitFor<T>(spec: WaitSpec<T>, options: WaitOptions): Promi
  * again gets the same answer.
  */
 const LASTING_SERVER_STATUSES = new Set([501, 505, 506, 508, 510, 511]);
+
+/** Tells the logger, once per change, that the resource reports a status the release lacks. */
+function noteUnknown<T>(spec: WaitSpec<T>, status: string, timeoutMs: number | undefined): void {
+  const known = spec.known;
+  if (!known || known.statuses.includes(status)) return;
+  const until = timeoutMs === undefined ? "" : ` (or until the wait's timeout, ${timeoutMs} ms)`;
+  const notice =
+    `${spec.resource} ${spec.id} reports status ${JSON.stringify(status)}, which API ` +
+    `${SCHEMA_VERSION} does not list (${known.statuses.join(", ")}): not an end; waiting on ` +
+    `until it reports one${until}`;
+  try {
+    known.logger?.({ ...known.operation, attempt: 0, durationMs: 0, limiterWaitMs: 0, notice });
+  } catch {
+    // A faulty logger must not end the wait.
+  }
+}
 
 /** Failures that say nothing about the resource waited for: the next poll may well succeed. */
 function isTransient(error: unknown): boolean {

@@ -41,7 +41,9 @@ export interface WaitForRunOptions extends WaitOptions {
  * Polls `GET /workflow/{workflowId}` until the run reaches a status of `until` (default: it
  * ends) and resolves with the run; the interval starts at `pollIntervalMs` and grows while
  * nothing changes. Rejects with RunFailedError for a run that ended without success (unless
- * `throwOnFailure: false`), WaitTimeoutError after `timeoutMs`, or the signal's reason.
+ * `throwOnFailure: false`), WaitTimeoutError after `timeoutMs`, or the signal's reason. A status
+ * this release does not list (a newer service's) is not an end: the wait goes on, and says so
+ * to the client's logger.
  */
 export async function waitForRun(
   client: SeqeraClient,
@@ -60,12 +62,11 @@ export async function waitForRun(
           signal,
         });
         const { workflow, progress } = answer;
-        // Without a status it knows, the wait would poll forever.
-        if (!workflow?.status || !RUN_STATUSES.includes(workflow.status)) {
+        if (!workflow?.status) {
           throw new UnexpectedAnswerError(
             "GET /workflow/{workflowId}",
             workflow ? "workflow.status" : "workflow",
-            `a run with a status among ${RUN_STATUSES.join(", ")}`,
+            "a run with a status",
             answer,
           );
         }
@@ -75,6 +76,15 @@ export async function waitForRun(
       statusOf: (r) => r.status ?? undefined,
       isDone: (r) => r.status != null && (until.has(r.status) || isTerminal(r.status)),
       onStatus: options.onStatus,
+      known: {
+        statuses: RUN_STATUSES,
+        operation: {
+          method: "GET",
+          path: "/workflow/{workflowId}",
+          operationId: "DescribeWorkflow",
+        },
+        logger: client.config.logger,
+      },
     },
     options,
   );
@@ -144,7 +154,8 @@ export interface WaitForComputeEnvOptions extends WaitOptions {
 /**
  * Polls `GET /compute-envs/{computeEnvId}` while it is CREATING; resolves with it once
  * AVAILABLE. Any other status (ERRORED, INVALID, DISABLED, DELETING, DELETED) rejects with
- * ComputeEnvFailedError carrying the service's message; `timeoutMs` with WaitTimeoutError.
+ * ComputeEnvFailedError carrying the service's message; `timeoutMs` with WaitTimeoutError. A
+ * status this release does not list is waited through, as CREATING is, and logged.
  */
 export async function waitForComputeEnv(
   client: SeqeraClient,
@@ -161,19 +172,30 @@ export async function waitForComputeEnv(
           signal,
         });
         const { computeEnv } = answer;
-        if (!computeEnv?.status || !COMPUTE_ENV_STATUSES.includes(computeEnv.status)) {
+        if (!computeEnv?.status) {
           throw new UnexpectedAnswerError(
             "GET /compute-envs/{computeEnvId}",
             computeEnv ? "computeEnv.status" : "computeEnv",
-            `a compute environment with a status among ${COMPUTE_ENV_STATUSES.join(", ")}`,
+            "a compute environment with a status",
             answer,
           );
         }
         return computeEnv;
       },
       statusOf: (c) => c.status ?? undefined,
-      isDone: (c) => c.status != null && c.status !== "CREATING",
+      // A status this release does not list is not an end (nor is CREATING).
+      isDone: (c) =>
+        c.status != null && c.status !== "CREATING" && COMPUTE_ENV_STATUSES.includes(c.status),
       onStatus: options.onStatus,
+      known: {
+        statuses: COMPUTE_ENV_STATUSES,
+        operation: {
+          method: "GET",
+          path: "/compute-envs/{computeEnvId}",
+          operationId: "DescribeComputeEnv",
+        },
+        logger: client.config.logger,
+      },
     },
     options,
   );

@@ -77,6 +77,9 @@ export function checkEndpoint(text: string | undefined, from: string, tokenFrom:
 
 /** One attempt, as --verbose prints it; the entry holds the path template, never ids or the token. */
 export function logLine(entry: LogEntry): string {
+  if (entry.notice) {
+    return `seqera-api: ${entry.method} ${entry.path} (${entry.operationId}): ${oneLine(entry.notice)}`;
+  }
   const status = entry.status === undefined ? "no response" : String(entry.status);
   let line = `seqera-api: ${entry.method} ${entry.path} (${entry.operationId}) attempt ${entry.attempt}: ${status} in ${Math.round(entry.durationMs)} ms`;
   if (entry.limiterWaitMs >= 1)

@@ -3,6 +3,7 @@ import {
   ConfigurationError,
   ForbiddenError,
   NameNotFoundError,
+  NextflowVersionError,
   ResumeUnavailableError,
   RunFailedError,
   SeqeraApiError,
@@ -26,7 +27,8 @@ export function exitCodeFor(error: unknown): ExitCode {
     // A name or run the command named does not fit: the command needs changing.
     error instanceof NameNotFoundError ||
     error instanceof AmbiguousNameError ||
-    error instanceof ResumeUnavailableError
+    error instanceof ResumeUnavailableError ||
+    error instanceof NextflowVersionError
   ) {
     return EXIT.usage;
   }

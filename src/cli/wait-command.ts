@@ -37,7 +37,8 @@ export async function waitInSession(
   workflowId: string,
   context: CliContext,
 ): Promise<Run> {
-  const { waitForRun, WaitTimeoutError, TERMINAL_RUN_STATUSES } = await import("../index.js");
+  const { waitForRun, WaitTimeoutError } = await import("../index.js");
+  const { TERMINAL_RUN_STATUSES } = await import("../automation/runs.js");
   const status = statusReporter(context.stderr);
   scope.explainDeadline(() => {
     const last = status.last()?.status ?? undefined;

@@ -1,12 +1,16 @@
 import type { ResponseIssue } from "./validate-response.js";
 
-/** One entry per attempt of a call; never carries the token or any header. */
+/**
+ * One entry per attempt of a call; never carries the token or any header. An entry with a
+ * `notice` is not an attempt (`attempt` 0, no duration): a helper's remark on the answer of the
+ * call it names, e.g. a wait going on through a status this release does not list.
+ */
 export interface LogEntry {
   method: string;
   /** The path template of the operation, e.g. "/workflow/{workflowId}". */
   path: string;
   operationId: string;
-  /** 1 for the first attempt, 2 for the first retry, … */
+  /** 1 for the first attempt, 2 for the first retry, …; 0 for a notice. */
   attempt: number;
   /** HTTP status, or undefined when no response arrived (connection error, timeout, abort). */
   status?: number;
@@ -19,6 +23,8 @@ export interface LogEntry {
   error?: string;
   /** With `validateResponses: "warn"`: where the answer left its operation's response schema. */
   validation?: ResponseIssue[];
+  /** A helper's remark on the call's answer (then `attempt` is 0). */
+  notice?: string;
 }
 
 export type Logger = (entry: LogEntry) => void;

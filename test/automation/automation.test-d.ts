@@ -85,7 +85,7 @@ export async function typeChecks(client: SeqeraClient): Promise<void> {
   }
   const { labels } = await client.GET("/labels", {});
   for (const label of labels ?? []) {
-    await client.POST("/labels", { body: toLabelRequest(label), workspaceId: "org/other" });
+    await client.withWorkspace("org/other").POST("/labels", { body: toLabelRequest(label) });
   }
 
   // A dataset comes from content or a file, not both.

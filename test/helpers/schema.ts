@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import type { Pin } from "../../scripts/schema/pin.js";
 import { run, type Ran } from "../../scripts/schema/releases.js";
 
 /** Test helpers for the schema pipeline: temp projects, a loopback file server, the CLIs. */
@@ -34,27 +35,38 @@ export async function removeTempDirs(): Promise<void> {
   await Promise.all(tempDirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
 }
 
+/** Places no test may reach: a refused loopback port. */
+const NOWHERE = "http://127.0.0.1:1/seqera-api-latest.yml";
+
 /**
  * A throw-away project: the repository's overlays and rules, and a pin on `version` whose
- * sources are `sources` (default: the offline mirror, by absolute path), so tests never touch
- * the worktree.
+ * places are `places` (default: the offline mirror, by absolute path, and no reachable URL),
+ * so tests never touch the worktree or the network.
  */
 export async function tempProject(
   version: string,
-  sources = [path.join(MIRROR, "seqera-api-{version}.yml")],
+  places: Partial<Pick<Pin, "mirror" | "permanent" | "latest">> = {},
 ): Promise<string> {
   const root = await tempDir("schema-project-");
   await cp(path.join(ROOT, "schema", "overlays"), path.join(root, "schema", "overlays"), {
     recursive: true,
   });
   await cp(path.join(ROOT, "schema", "rules.yaml"), path.join(root, "schema", "rules.yaml"));
-  const pin = { version, sha256: sha256Of(await readRelease(version)), sources };
+  const pin: Pin = {
+    version,
+    sha256: sha256Of(await readRelease(version)),
+    mirror: path.join(MIRROR, "seqera-api-{version}.yml"),
+    latest: NOWHERE,
+    ...places,
+  };
   await writeFile(path.join(root, "schema", "pin.json"), JSON.stringify(pin, null, 2) + "\n");
   return root;
 }
 
 export interface Served {
   url: string;
+  /** The paths asked for, in order. */
+  requests: string[];
   close(): Promise<void>;
 }
 
@@ -62,7 +74,9 @@ export type Route = { body: string; type?: string } | ((res: http.ServerResponse
 
 /** A node:http server on 127.0.0.1 answering from a mutable route table; 404 otherwise. */
 export async function serve(routes: Map<string, Route>): Promise<Served> {
+  const requests: string[] = [];
   const server = http.createServer((req, res) => {
+    requests.push(req.url ?? "");
     const route = routes.get(req.url ?? "");
     if (typeof route === "function") return route(res);
     if (!route) {
@@ -75,6 +89,7 @@ export async function serve(routes: Map<string, Route>): Promise<Served> {
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
+    requests,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

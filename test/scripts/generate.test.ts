@@ -80,12 +80,12 @@ describe("npm run generate", () => {
     const made = await runScript("generate.ts", ["--out", out]);
     expect(made.code).toBe(0);
     expect(made.stdout).toMatch(
-      /^generated release 1\.181\.0: 250 operations, 492 schemas, [\d.]+s\n$/,
+      /^generated release 1\.187\.0: 252 operations, 498 schemas, [\d.]+s\n$/,
     );
 
     const fresh = await runScript("generate.ts", ["--check", "--out", out]);
     expect(fresh).toMatchObject({ code: 0, stderr: "" });
-    expect(fresh.stdout).toBe("generated/ is up to date with release 1.181.0\n");
+    expect(fresh.stdout).toBe("generated/ is up to date with release 1.187.0\n");
 
     await appendFile(path.join(out, "operations.ts"), "// edited by hand\n");
     const edited = await runScript("generate.ts", ["--check", "--out", out]);

@@ -142,8 +142,8 @@ test("the workflow refuses to publish until package.json names the repository it
 });
 
 /** A project pinned to 1.181.0 at release counter 3, with one CHANGELOG section. */
-async function project(sources?: string[]): Promise<string> {
-  const root = await tempProject("1.181.0", sources);
+async function project(places?: Parameters<typeof tempProject>[1]): Promise<string> {
+  const root = await tempProject("1.181.0", places);
   await writeFile(path.join(root, "package.json"), JSON.stringify({ version: "1.181.3" }));
   await writeFile(path.join(root, "CHANGELOG.md"), "# Changelog\n\n## 1.181.3\n\nFixed.\n");
   return root;
@@ -164,10 +164,7 @@ test("pack:line reads a release where the pin's sources say, and refuses a file 
   server = await serve(
     new Map([["/seqera-api-1.140.0.yml", { body: await readRelease("1.102.0") }]]),
   );
-  const root = await project([
-    `${server.url}/missing/{version}.yml`,
-    `${server.url}/seqera-api-{version}.yml`,
-  ]);
+  const root = await project({ mirror: `${server.url}/seqera-api-{version}.yml` });
   await expect(packLine({ root, argv: ["1.140.0"], log: () => undefined })).rejects.toThrow(
     `${server.url}/seqera-api-1.140.0.yml is release 1.102.0, not 1.140.0: give release ` +
       `1.140.0's file or URL with --source or SEQERA_SCHEMA_SOURCE`,

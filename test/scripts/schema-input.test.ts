@@ -1,5 +1,5 @@
 import { freePort } from "../helpers/ports.js";
-import { writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { runGenerate } from "../../scripts/schema/run-generate.js";
@@ -93,52 +93,151 @@ describe("bad input leaves generated/ as it was and says what is wrong in one li
     expect(
       await failsWith([], { SEQERA_SCHEMA_SOURCE: "../shared/schemas/seqera-api-1.140.0.yml" }),
     ).toMatch(
-      /sha256 mismatch for .*seqera-api-1\.140\.0\.yml: pinned release 1\.181\.0 \(c46cdb7bc991…\), found release 1\.140\.0 \(483bf2d6aeb7…\); run 'npm run schema:update' to move the pin$/,
+      /sha256 mismatch for .*seqera-api-1\.140\.0\.yml: pinned release 1\.187\.0 \(13316c9fe5ff…\), found release 1\.140\.0 \(483bf2d6aeb7…\); run 'npm run schema:update' to move the pin$/,
     );
   });
 
   test("an unreachable URL", async () => {
     const url = `http://127.0.0.1:${await freePort()}/seqera-api-latest.yml`;
     expect(await failsWith(["--source", url])).toBe(
-      `generate: could not obtain the schema: ${url} is unreachable: ECONNREFUSED`,
+      `generate: ${url} is unreachable: ECONNREFUSED`,
     );
   });
 
   test("an HTTP error status", async () => {
     expect(await failsWith(["--source", `${server.url}/missing.yml`])).toBe(
-      `generate: could not obtain the schema: ${server.url}/missing.yml answered HTTP 404`,
+      `generate: ${server.url}/missing.yml answered HTTP 404`,
     );
   });
 
   test("a missing mirror file", async () => {
     const file = path.resolve("../shared/schemas/seqera-api-0.0.0.yml");
     expect(await failsWith(["--source", "../shared/schemas/seqera-api-0.0.0.yml"])).toBe(
-      `generate: could not obtain the schema: ${file} does not exist`,
+      `generate: ${file} does not exist`,
     );
   });
 
   test("a server that never answers, under SEQERA_SCHEMA_TIMEOUT_MS", async () => {
     expect(
       await failsWith(["--source", `${server.url}/silent`], { SEQERA_SCHEMA_TIMEOUT_MS: "300" }),
-    ).toBe(
-      `generate: could not obtain the schema: ${server.url}/silent is unreachable: no complete answer in 300 ms`,
-    );
+    ).toBe(`generate: ${server.url}/silent is unreachable: no complete answer in 300 ms`);
   });
 
   test("a server that stalls in the middle of the file", async () => {
     expect(
       await failsWith(["--source", `${server.url}/stalls`], { SEQERA_SCHEMA_TIMEOUT_MS: "300" }),
-    ).toBe(
-      `generate: could not obtain the schema: ${server.url}/stalls is unreachable: no complete answer in 300 ms`,
-    );
+    ).toBe(`generate: ${server.url}/stalls is unreachable: no complete answer in 300 ms`);
   });
 });
 
-test("the pin's sources are tried in order: a missing mirror falls through to the URL", async () => {
-  const url = `http://127.0.0.1:${await freePort()}/seqera-api-latest.yml`;
-  const root = await tempProject("1.181.0", ["mirror/seqera-api-{version}.yml", url]);
-  await expect(runGenerate({ root, argv: ["--out", out], env: {} })).rejects.toThrow(
-    `could not obtain the schema: ${path.join(root, "mirror/seqera-api-1.181.0.yml")} does not exist; ` +
-      `${url} is unreachable: ECONNREFUSED`,
-  );
+describe("the pin's places, in order: the mirror, the permanent URL, the latest URL", () => {
+  const PINNED = "c46cdb7bc991…";
+  // Loopback servers stand in for raw.githubusercontent.com and cloud.seqera.io.
+  const permanentPath =
+    "/seqeralabs/docs/acb2c55/platform-api-docs/scripts/specs/seqera-api-1.181.0.yaml";
+  const latestPath = "/openapi/seqera-api-latest.yml";
+  let permanent: Served;
+  let latest: Served;
+  const permanentRoutes = new Map<string, Route>();
+  const latestRoutes = new Map<string, Route>();
+
+  beforeAll(async () => {
+    permanent = await serve(permanentRoutes);
+    latest = await serve(latestRoutes);
+  });
+  afterAll(async () => {
+    await permanent.close();
+    await latest.close();
+  });
+
+  /** A project without the mirror, pinned to 1.181.0, whose URLs are the loopback servers. */
+  const withoutMirror = (places: { permanent?: string } = {}) =>
+    tempProject("1.181.0", {
+      mirror: "no-mirror/seqera-api-{version}.yml",
+      permanent: permanent.url + permanentPath,
+      latest: latest.url + latestPath,
+      ...places,
+    });
+  const served = async (version: string): Promise<Route> => ({ body: await readRelease(version) });
+  const asked = () => [...permanent.requests.splice(0), ...latest.requests.splice(0)];
+
+  test("the mirror first: no download", async () => {
+    permanentRoutes.set(permanentPath, await served("1.181.0"));
+    const root = await tempProject("1.181.0", {
+      permanent: permanent.url + permanentPath,
+      latest: latest.url + latestPath,
+    });
+    expect(await runGenerate({ root, env: {} })).toMatch(/^generated release 1\.181\.0: /);
+    expect(asked()).toEqual([]);
+  });
+
+  test("no mirror: the permanent URL, its sha256 verified; the latest URL not asked", async () => {
+    permanentRoutes.set(permanentPath, await served("1.181.0"));
+    latestRoutes.set(latestPath, await served("1.187.0"));
+    const root = await withoutMirror();
+    expect(await runGenerate({ root, env: {} })).toMatch(/^generated release 1\.181\.0: /);
+    expect(asked()).toEqual([permanentPath]);
+  });
+
+  test("a permanent URL serving other bytes is passed over; the latest URL while it serves the pin", async () => {
+    permanentRoutes.set(permanentPath, await served("1.140.0"));
+    latestRoutes.set(latestPath, await served("1.181.0"));
+    const root = await withoutMirror();
+    expect(await runGenerate({ root, env: {} })).toMatch(/^generated release 1\.181\.0: /);
+    expect(asked()).toEqual([permanentPath, latestPath]);
+  });
+
+  test("a mirror file with other bytes is passed over for the download", async () => {
+    permanentRoutes.set(permanentPath, await served("1.181.0"));
+    const root = await withoutMirror();
+    await mkdir(path.join(root, "no-mirror"));
+    await writeFile(
+      path.join(root, "no-mirror", "seqera-api-1.181.0.yml"),
+      await readRelease("1.187.0"),
+    );
+    expect(await runGenerate({ root, env: {} })).toMatch(/^generated release 1\.181\.0: /);
+    expect(asked()).toEqual([permanentPath]);
+  });
+
+  test("offline, with the latest URL moved on: one line naming SEQERA_SCHEMA_SOURCE and the URL to download", async () => {
+    latestRoutes.set(latestPath, await served("1.187.0"));
+    const gone = `http://127.0.0.1:${await freePort()}${permanentPath}`;
+    const root = await withoutMirror({ permanent: gone });
+    const message = await runGenerate({ root, argv: ["--out", out], env: {} }).catch(
+      (err: Error) => err.message,
+    );
+    expect(message).toBe(
+      `could not obtain schema release 1.181.0 (sha256 ${PINNED}): ` +
+        `${path.join(root, "no-mirror/seqera-api-1.181.0.yml")} does not exist; ` +
+        `${gone} is unreachable: ECONNREFUSED; ` +
+        `${latest.url}${latestPath} serves release 1.187.0 (sha256 13316c9fe5ff…). ` +
+        `Download ${gone} and set SEQERA_SCHEMA_SOURCE to the downloaded file (or to a URL that serves it)`,
+    );
+    asked();
+  });
+
+  test("following that message: SEQERA_SCHEMA_SOURCE names the downloaded file, nothing is asked", async () => {
+    const root = await withoutMirror({ permanent: `http://127.0.0.1:${await freePort()}/gone` });
+    const downloaded = path.join(work, "downloaded-1.181.0.yaml");
+    await writeFile(downloaded, await readRelease("1.181.0"));
+    expect(await runGenerate({ root, env: { SEQERA_SCHEMA_SOURCE: downloaded } })).toMatch(
+      /^generated release 1\.181\.0: /,
+    );
+    expect(asked()).toEqual([]);
+  });
+
+  test("a pin without a permanent URL: the message asks for SEQERA_SCHEMA_SOURCE", async () => {
+    latestRoutes.set(latestPath, {
+      body: "<!DOCTYPE html><html>Maintenance</html>",
+      type: "text/html",
+    });
+    const root = await withoutMirror({ permanent: undefined });
+    await expect(runGenerate({ root, env: {} })).rejects.toThrow(
+      new RegExp(
+        `${latest.url}${latestPath} serves no schema release \\(sha256 [0-9a-f]{12}…\\)\\. ` +
+          "Set SEQERA_SCHEMA_SOURCE to a file or URL that serves release 1\\.181\\.0$",
+      ),
+    );
+    expect(asked()).toEqual([latestPath]);
+  });
 });

@@ -17,6 +17,7 @@ import {
 } from "../helpers/schema.js";
 
 const LATEST = "/openapi/seqera-api-latest.yml";
+const PERMANENT_1_187 = "/seqeralabs/terraform-provider-seqera/c153482/specs/seqera-api-cloud.yaml";
 const routes = new Map<string, Route>();
 let server: Served;
 let root: string;
@@ -27,10 +28,11 @@ beforeAll(async () => {
     routes.set(`/seqera-api-${version}.yml`, { body: await readRelease(version) });
   }
   server = await serve(routes);
-  root = await tempProject("1.85.0", [
-    `${server.url}/seqera-api-{version}.yml`,
-    `${server.url}${LATEST}`,
-  ]);
+  routes.set(PERMANENT_1_187, { body: await readRelease("1.187.0") });
+  root = await tempProject("1.85.0", {
+    mirror: `${server.url}/seqera-api-{version}.yml`,
+    latest: `${server.url}${LATEST}`,
+  });
   await writeFile(
     path.join(root, "package.json"),
     JSON.stringify({ name: "consumer-pin", version: "1.85.3" }),
@@ -66,7 +68,7 @@ const BREAKING = "Breaking for TypeScript users";
 const COMPATIBLE = "Compatible";
 
 // One project stepped through the real releases, so the steps run in order.
-describe("schema:update on the real sequence 1.85.0 → 1.102.0 → 1.140.0 → 1.181.0", () => {
+describe("schema:update on the real sequence 1.85.0 → 1.102.0 → 1.140.0 → 1.181.0 → 1.187.0", () => {
   test("1.85.0 → 1.102.0 from the published latest URL", async () => {
     await publishLatest("1.102.0");
     // An overlay whose target exists up to 1.102.0: stale against 1.140.0 (next step).
@@ -127,10 +129,19 @@ describe("schema:update on the real sequence 1.85.0 → 1.102.0 → 1.140.0 → 
     const pin = await readJson("schema/pin.json");
     expect(pin.version).toBe("1.102.0");
     expect(pin.sha256).toBe(sha256Of(await readRelease("1.102.0")));
-    expect(pin.sources).toEqual([
-      `${server.url}/seqera-api-{version}.yml`,
-      `${server.url}${LATEST}`,
-    ]);
+    // The places are kept; a release schema/published.yaml does not list gets no permanent URL,
+    // and the update says so.
+    expect(pin).toEqual({
+      version: "1.102.0",
+      sha256: sha256Of(await readRelease("1.102.0")),
+      mirror: `${server.url}/seqera-api-{version}.yml`,
+      latest: `${server.url}${LATEST}`,
+    });
+    expect(logged).toContain(
+      "schema:update: schema/published.yaml has no permanent url for release 1.102.0 with this " +
+        `sha256: add its row, and its url to schema/pin.json's "permanent", or a clone without ` +
+        `the mirror cannot build once ${server.url}${LATEST} serves a newer release`,
+    );
     const version = await readFile(path.join(root, "generated", "version.ts"), "utf8");
     expect(version).toContain('SCHEMA_VERSION = "1.102.0"');
     // The package's version follows: 1.102.x is built from release 1.102.0, and the patch, the
@@ -239,17 +250,59 @@ describe("schema:update on the real sequence 1.85.0 → 1.102.0 → 1.140.0 → 
     );
     expect(await readFile(path.join(root, "schema", "pin.json"), "utf8")).toBe(pin);
   });
+
+  test("1.181.0 → 1.187.0 by --release: from schema/published.yaml, the pin gains its permanent URL", async () => {
+    const url = `${server.url}${PERMANENT_1_187}`;
+    const sha = sha256Of(await readRelease("1.187.0"));
+    await writeFile(
+      path.join(root, "schema", "published.yaml"),
+      `1.181.0:\n  sha256: ${sha256Of(await readRelease("1.181.0"))}\n  url: https://example.org/x.yaml\n` +
+        `1.187.0:\n  sha256: ${sha}\n  url: ${url}\n`,
+    );
+    server.requests.splice(0);
+    const result = await update(["--release", "1.187.0"]);
+    expect(result).toMatchObject({ from: "1.181.0", to: "1.187.0" });
+    // The mirror first (it has no 1.187.0 here), then the permanent URL; the latest URL not asked.
+    expect(server.requests.slice(0, 2)).toEqual(["/seqera-api-1.187.0.yml", PERMANENT_1_187]);
+    expect(server.requests).not.toContain(LATEST);
+    expect(
+      sectionOf(result.report!, "- `GET /platform/versions`: operation added (NextflowVersions)"),
+    ).toBe(COMPATIBLE);
+    expect(
+      sectionOf(
+        result.report!,
+        '- `AuditEventType`: "scim_token_created" added; exhaustive switches over responses need a case',
+      ),
+    ).toBe(BREAKING);
+    expect(await readJson("schema/pin.json")).toEqual({
+      version: "1.187.0",
+      sha256: sha,
+      mirror: `${server.url}/seqera-api-{version}.yml`,
+      permanent: url,
+      latest: `${server.url}${LATEST}`,
+    });
+  });
+
+  test("--release of a release schema/published.yaml does not list: names those it does", async () => {
+    await expect(update(["--release", "1.198.0"])).rejects.toThrow(
+      "--release 1.198.0 is not in schema/published.yaml (known: 1.181.0, 1.187.0); add its row or use --source",
+    );
+  });
 });
 
 test("without the pinned release at hand there is no report and the pin stays", async () => {
   routes.set("/moved-on.yml", { body: await readRelease("1.140.0") });
-  const project = await tempProject("1.102.0", [`${server.url}/moved-on.yml`]);
+  const project = await tempProject("1.102.0", {
+    mirror: `${server.url}/moved-on.yml`,
+    latest: `${server.url}/moved-on.yml`,
+  });
   const pin = await readFile(path.join(project, "schema", "pin.json"), "utf8");
   const failure = runSchemaUpdate({ root: project, env: {}, log: () => undefined });
   await expect(failure).rejects.toThrow(
-    `sha256 mismatch for ${server.url}/moved-on.yml: pinned release 1.102.0 (98d6b538c88e…), ` +
-      `found release 1.140.0 (483bf2d6aeb7…); the pinned release is needed for the report: ` +
-      `put its file where schema/pin.json's first source says`,
+    `could not obtain schema release 1.102.0 (sha256 98d6b538c88e…): ` +
+      `${server.url}/moved-on.yml serves release 1.140.0 (sha256 483bf2d6aeb7…); ` +
+      `${server.url}/moved-on.yml serves release 1.140.0 (sha256 483bf2d6aeb7…). ` +
+      `The report needs the pinned release: put its file at ${server.url}/moved-on.yml`,
   );
   expect(await readFile(path.join(project, "schema", "pin.json"), "utf8")).toBe(pin);
 });

@@ -47,6 +47,10 @@ export const runRoutes: Record<string, StateRoute> = {
     if (env.status !== "AVAILABLE") {
       return badRequest(`Compute environment '${env.name}' is not available (${env.status})`);
     }
+    if (typeof launch.nextflowVersion === "string") {
+      const refusal = ctx.state.nextflow.refusal(launch.nextflowVersion, env.platform);
+      if (refusal) return badRequest(refusal);
+    }
     const labelIds = Array.isArray(launch.labelIds) ? (launch.labelIds as number[]) : [];
     if (labelIds.some((id) => !findIn(ctx.state.labels, id, ctx))) return FORBIDDEN;
     const run = ctx.state.runs.add({
@@ -59,6 +63,23 @@ export const runRoutes: Record<string, StateRoute> = {
       userName: ctx.state.user.userName,
     });
     return ok({ workflowId: run.id });
+  },
+
+  NextflowVersions(_request, ctx) {
+    const { nextflow } = ctx.state;
+    return ok({
+      nextflowVersions: nextflow.versions.map((version) => ({
+        ...ctx.dto("NextflowVersion", { version, default: version === nextflow.default }),
+      })),
+      nextflowVersionPolicyByComputeEnvType: Object.fromEntries(
+        Object.entries(nextflow.minVersions).map(([platform, minVersion]) => [
+          platform,
+          { minVersion, selectable: true },
+        ]),
+      ),
+      nextflowVersionSelectionEnabled: nextflow.selectionEnabled,
+      nextflowFeatureMinVersions: {},
+    });
   },
 
   ListWorkflows(request, ctx) {

@@ -31,6 +31,7 @@ import { operations } from "../../../generated/operations.js";
 import { loadDocument } from "../../openapi/operations-document.js";
 import { collectionAt, collectionsOf, type Collection } from "../resource-shapes.js";
 import { timestamp } from "./store.js";
+import { NextflowCatalog, type NextflowCatalogInit } from "./nextflow.js";
 
 /**
  * Everything an emulator starts with, added in this order (so a pipeline may name a compute
@@ -62,6 +63,8 @@ export interface Seed {
    * "nightly", "workspaceId": 42 }] }`, or a sub-collection's (`/studios/<id>/checkpoints`).
    */
   resources?: Record<string, ResourceInit[]>;
+  /** The Nextflow version catalog (`GET /platform/versions`); default three versions, no minimum. */
+  nextflow?: NextflowCatalogInit;
 }
 
 /** The organization that holds workspaces a test names only by id. */
@@ -86,6 +89,7 @@ export class EmulatorState {
   readonly dataLinks: DataLinkStore;
   /** Items of the collections kept by rule, by collection path ("/actions"). */
   readonly resources: ResourceStore;
+  readonly nextflow: NextflowCatalog;
 
   constructor(seed: Seed = {}) {
     checkSeed(seed);
@@ -139,6 +143,7 @@ export class EmulatorState {
       (path) => collectionAt(path, schemaCollections())?.collection,
       resolve,
     );
+    this.nextflow = new NextflowCatalog(seed.nextflow);
     this.#apply(seed);
   }
 
