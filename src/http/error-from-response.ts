@@ -14,7 +14,6 @@ import {
 import { ServerError } from "../errors/server-error.js";
 
 const ERROR_ID = "Error ID:";
-const WAIT_SECS = /Wait (\d+)\s*secs?/i;
 /** Enough of a non-JSON body (a proxy's HTML page, say) to recognise it, not to flood a log. */
 const SNIPPET_CHARS = 300;
 
@@ -63,9 +62,9 @@ export function errorFromResponse(
   if (status === 404) return new NotFoundError(message || `Not found: ${where}`, details);
   if (status === 409) return new ConflictError(message || `Conflict: ${where}`, details);
   if (status === 429) {
-    const wait = WAIT_SECS.exec(message);
-    const retryAfter =
-      parseRetryAfter(response.headers.get("retry-after")) ?? (wait ? Number(wait[1]) : undefined);
+    // Only the header says how long: the message's words may change with any release (only its
+    // Error ID is documented); without the header, the retry policy's backoff applies.
+    const retryAfter = parseRetryAfter(response.headers.get("retry-after"));
     return new RateLimitError(message || `Rate limit exceeded: ${where}`, {
       ...details,
       retryAfter,

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { startEmulator, type Emulator } from "seqera-api-client/testing";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { resourceJobsSeed } from "../examples/resource-jobs-seed.js";
+import { expectOnboarded, resourceJobsSeed } from "../examples/resource-jobs-seed.js";
 import { binFolder, sharedBuild, root, runCommand, type BuiltCli } from "./cli.js";
 
 let cli: BuiltCli;
@@ -74,18 +74,5 @@ test("team-onboarding.sh: run twice, one team, its members and its roles", async
       "ANA@acme.org\nbo@acme.org\n",
     );
   }
-  const [team, ...others] = emulator.state.teams.all();
-  expect(others).toEqual([]);
-  expect(team!.memberIds.map((id) => emulator.state.members.get(id)!.userName)).toEqual([
-    "ana",
-    "bo",
-  ]);
-  const roles = emulator.state.participants
-    .all()
-    .filter((p) => p.teamId === team!.id)
-    .map((p) => [p.workspaceId, p.role]);
-  expect(roles).toEqual([
-    [7, "maintain"],
-    [8, "launch"],
-  ]);
+  expectOnboarded(emulator);
 }, 400_000);

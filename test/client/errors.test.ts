@@ -143,12 +143,16 @@ describe("HTTP errors", () => {
     }
   });
 
-  it("429 without the header falls back to the seconds in the message", async () => {
+  it("429 without the header: no retryAfter, the message's words are not read", async () => {
     server.reply({
       status: 429,
       body: { message: "Maximum request rate exceeded. Wait 7secs before issuing a new request" },
     });
-    expect(((await failure(describeWorkflow())) as RateLimitError).retryAfter).toBe(7);
+    const error = (await failure(describeWorkflow())) as RateLimitError;
+    expect(error.retryAfter).toBeUndefined();
+    expect(error.message).toBe(
+      "Maximum request rate exceeded. Wait 7secs before issuing a new request",
+    );
   });
 
   it("a non-JSON error body (a proxy's HTML page) is an error carrying a snippet", async () => {

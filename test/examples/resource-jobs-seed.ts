@@ -1,4 +1,5 @@
-import type { Seed } from "seqera-api-client/testing";
+import type { Emulator, Seed } from "seqera-api-client/testing";
+import { expect } from "vitest";
 
 const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3600_000);
 
@@ -62,4 +63,22 @@ export function resourceJobsSeed(): Seed {
       },
     ],
   };
+}
+
+/** The onboarding's end state, however often it ran: one team, its two members, its two roles. */
+export function expectOnboarded(emulator: Emulator): void {
+  const [team, ...others] = emulator.state.teams.all();
+  expect(others).toEqual([]);
+  expect(team!.memberIds.map((id) => emulator.state.members.get(id)!.userName)).toEqual([
+    "ana",
+    "bo",
+  ]);
+  const roles = emulator.state.participants
+    .all()
+    .filter((p) => p.teamId === team!.id)
+    .map((p) => [emulator.state.workspaces.get(p.workspaceId)!.name, p.role]);
+  expect(roles).toEqual([
+    ["prod", "maintain"],
+    ["dev", "launch"],
+  ]);
 }

@@ -1,7 +1,7 @@
 import { startEmulator, type Emulator } from "seqera-api-client/testing";
 import { afterAll, beforeAll, expect, test, vi } from "vitest";
 import { dataLinkInventory, onboardTeam, stopStaleStudios } from "./resource-jobs.js";
-import { resourceJobsSeed } from "./resource-jobs-seed.js";
+import { expectOnboarded, resourceJobsSeed } from "./resource-jobs-seed.js";
 
 // Three jobs new users wrote over data links, studios and teams, run against an emulator that
 // is only seeded: no handler stands in for any operation.
@@ -43,18 +43,5 @@ test("a team onboarding is idempotent: run twice, the same team, members and rol
       dev: "launch",
     });
   }
-  const [team, ...others] = emulator.state.teams.all();
-  expect(others).toEqual([]);
-  expect(team!.memberIds.map((id) => emulator.state.members.get(id)!.userName)).toEqual([
-    "ana",
-    "bo",
-  ]);
-  const roles = emulator.state.participants
-    .all()
-    .filter((p) => p.teamId === team!.id)
-    .map((p) => [emulator.state.workspaces.get(p.workspaceId)!.name, p.role]);
-  expect(roles).toEqual([
-    ["prod", "maintain"],
-    ["dev", "launch"],
-  ]);
+  expectOnboarded(emulator);
 });
