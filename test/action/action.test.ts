@@ -96,7 +96,7 @@ describe("a run that succeeds", () => {
       labels: "nightly, team=bio",
       profiles: "test,docker",
       run_name: "ci-42",
-      nextflow_version: "24.10.4",
+      nextflow_version: "25.04.8",
       wait: "true",
     });
     expect(step.code).toBe(EXIT.ok);
@@ -125,7 +125,7 @@ describe("a run that succeeds", () => {
       revision: "3.14.0",
       runName: "ci-42",
       configProfiles: ["test", "docker"],
-      nextflowVersion: "24.10.4",
+      nextflowVersion: "25.04.8",
     });
     expect(JSON.parse(launch.paramsText as string)).toEqual({
       outdir: "s3://results",

@@ -56,7 +56,7 @@ test("the documented step launches, follows and reports the run", async () => {
       revision: "3f2c1e0",
       configProfiles: ["test_full"],
       runName: "full-test-987",
-      nextflowVersion: "24.10.4",
+      nextflowVersion: "25.04.8",
       paramsText: expect.stringContaining("s3://acme-results"),
     });
     expect(emulator.state.labels.list(42).map((l) => [l.name, l.value ?? null])).toEqual(
