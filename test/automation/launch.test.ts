@@ -87,9 +87,12 @@ describe("launchPipeline", () => {
   });
 
   test("saved paramsText that is not text: an UnexpectedAnswerError naming the field, nothing launched", async () => {
+    // As text: the emulator would refuse a handler's answer its schema rejects, as this one is.
+    const launch = { pipeline: "https://github.com/nf-core/rnaseq", paramsText: { a: 1 } };
     emulator.setHandler("DescribePipelineLaunch", () => ({
       status: 200,
-      body: { launch: { pipeline: "https://github.com/nf-core/rnaseq", paramsText: { a: 1 } } },
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ launch }),
     }));
     const before = launched().length;
     const error = await launchPipeline(clientOf(emulator), "rnaseq", {

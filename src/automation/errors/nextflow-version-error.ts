@@ -1,9 +1,11 @@
+import { ConfigurationError } from "../../errors/configuration-error.js";
+
 /**
  * A launch asked for a Nextflow version the service would refuse: not in its catalog
  * (`GET /platform/versions`), below the minimum of the compute environment's type, or not
- * selectable there. Nothing was launched.
+ * selectable there. Nothing was launched. A ConfigurationError: the setting needs changing.
  */
-export class NextflowVersionError extends Error {
+export class NextflowVersionError extends ConfigurationError {
   /** The version asked for. */
   readonly version: string;
   /** The versions the catalog offers, in its order. */
