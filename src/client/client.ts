@@ -118,22 +118,16 @@ function clientFor(config: SeqeraConfig, connection: Connection): SeqeraClient {
   ): Promise<Outcome> {
     const { call } = step;
     const queued = performance.now();
-    const timeoutMs = init.timeoutMs ?? config.timeoutMs;
-    // Waiting for a slot is bounded by the call's timeout too (a TimeoutError, unsent).
-    const permit = limiter && (await limiter.acquire(call, init.signal, timeoutMs));
+    const permit = limiter && (await limiter.acquire(call, init.signal));
     const timing = { sent: performance.now(), queued };
     const done = permit && once(permit);
     let response: Response | undefined;
     let attempt: Attempt | undefined;
     try {
-      attempt = startAttempt(call, timeoutMs, init.signal);
+      attempt = startAttempt(call, init.timeoutMs ?? config.timeoutMs, init.signal);
       const sender = { fetch: config.fetch, signal: attempt.signal, call, redact };
-      // The slot counts from when this request leaves, which the permit sees while it sends.
-      const first = await (permit
-        ? permit.sending(() => sendRequest(request, sender))
-        : sendRequest(request, sender));
-      // The API server has answered: the permit ends here (a 429 widens the limiter's margin),
-      // not after redirects.
+      const first = await sendRequest(request, sender);
+      // The API server has answered: the rate limiter's slot ends here, not after redirects.
       done?.(first.status);
       response = await followRedirects(first, request, sender);
       const data = await readResponse(response, step);

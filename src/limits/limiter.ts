@@ -4,17 +4,16 @@
  * - Each attempt waits for a slot of a strict sliding window of 1 s plus a margin, so a strict
  *   server never sees more than `perSecond` calls in any second, and bursts of `perSecond` go
  *   out at once; and, when `perHour` binds, of a sliding 60 minutes.
- * - A slot counts from when its request leaves (limits/grant.ts), never from its answer: slow
- *   or unanswered calls hold no slot, and waiting for one is bounded by the call's `timeoutMs`
- *   and signal.
- * - In process (sliding-window.ts), there is one window per token, keyed by sha256(token) (never
+ * - In process (sliding-window.ts), there is one limiter per token, keyed by sha256(token) (never
  *   by the token itself), living for the life of the process (never evicted): an idle period
- *   never resets the hourly budget, and every client on one token counts the others' calls,
- *   since the service counts per token. Each client's own limits bind its own calls, until it
- *   is closed.
- * - Cluster mode (`redis`, redis-limiter.ts): the window lives in Redis, shared by every
- *   process and machine using the same token and limits.
- * - The margin is `windowMarginMs` plus what the service's 429s taught (margin.ts).
+ *   never resets the hourly budget, and every client on one token shares it whatever its
+ *   options, since the service counts per token. Where their limits differ the strictest hold:
+ *   the least `perSecond` and `perHour`, the widest `windowMarginMs`.
+ * - Cluster mode (`redis`, rate-limit/redis-limiter.ts): the window lives in Redis, shared by
+ *   every process and machine using the same token and limits.
+ * - The margin starts at `windowMarginMs` and is widened by each 429 the service still answers
+ *   (rate-limit/margin.ts); grants are moved to when their request probably left
+ *   (rate-limit/send-tracker.ts).
  *
  * Options are validated by the client's configuration (config.ts); this module assumes valid
  * values.
@@ -23,7 +22,7 @@ import { sha256 } from "../core/builtin.js";
 import type { RateLimiter, RateLimitOptions } from "./types.js";
 import { closedError } from "./errors.js";
 import { createRedisLimiter } from "./redis-limiter.js";
-import { TokenWindow } from "./sliding-window.js";
+import { LocalLimiter } from "./sliding-window.js";
 
 export type { Permit, RateLimiter, RateLimitOptions, RedisOptions } from "./types.js";
 
@@ -32,8 +31,8 @@ export const DEFAULT_PER_HOUR = 72_000;
 export const DEFAULT_WINDOW_MARGIN_MS = 5;
 export const DEFAULT_REDIS_TIMEOUT_MS = 10_000;
 
-/** In-process windows by token hash; kept for the life of the process so budgets never reset. */
-const windows = new Map<string, TokenWindow>();
+/** In-process limiters by token hash; kept for the life of the process so budgets never reset. */
+const localLimiters = new Map<string, LocalLimiter>();
 
 export function createRateLimiter(token: string, options: RateLimitOptions = {}): RateLimiter {
   const perSecond = options.perSecond ?? DEFAULT_PER_SECOND;
@@ -52,17 +51,26 @@ export function createRateLimiter(token: string, options: RateLimitOptions = {})
       timeoutMs: options.redisTimeoutMs ?? DEFAULT_REDIS_TIMEOUT_MS,
     });
   }
-  const shared = windows.get(tokenHash) ?? new TokenWindow();
-  windows.set(tokenHash, shared);
-  const member = shared.join(perSecond, perHour, marginMs);
+  let limiter = localLimiters.get(tokenHash);
+  if (limiter === undefined) {
+    limiter = new LocalLimiter(perSecond, perHour, marginMs);
+    localLimiters.set(tokenHash, limiter);
+  } else {
+    limiter.tighten(perSecond, perHour, marginMs);
+  }
+  return localHandle(limiter);
+}
+
+/** One client's view of a shared in-process limiter: close() settles only its own calls. */
+function localHandle(limiter: LocalLimiter): RateLimiter {
   let closed = false;
-  return {
-    acquire: (call, signal, timeoutMs = 0) =>
-      closed ? Promise.reject(closedError(call)) : shared.acquire(member, call, signal, timeoutMs),
+  const handle: RateLimiter = {
+    acquire: (call, signal) =>
+      closed ? Promise.reject(closedError(call)) : limiter.acquire(handle, call, signal),
     close: async () => {
-      if (closed) return;
       closed = true;
-      shared.leave(member, closedError);
+      limiter.rejectQueued(handle, closedError);
     },
   };
+  return handle;
 }

@@ -2,12 +2,10 @@
  * The limiter shared through Redis (cluster mode): the same sliding window as in process, kept
  * in Redis by the scripts of redis-scripts.ts over one ioredis connection per limiter.
  *
- * Each limiter queues its calls locally (FIFO, abortable at once, bounded by their timeouts) and
- * asks Redis for as many slots as it has calls, one request at a time; when Redis grants fewer,
- * it asks again when the oldest grant leaves the window, as Redis said. Queued calls hold
- * nothing in Redis, so an aborted call frees nothing there; a grant that finds no call left is
- * given back. A grant is moved to when its request left (grant.ts) by an extension, sent with
- * the others of the same turn of the event loop in one script call.
+ * Each limiter queues its calls locally (FIFO, abortable at once) and asks Redis for as many
+ * slots as it has calls, one request at a time; when Redis grants fewer, it asks again when the
+ * oldest grant leaves the window, as Redis said. Queued calls hold nothing in Redis, so an
+ * aborted call frees nothing there; a grant that finds no call left is given back.
  *
  * Faults:
  * - Redis unreachable (down, refusing, not answering, a script error): queued calls wait while
@@ -24,9 +22,9 @@ import type { Redis as RedisClient, RedisOptions as IORedisOptions } from "iored
 import type { CallInfo } from "../errors/seqera-api-error.js";
 import type { Permit, RateLimiter, RedisOptions } from "./types.js";
 import { brokenError, closedError, unreachableError } from "./errors.js";
-import { decayed, MAX_LEARNED_MS, widened } from "./margin.js";
+import { baseAllowanceMs, MAX_LEARNED_MS } from "./margin.js";
 import { EXTEND, GRANT, WIDEN } from "./redis-scripts.js";
-import { Grant, Holds } from "./grant.js";
+import { BATCH, Grant, SendTracker } from "./send-tracker.js";
 import { WaiterQueue } from "./waiters.js";
 import { HOUR_MS } from "../core/time.js";
 
@@ -41,15 +39,15 @@ export interface RedisLimiterSettings {
   timeoutMs: number;
 }
 
-/** State of a budget outlives idle periods: the hourly log, and the margin learned. */
+/** State of a budget outlives idle periods: the hourly log, and the allowance learned. */
 const STATE_TTL_MS = 24 * HOUR_MS;
 /** A command unanswered this long counts as Redis not answering (a stopped server, a dead link). */
 const COMMAND_TIMEOUT_MS = 2_000;
+/** An extension costs a round trip here, so only a delay that could matter gets one. */
+const LATE_SEND_MS = 3;
 
 interface Scripts {
-  seqeraGrant(
-    ...args: (string | number)[]
-  ): Promise<[number, number, number, number, number, number]>;
+  seqeraGrant(...args: (string | number)[]): Promise<[number, number, number, number, number]>;
   seqeraExtend(...args: (string | number)[]): Promise<number>;
   seqeraWiden(...args: (string | number)[]): Promise<number>;
 }
@@ -63,7 +61,7 @@ class RedisLimiter implements RateLimiter {
   private readonly queue = new WaiterQueue<Permit>(() => {
     if (this.queue.size === 0) this.stopDeadline();
   });
-  private readonly holds = new Holds();
+  private readonly tracker = new SendTracker(LATE_SEND_MS);
   private readonly stamps: string;
   private readonly state: string;
   private readonly hourly: boolean;
@@ -72,6 +70,7 @@ class RedisLimiter implements RateLimiter {
   private redis: Connection | undefined;
   private asking = false;
   private nextAsk: NodeJS.Timeout | undefined;
+  private waitingForReady = false;
   private failures = 0;
   /** Since when (performance.now()) Redis has not answered, and its last error. */
   private down: { since: number; error: unknown } | undefined;
@@ -84,26 +83,23 @@ class RedisLimiter implements RateLimiter {
   private extensions: number[] = [];
   /** A send of the extensions is queued for this turn of the event loop. */
   private sendQueued = false;
-  /** The learned margin, shared through Redis, as of the last grant: its value and time here. */
-  private learned = { ms: 0, at: 0 };
+  /** Lost extensions wait for the connection to be ready again. */
+  private resendingOnReady = false;
+  /** The learned part of the allowance, shared through Redis, as of the last grant. */
+  learnedMs = 0;
 
   constructor(private readonly settings: RedisLimiterSettings) {
     this.stamps = `${settings.prefix}:stamps`;
     this.state = `${settings.prefix}:state`;
     this.hourly = settings.perHour !== null && settings.perHour < settings.perSecond * 3600;
-    // Grants must outlive the widest window, after a hold that moved them a window later.
-    this.keepMs = this.hourly ? HOUR_MS : 2 * (1000 + MAX_LEARNED_MS + settings.marginMs);
+    // Grants must outlive the window and any extension they got.
+    this.keepMs = this.hourly ? HOUR_MS : 2000 + MAX_LEARNED_MS + settings.marginMs;
     this.connection = connect(settings.redis, (error) => (this.lastError = error));
     this.connection.then(
       (redis) => {
         this.redis = redis;
-        if (this.closing) return redis.disconnect();
-        // Each time the connection is back: the lost extensions, then the queued calls.
-        redis.on("ready", () => {
-          this.sendExtensions();
-          this.ask();
-        });
-        this.ask();
+        if (this.closing) redis.disconnect();
+        else this.ask();
       },
       (error: unknown) => {
         this.broken = error;
@@ -112,11 +108,11 @@ class RedisLimiter implements RateLimiter {
     );
   }
 
-  acquire(call: CallInfo, signal?: AbortSignal, timeoutMs = 0): Promise<Permit> {
+  acquire(call: CallInfo, signal?: AbortSignal): Promise<Permit> {
     if (this.closing) return Promise.reject(closedError(call));
     if (this.broken) return Promise.reject(brokenError(call, this.broken));
     if (signal?.aborted) return Promise.reject(signal.reason);
-    const permit = this.queue.push(call, signal, timeoutMs, performance.now());
+    const permit = this.queue.push(call, signal, this, performance.now());
     if (this.down) this.armDeadline();
     this.ask();
     return permit;
@@ -128,17 +124,7 @@ class RedisLimiter implements RateLimiter {
   }
 
   widen(epoch: number): void {
-    const learned = widened(this.learnedMs(performance.now()));
-    this.redis?.seqeraWiden(this.state, epoch, learned, STATE_TTL_MS).catch(ignore);
-  }
-
-  /** The window of a grant asked for now: 1 s, the margin and the learned part. */
-  windowMs(now: number): number {
-    return 1000 + this.settings.marginMs + this.learnedMs(now);
-  }
-
-  private learnedMs(now: number): number {
-    return decayed(this.learned.ms, now - this.learned.at);
+    this.redis?.seqeraWiden(this.state, epoch, STATE_TTL_MS).catch(ignore);
   }
 
   /** Extensions are sent together, in one script call per turn of the event loop. */
@@ -157,13 +143,20 @@ class RedisLimiter implements RateLimiter {
     if (this.extensions.length === 0 || !redis) return;
     const batch = this.extensions;
     this.extensions = [];
-    redis.seqeraExtend(this.stamps, this.keepMs, ...batch).catch(() => {
+    redis.seqeraExtend(this.stamps, ...batch).catch(() => {
       // Lost with the connection: a grant moved too little lets its slot go again too early (a
       // CLIENT KILL just after a first burst of late sends let 38 arrive in one second), so they
       // go again once it is back. Had the lost call run, its grants move twice: only later.
-      // Still connected (a command timed out on a stalled server), they go with the next send;
-      // disconnected, once it is back.
-      if (!this.closing) this.extensions.unshift(...batch);
+      if (this.closing) return;
+      this.extensions.unshift(...batch);
+      // Still connected (a command timed out on a stalled server): they go with the next send.
+      // Disconnected: once it is back, with one listener however many batches were lost.
+      if (redis.status === "ready" || this.resendingOnReady) return;
+      this.resendingOnReady = true;
+      redis.once("ready", () => {
+        this.resendingOnReady = false;
+        this.sendExtensions();
+      });
     });
   }
 
@@ -171,33 +164,40 @@ class RedisLimiter implements RateLimiter {
   private ask(): void {
     const redis = this.redis;
     if (this.closing || this.asking || this.nextAsk || !redis || this.queue.size === 0) return;
-    // Not ready: asked again once it is.
-    if (redis.status !== "ready") return this.markDown(performance.now(), this.lastError);
+    if (redis.status !== "ready") {
+      this.markDown(performance.now(), this.lastError);
+      if (!this.waitingForReady) {
+        this.waitingForReady = true;
+        redis.once("ready", () => {
+          this.waitingForReady = false;
+          this.ask();
+        });
+      }
+      return;
+    }
     this.asking = true;
     const sentAt = performance.now();
-    const { perSecond, perHour } = this.settings;
-    const want = Math.min(this.queue.size, perSecond);
-    const windowMs = this.windowMs(sentAt);
+    const { perSecond, perHour, marginMs } = this.settings;
+    const want = Math.min(this.queue.size, perSecond, BATCH);
     redis
       .seqeraGrant(
         this.stamps,
         this.state,
         perSecond,
         this.hourly ? perHour! : 0,
-        windowMs,
+        marginMs,
         want,
         this.keepMs,
         STATE_TTL_MS,
       )
       .then(
-        ([granted, first, waitMs, epoch, learned, learnedAgeMs]) => {
+        ([granted, first, waitMs, epoch, learnedMs]) => {
           this.asking = false;
           this.failures = 0;
           this.down = undefined;
           this.stopDeadline();
-          const now = performance.now();
-          this.learned = { ms: learned, at: now - learnedAgeMs };
-          this.hand(granted, first, epoch, sentAt, windowMs);
+          this.learnedMs = learnedMs;
+          this.hand(granted, first, epoch, sentAt);
           if (granted < want) this.askIn(waitMs);
           else this.ask();
         },
@@ -219,13 +219,8 @@ class RedisLimiter implements RateLimiter {
   }
 
   /** Hands granted slots to the calls at the head of the queue; gives back the ones left over. */
-  private hand(
-    granted: number,
-    first: number,
-    epoch: number,
-    sentAt: number,
-    windowMs: number,
-  ): void {
+  private hand(granted: number, first: number, epoch: number, sentAt: number): void {
+    const now = performance.now();
     const unused: number[] = [];
     for (let member = first; member < first + granted; member++) {
       const waiter = this.queue.shift();
@@ -233,7 +228,9 @@ class RedisLimiter implements RateLimiter {
         unused.push(member);
         continue;
       }
-      waiter.resolve(new RedisGrant(this, this.holds, member, epoch, sentAt, windowMs));
+      const grant = new RedisGrant(this, this.tracker, member, epoch, sentAt);
+      this.tracker.granted(grant, now);
+      waiter.resolve(grant);
     }
     if (unused.length > 0) this.redis?.zrem(this.stamps, ...unused).catch(ignore);
   }
@@ -301,18 +298,21 @@ class RedisLimiter implements RateLimiter {
 class RedisGrant extends Grant {
   constructor(
     private readonly limiter: RedisLimiter,
-    holds: Holds,
+    tracker: SendTracker,
     private readonly member: number,
     private readonly epoch: number,
-    /** When the grant was asked for: it was made at or after this, so moves count from it. */
+    /** When the grant was asked for: it was made at or after this. */
     sentAt: number,
-    windowMs: number,
   ) {
-    super(holds, sentAt, windowMs);
+    super(tracker, sentAt);
   }
 
   protected move(ms: number): void {
     this.limiter.extend(this.member, ms);
+  }
+
+  allowanceMs(): number {
+    return baseAllowanceMs(performance.now()) + this.limiter.learnedMs;
   }
 
   protected rejected(): void {

@@ -1,56 +1,56 @@
 /**
- * The in-process limiter: a strict sliding window over the times a token's requests left, with
- * no library under it.
+ * The in-process limiter: a strict sliding window over grant times, with no library under it.
  *
- * One window per token, shared by every client on it; each client (a member) keeps its own
- * limits and its own FIFO queue. A member's call may start when fewer than its `perSecond`
- * grants of the token fall in the last 1000 ms + its margin and, when its hourly budget binds,
- * fewer than its `perHour` in the last 60 minutes. So a client never sees more than its limits
- * on the token, bursts of `perSecond` go out at once, and one client's stricter limits bind only
- * its own calls, and only until it is closed. (When perHour ≥ 3600 × perSecond, as at the
- * defaults, the per-second window already implies the hourly budget.)
+ * A call may start when fewer than `perSecond` grants fall in the last 1000 ms + margin and,
+ * when the hourly budget binds, fewer than `perHour` in the last 60 minutes. So any sliding
+ * second holds at most `perSecond` grants, bursts of `perSecond` go out at once, and any sliding
+ * hour holds at most `perHour`. (When perHour ≥ 3600 × perSecond, as at the
+ * defaults, the per-second window already implies the hourly budget and no hourly log is kept.)
  *
- * Waiting calls are released, oldest first among the members that may go, behind one timer set
- * for the earliest time one may. An aborted or timed-out call leaves its queue at once; it
- * never held a slot or an hourly unit. A call costs a few microseconds when a slot is free, and
- * a queued one a few hundred bytes.
+ * Calls that must wait queue in FIFO order behind one timer, set for when the oldest grant in
+ * the window leaves it. An aborted call leaves the queue at once; it never held a slot or an
+ * hourly unit. A call costs a few microseconds when a slot is free, and a queued one a few
+ * hundred bytes.
  *
- * Grants are moved to when their request left (grant.ts).
+ * The window counts grants, the server counts arrivals: see send-tracker.ts for how grants are
+ * moved to when their request may have arrived, and margin.ts for how far.
  */
 import type { CallInfo } from "../errors/seqera-api-error.js";
-import { Learned, MAX_LEARNED_MS } from "./margin.js";
-import { Grant, Holds } from "./grant.js";
+import { Allowance, MAX_LEARNED_MS } from "./margin.js";
+import { Grant, SendTracker } from "./send-tracker.js";
 import { WaiterQueue } from "./waiters.js";
 import type { Permit } from "./types.js";
 import { HOUR_MS } from "../core/time.js";
 
-/** Times, oldest first; only the last `limit` within `keepMs` are kept. */
+/** In process an extension is free, so any visible delay is worth one. */
+const LATE_SEND_MS = 1;
+
+/** Event times, oldest first; only the last `limit` within `keepMs` are kept. */
 class SlidingLog {
   private head = 0;
 
   constructor(
     public limit: number,
     public keepMs: number,
-    /** Times already in, oldest first. */
+    /** Events already made, oldest first. */
     private times: number[] = [],
   ) {}
 
-  /** When the next of `limit` per `windowMs` may come: `windowMs` after the limit-th newest. */
-  nextAt(limit: number, windowMs: number): number {
-    const i = this.times.length - limit;
+  /** When the next event may happen: `windowMs` after the limit-th most recent one. */
+  nextAt(windowMs: number): number {
+    const i = this.times.length - this.limit;
     return i < this.head ? -Infinity : this.times[i]! + windowMs;
   }
 
-  /** The times still kept, oldest first. */
+  /** The events still kept, oldest first. */
   recent(): number[] {
     return this.times.slice(this.head);
   }
 
-  /** Adds a time `at`: after the others, unless a held grant was moved past it. */
+  /** Adds an event at `at`, no earlier than any event in the log. */
   add(at: number): void {
     const times = this.times;
-    if (times.length === 0 || times[times.length - 1]! <= at) times.push(at);
-    else times.splice(this.lowerBound(at), 0, at);
+    times.push(at);
     let head = this.head;
     if (times.length - head > this.limit) head++;
     while (times[head]! <= at - this.keepMs) head++;
@@ -61,11 +61,12 @@ class SlidingLog {
     this.head = head;
   }
 
-  /** Moves the time `from` to the later `to` (inserts `to` if `from` already left the log). */
+  /** Moves the event at `from` to the later `to`; nothing if it already left the log. */
   move(from: number, to: number): void {
     const times = this.times;
     const i = this.lowerBound(from);
-    if (i < times.length && times[i] === from) times.splice(i, 1);
+    if (i >= times.length || times[i] !== from) return;
+    times.splice(i, 1);
     times.splice(this.lowerBound(to), 0, to);
   }
 
@@ -81,156 +82,151 @@ class SlidingLog {
   }
 }
 
-/** One client's limits and queue on a token's window. */
-export class Member {
-  readonly queue: WaiterQueue<Permit>;
-  /** Its hourly budget, where it binds beyond the per-second window. */
-  readonly perHour: number | undefined;
-
-  constructor(
-    readonly window: TokenWindow,
-    readonly perSecond: number,
-    perHour: number | null,
-    readonly marginMs: number,
-  ) {
-    this.perHour = perHour !== null && perHour < perSecond * 3600 ? perHour : undefined;
-    this.queue = new WaiterQueue<Permit>(() => window.reschedule());
-  }
-}
-
-export class TokenWindow {
-  private readonly learned = new Learned();
-  private readonly second = new SlidingLog(0, 0);
+export class LocalLimiter {
+  private marginMs: number;
+  private readonly allowance = new Allowance();
+  private perSecond: number;
+  private readonly second: SlidingLog;
   private hour: SlidingLog | undefined;
-  private readonly members = new Set<Member>();
-  private queued = 0;
-  private readonly holds = new Holds();
-  /** The one timer, due when the first waiting call may go. */
+  private readonly queue = new WaiterQueue<Permit>(() => {
+    if (this.queue.size === 0) this.stopTimer();
+  });
+  private readonly tracker = new SendTracker(LATE_SEND_MS);
+  /** The one timer (or immediate) due when the head of the queue may go. */
   private timer: NodeJS.Timeout | undefined;
+  private immediate: NodeJS.Immediate | undefined;
   private timerAt = Infinity;
   private readonly onTimer = () => {
-    this.timer = undefined;
+    this.timer = this.immediate = undefined;
     this.timerAt = Infinity;
     this.release(performance.now());
   };
 
-  /** A client joins with its limits; the log keeps what the largest of them needs. */
-  join(perSecond: number, perHour: number | null, marginMs: number): Member {
-    const member = new Member(this, perSecond, perHour, marginMs);
-    this.members.add(member);
-    this.second.limit = Math.max(this.second.limit, perSecond);
-    this.second.keepMs = Math.max(this.second.keepMs, 1000 + marginMs + MAX_LEARNED_MS);
-    if (member.perHour !== undefined) {
-      // An hourly budget that appears now counts the grants still in the 1-s log, not earlier.
-      this.hour ??= new SlidingLog(0, HOUR_MS, this.second.recent());
-      this.hour.limit = Math.max(this.hour.limit, member.perHour);
+  constructor(perSecond: number, perHour: number | null, marginMs: number) {
+    this.marginMs = marginMs;
+    this.perSecond = perSecond;
+    this.second = new SlidingLog(perSecond, keepMs(marginMs));
+    if (perHour !== null && perHour < perSecond * 3600)
+      this.hour = new SlidingLog(perHour, HOUR_MS);
+  }
+
+  /**
+   * Another client joins on the same token with its own limits: the strictest hold, since the
+   * service counts per token. An hourly budget that appears now counts the grants made since
+   * then and those still in the 1-s log, not earlier ones.
+   */
+  tighten(perSecond: number, perHour: number | null, marginMs: number): void {
+    if (marginMs > this.marginMs) {
+      this.marginMs = marginMs;
+      this.second.keepMs = keepMs(marginMs);
     }
-    return member;
+    this.perSecond = Math.min(this.perSecond, perSecond);
+    this.second.limit = this.perSecond;
+    const hourly = Math.min(perHour ?? Infinity, this.hour?.limit ?? Infinity);
+    if (hourly >= this.perSecond * 3600) return;
+    if (this.hour) this.hour.limit = hourly;
+    else this.hour = new SlidingLog(hourly, HOUR_MS, this.second.recent());
   }
 
-  /** A client closed: its queued calls fail with `reason`, its limits no longer apply. */
-  leave(member: Member, reason: (call: CallInfo) => unknown): void {
-    this.members.delete(member);
-    member.queue.rejectAll((waiter) => reason(waiter.call));
-    this.reschedule();
-  }
-
-  acquire(
-    member: Member,
-    call: CallInfo,
-    signal: AbortSignal | undefined,
-    timeoutMs: number,
-  ): Promise<Permit> {
+  acquire(owner: object, call: CallInfo, signal: AbortSignal | undefined): Promise<Permit> {
     if (signal?.aborted) return Promise.reject(signal.reason);
     const now = performance.now();
-    if (this.queued === 0 && this.nextAt(member, now) <= now) {
-      return Promise.resolve(this.grant(member, now));
+    if (this.queue.size === 0 && this.nextAt() <= now && !this.tracker.batchFull()) {
+      return Promise.resolve(this.grant(now));
     }
-    const permit = member.queue.push(call, signal, timeoutMs, now);
-    this.reschedule();
+    const permit = this.queue.push(call, signal, owner, now);
+    this.schedule(now);
     return permit;
   }
 
-  /** Moves a grant at `stamp` by `ms` (later); a slot may free later, never earlier. */
+  /** Settles every call `owner` queued with `reason`. */
+  rejectQueued(owner: object, reason: (call: CallInfo) => unknown): void {
+    this.queue.rejectAll((waiter) => reason(waiter.call), owner);
+    if (this.queue.size === 0) this.stopTimer();
+  }
+
+  /** Moves a grant at `stamp` by `ms` (later). */
   move(stamp: number, ms: number): void {
     this.second.move(stamp, stamp + ms);
     this.hour?.move(stamp, stamp + ms);
   }
 
+  allowanceMs(): number {
+    return this.allowance.ms(performance.now());
+  }
+
   widen(epoch: number): void {
-    this.learned.widen(epoch, performance.now());
+    this.allowance.widen(epoch, performance.now());
   }
 
-  /** The timer again, for the queues as they are now. */
-  reschedule(): void {
-    this.queued = 0;
-    let at = Infinity;
-    const now = performance.now();
-    for (const member of this.members) {
-      if (member.queue.size === 0) continue;
-      this.queued += member.queue.size;
-      at = Math.min(at, this.nextAt(member, now));
-    }
-    if (at === this.timerAt) return;
-    clearTimeout(this.timer);
-    this.timerAt = at;
-    // Timers fire on whole milliseconds, possibly a little early: release() checks again.
-    this.timer = at === Infinity ? undefined : setTimeout(this.onTimer, Math.ceil(at - now));
+  private nextAt(): number {
+    const at = this.second.nextAt(1000 + this.marginMs);
+    return this.hour === undefined ? at : Math.max(at, this.hour.nextAt(HOUR_MS));
   }
 
-  private windowMs(member: Member, now: number): number {
-    return 1000 + member.marginMs + this.learned.ms(now);
-  }
-
-  private nextAt(member: Member, now: number): number {
-    const at = this.second.nextAt(member.perSecond, this.windowMs(member, now));
-    return member.perHour === undefined
-      ? at
-      : Math.max(at, this.hour!.nextAt(member.perHour, HOUR_MS));
-  }
-
-  private grant(member: Member, now: number): LocalGrant {
+  private grant(now: number): LocalGrant {
     this.second.add(now);
     this.hour?.add(now);
-    return new LocalGrant(this, this.holds, now, this.windowMs(member, now), this.learned.epoch);
+    const grant = new LocalGrant(this, this.tracker, now, this.allowance.epoch);
+    this.tracker.granted(grant, now);
+    return grant;
   }
 
-  /** Grants, oldest call first, to every waiting call whose member may go now. */
   private release(now: number): void {
-    for (;;) {
-      let next: Member | undefined;
-      for (const member of this.members) {
-        const head = member.queue.head;
-        if (head === undefined || this.nextAt(member, now) > now) continue;
-        if (next === undefined || head.since < next.queue.head!.since) next = member;
-      }
-      if (next === undefined) break;
-      next.queue.shift()!.resolve(this.grant(next, now));
+    while (this.queue.head !== undefined && this.nextAt() <= now && !this.tracker.batchFull()) {
+      this.queue.shift()!.resolve(this.grant(now));
     }
-    this.reschedule();
+    if (this.queue.size > 0) this.schedule(now);
+  }
+
+  private schedule(now: number): void {
+    const at = this.nextAt();
+    if ((this.timer ?? this.immediate) !== undefined && this.timerAt <= at) return;
+    this.stopTimer();
+    this.timerAt = at;
+    if (at <= now) {
+      // A slot is free but this turn's batch is done: go on after its check phase.
+      this.immediate = setImmediate(this.onTimer);
+    } else {
+      // Timers fire on whole milliseconds, possibly a little early: release() checks again.
+      this.timer = setTimeout(this.onTimer, Math.ceil(at - now));
+    }
+  }
+
+  private stopTimer(): void {
+    clearTimeout(this.timer);
+    clearImmediate(this.immediate);
+    this.timer = this.immediate = undefined;
+    this.timerAt = Infinity;
   }
 }
+
+/** How long a grant can still count: the window, and any extension it got. */
+const keepMs = (marginMs: number) => 2000 + marginMs + MAX_LEARNED_MS;
 
 class LocalGrant extends Grant {
   private stamp: number;
 
   constructor(
-    private readonly window: TokenWindow,
-    holds: Holds,
+    private readonly limiter: LocalLimiter,
+    tracker: SendTracker,
     grantedAt: number,
-    windowMs: number,
     private readonly epoch: number,
   ) {
-    super(holds, grantedAt, windowMs);
+    super(tracker, grantedAt);
     this.stamp = grantedAt;
   }
 
   protected move(ms: number): void {
-    this.window.move(this.stamp, ms);
+    this.limiter.move(this.stamp, ms);
     this.stamp += ms;
   }
 
+  allowanceMs(): number {
+    return this.limiter.allowanceMs();
+  }
+
   protected rejected(): void {
-    this.window.widen(this.epoch);
+    this.limiter.widen(this.epoch);
   }
 }
