@@ -3,6 +3,7 @@
  * leaves it in O(1) and holds nothing afterwards; each waiter is its own abort listener (no
  * closure per call), which keeps a queued call to a few hundred bytes.
  */
+import { offAbort, onAbort } from "../core/abort.js";
 import type { CallInfo } from "../errors/seqera-api-error.js";
 
 export class Waiter<P> {
@@ -24,12 +25,12 @@ export class Waiter<P> {
   ) {}
 
   resolve(permit: P): void {
-    this.signal?.removeEventListener("abort", this);
+    if (this.signal) offAbort(this.signal, this);
     this.settle(permit);
   }
 
   reject(reason: unknown): void {
-    this.signal?.removeEventListener("abort", this);
+    if (this.signal) offAbort(this.signal, this);
     this.fail(reason);
   }
 
@@ -59,7 +60,7 @@ export class WaiterQueue<P> {
       else this.head = waiter;
       this.tail = waiter;
       this.size++;
-      signal?.addEventListener("abort", waiter);
+      if (signal) onAbort(signal, waiter);
     });
   }
 
