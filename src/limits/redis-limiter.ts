@@ -144,9 +144,8 @@ class RedisLimiter implements RateLimiter {
     const batch = this.extensions;
     this.extensions = [];
     redis.seqeraExtend(this.stamps, ...batch).catch(() => {
-      // Lost with the connection: a grant moved too little lets its slot go again too early (a
-      // CLIENT KILL just after a first burst of late sends let 38 arrive in one second), so they
-      // go again once it is back. Had the lost call run, its grants move twice: only later.
+      // Lost with the connection: a grant moved too little lets its slot go again too early
+      // (more than the limit would arrive in one second), so they go again once it is back. Had the lost call run, its grants move twice: only later.
       if (this.closing) return;
       this.extensions.unshift(...batch);
       // Still connected (a command timed out on a stalled server): they go with the next send.

@@ -22,9 +22,9 @@
  *   comes. So a grant still unanswered HOLD_MS after its (extended) stamp is moved to then, and
  *   again while it stays unanswered: its slot is not granted again until its attempt ends. Once
  *   held, its answer extends it by all of its extra latency too (uncapped). Answers within
- *   HOLD_MS cost nothing; a slower one keeps its slot until it comes. (A Python
- *   ThreadingHTTPServer, listen backlog 5, answered a burst of 20 new connections with 3 to 7
- *   arrivals a second late, and the slots they had freed drew 3–7 × 429.)
+ *   HOLD_MS cost nothing; a slower one keeps its slot until it comes, since a server whose
+ *   listen backlog is full lets a burst's late connections arrive a second later, and a slot
+ *   freed before they arrive would be granted twice in the server's window.
  *
  * An extension counts only if it comes before the slot would be granted again (the window's
  * length after the stamp): the hold comes HOLD_LEAD_MS before that, time for Redis to take it.

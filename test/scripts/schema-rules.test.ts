@@ -166,7 +166,7 @@ test("the pipeline runs the rules after the overlays and reports what they touch
   );
   const [rule] = prepared.rules;
   expect(rule!.name).toBe("nullable-unless-required");
-  // Among them the fields overlay 20 used to list one by one, and those it missed.
+  // Among them the nullable fields of the schemas responses reach, which no overlay lists.
   expect(rule!.touched).toEqual(
     expect.arrayContaining([
       "WorkflowDbDto.stats",
