@@ -156,6 +156,36 @@ function start(command: string, args: string[], options: RunOptions): ChildProce
   });
 }
 
+/**
+ * Runs one of test/cli's shell scripts as a user would, in `work`: the built CLI first on PATH,
+ * the tw variables pointing at the emulator, plus `env` (TOWER_WORKSPACE_ID among them).
+ */
+export async function runScript(
+  main: string,
+  script: string,
+  args: string[],
+  options: {
+    work: string;
+    emulator: { url: string; token: string };
+    env?: Record<string, string>;
+    stdin?: string;
+    limitMs?: number;
+  },
+): Promise<CliResult> {
+  const { work, emulator } = options;
+  return runCommand("bash", [path.join(root, "test/cli", script), ...args], {
+    cwd: work,
+    env: {
+      PATH: `${await binFolder(main, work)}:${process.env.PATH}`,
+      TOWER_API_ENDPOINT: emulator.url,
+      TOWER_ACCESS_TOKEN: emulator.token,
+      ...options.env,
+    },
+    stdin: options.stdin,
+    limitMs: options.limitMs,
+  });
+}
+
 /** A folder holding a `seqera-api` executable for the compiled CLI, to put first on PATH. */
 export async function binFolder(main: string, into: string): Promise<string> {
   const bin = path.join(into, "bin");

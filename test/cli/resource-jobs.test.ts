@@ -10,7 +10,7 @@ import path from "node:path";
 import { startEmulator, type Emulator } from "seqera-api-client/testing";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { expectOnboarded, resourceJobsSeed } from "../examples/resource-jobs-seed.js";
-import { binFolder, sharedBuild, root, runCommand, type BuiltCli } from "./cli.js";
+import { runScript, sharedBuild, type BuiltCli } from "./cli.js";
 
 let cli: BuiltCli;
 let work: string;
@@ -31,14 +31,10 @@ afterAll(async () => {
 });
 
 async function script(name: string, args: string[], input?: string) {
-  const result = await runCommand("bash", [path.join(root, "test/cli", name), ...args], {
-    cwd: work,
-    env: {
-      PATH: `${await binFolder(cli.main, work)}:${process.env.PATH}`,
-      TOWER_API_ENDPOINT: emulator.url,
-      TOWER_ACCESS_TOKEN: emulator.token,
-      TOWER_WORKSPACE_ID: "acme/prod",
-    },
+  const result = await runScript(cli.main, name, args, {
+    work,
+    emulator,
+    env: { TOWER_WORKSPACE_ID: "acme/prod" },
     stdin: input,
     // A bound, not a timing: the onboarding spawns 16 CLI processes, slow on a loaded machine.
     limitMs: 180_000,

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { startEmulator, type Emulator } from "seqera-api-client/testing";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { binFolder, sharedBuild, root, runCommand, type BuiltCli } from "./cli.js";
+import { root, runCommand, runScript, sharedBuild, type BuiltCli } from "./cli.js";
 
 let cli: BuiltCli;
 let work: string;
@@ -75,16 +75,10 @@ describe("the newcomer job as a seqera-api script", () => {
 
   test("lists workspaces, sets up credentials and a compute env, uploads, launches, waits, reports", async () => {
     await writeFile(path.join(work, "samples.csv"), "sample,fastq\ns1,a.fq\n");
-    const result = await runCommand("bash", [path.join(root, "test/cli/newcomer-job.sh")], {
-      cwd: work,
-      env: {
-        PATH: `${await binFolder(cli.main, work)}:${process.env.PATH}`,
-        TOWER_API_ENDPOINT: emulator.url,
-        TOWER_ACCESS_TOKEN: emulator.token,
-        AWS_KEY: "key",
-        AWS_SECRET: "secret",
-        POLL: "20ms",
-      },
+    const result = await runScript(cli.main, "newcomer-job.sh", [], {
+      work,
+      emulator,
+      env: { AWS_KEY: "key", AWS_SECRET: "secret", POLL: "20ms" },
       limitMs: 60_000,
     });
     expect(result.stderr).toBe("");
@@ -146,14 +140,10 @@ describe("the triage job as a seqera-api script", () => {
   afterAll(() => emulator?.close());
 
   test("finds last day's failed run, says why it failed, and resumes it", async () => {
-    const result = await runCommand("bash", [path.join(root, "test/cli/triage-job.sh")], {
-      cwd: work,
-      env: {
-        PATH: `${await binFolder(cli.main, work)}:${process.env.PATH}`,
-        TOWER_API_ENDPOINT: emulator.url,
-        TOWER_ACCESS_TOKEN: emulator.token,
-        TOWER_WORKSPACE_ID: "acme/prod",
-      },
+    const result = await runScript(cli.main, "triage-job.sh", [], {
+      work,
+      emulator,
+      env: { TOWER_WORKSPACE_ID: "acme/prod" },
       limitMs: 60_000,
     });
     expect(result.stderr).toBe("");

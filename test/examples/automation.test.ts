@@ -4,6 +4,7 @@ import path from "node:path";
 import { startEmulator, type Emulator } from "seqera-api-client/testing";
 import { afterAll, beforeAll, expect, test, vi } from "vitest";
 import { nightly } from "./automation.js";
+import { stubTwVariables } from "./tw-variables.js";
 
 // The README's automation example, run as a user would (configured by the tw CLI's variables)
 // against an emulator seeded with the state it expects to find.
@@ -40,9 +41,7 @@ beforeAll(async () => {
     },
   });
   dir = await mkdtemp(path.join(tmpdir(), "seqera-automation-"));
-  vi.stubEnv("TOWER_ACCESS_TOKEN", emulator.token);
-  vi.stubEnv("TOWER_API_ENDPOINT", emulator.url);
-  vi.stubEnv("TOWER_WORKSPACE_ID", "");
+  stubTwVariables(emulator);
   vi.stubEnv("AWS_KEY", "AKIAEXAMPLE");
   vi.stubEnv("AWS_SECRET", "example-secret");
 });

@@ -13,6 +13,7 @@ import { launchPipeline } from "./launch-pipeline.js";
 import { failedRuns } from "./list-workflows.js";
 import { worker } from "./shared-rate-limit.js";
 import { startRedis } from "../limits/processes.js";
+import { stubTwVariables } from "./tw-variables.js";
 
 // The README's examples, run as a user would: configured by the tw CLI's variables only.
 let emulator: Emulator;
@@ -24,9 +25,7 @@ beforeAll(async () => {
     seed: { computeEnvs: [{ id: "ce-1", name: "ce-1", workspaceId: 42 }] },
   });
   dir = await mkdtemp(path.join(tmpdir(), "seqera-examples-"));
-  vi.stubEnv("TOWER_ACCESS_TOKEN", emulator.token);
-  vi.stubEnv("TOWER_API_ENDPOINT", emulator.url);
-  vi.stubEnv("TOWER_WORKSPACE_ID", "42");
+  stubTwVariables(emulator, "42");
 });
 
 afterAll(async () => {

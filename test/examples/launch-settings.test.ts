@@ -1,5 +1,6 @@
 import { startEmulator, type Emulator } from "seqera-api-client/testing";
 import { afterAll, beforeAll, expect, test, vi } from "vitest";
+import { stubTwVariables } from "./tw-variables.js";
 
 // docs/launch.md's example, run as a user would (the tw CLI's variables) on a seeded emulator.
 let emulator: Emulator;
@@ -23,9 +24,7 @@ beforeAll(async () => {
       labels: [{ name: "nightly", workspaceId: 7 }],
     },
   });
-  vi.stubEnv("TOWER_ACCESS_TOKEN", emulator.token);
-  vi.stubEnv("TOWER_API_ENDPOINT", emulator.url);
-  vi.stubEnv("TOWER_WORKSPACE_ID", "");
+  stubTwVariables(emulator);
 });
 
 afterAll(async () => {

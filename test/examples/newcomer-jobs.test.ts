@@ -1,6 +1,7 @@
 import { startEmulator, type Emulator } from "seqera-api-client/testing";
 import { afterAll, beforeAll, expect, test, vi } from "vitest";
 import { copyPipelines, resumeLastNight } from "./newcomer-jobs.js";
+import { stubTwVariables } from "./tw-variables.js";
 
 // The two jobs new users wrote by hand, with the helpers, run as a user would
 // (configured by the tw CLI's variables) against an emulator seeded with what they expect.
@@ -33,9 +34,7 @@ beforeAll(async () => {
       ],
     },
   });
-  vi.stubEnv("TOWER_ACCESS_TOKEN", emulator.token);
-  vi.stubEnv("TOWER_API_ENDPOINT", emulator.url);
-  vi.stubEnv("TOWER_WORKSPACE_ID", "");
+  stubTwVariables(emulator);
 });
 
 afterAll(async () => {

@@ -2,6 +2,7 @@ import { startEmulator, type Emulator } from "seqera-api-client/testing";
 import { afterAll, beforeAll, expect, test, vi } from "vitest";
 import { dataLinkInventory, onboardTeam, stopStaleStudios } from "./resource-jobs.js";
 import { expectOnboarded, resourceJobsSeed } from "./resource-jobs-seed.js";
+import { stubTwVariables } from "./tw-variables.js";
 
 // Three jobs new users wrote over data links, studios and teams, run against an emulator that
 // is only seeded: no handler stands in for any operation.
@@ -9,9 +10,7 @@ let emulator: Emulator;
 
 beforeAll(async () => {
   emulator = await startEmulator({ seed: resourceJobsSeed() });
-  vi.stubEnv("TOWER_ACCESS_TOKEN", emulator.token);
-  vi.stubEnv("TOWER_API_ENDPOINT", emulator.url);
-  vi.stubEnv("TOWER_WORKSPACE_ID", "");
+  stubTwVariables(emulator);
 });
 afterAll(async () => {
   vi.unstubAllEnvs();
