@@ -33,7 +33,7 @@ import type {
 export type WorkspaceRef = number | string;
 
 /**
- * A finder's options. The workspace is the client's: `findPipeline(client.withWorkspace("acme/dev"), "rnaseq")`.
+ * A finder's options. The workspace is the client's: `find.pipeline(client.withWorkspace("acme/dev"), "rnaseq")`.
  */
 export interface FindOptions {
   /** Resolve with undefined when nothing has that name, instead of rejecting with NameNotFoundError. */
@@ -156,42 +156,40 @@ function finder<T>(kind: Lookup<T>): Finder<T> {
  * The pipeline with that name in the workspace's Launchpad, or shared with it from the
  * organization (its `workspaceId` is then the one it lives in).
  */
-export const findPipeline: Finder<Pipeline> = finder(PIPELINES);
+const findPipeline: Finder<Pipeline> = finder(PIPELINES);
 /** The compute environment with that name (any status). */
-export const findComputeEnv: Finder<ComputeEnvSummary> = finder(COMPUTE_ENVS);
+const findComputeEnv: Finder<ComputeEnvSummary> = finder(COMPUTE_ENVS);
 /** The credentials with that name. */
-export const findCredentials: Finder<Credentials> = finder(CREDENTIALS);
+const findCredentials: Finder<Credentials> = finder(CREDENTIALS);
 /** The dataset with that name. */
-export const findDataset: Finder<Dataset> = finder(DATASETS);
+const findDataset: Finder<Dataset> = finder(DATASETS);
 /** The label with that name, or "name=value" for a resource label. */
-export const findLabel: Finder<Label> = finder(LABELS);
+const findLabel: Finder<Label> = finder(LABELS);
 /** The data link (bucket) with that name, with its credentials and `status`. */
-export const findDataLink: Finder<DataLink> = finder(DATA_LINKS);
+const findDataLink: Finder<DataLink> = finder(DATA_LINKS);
 /** The Data Studio with that name, with its `statusInfo` (its session id is `sessionId`). */
-export const findStudio: Finder<Studio> = finder(STUDIOS);
+const findStudio: Finder<Studio> = finder(STUDIOS);
 /** The pipeline secret with that name. */
-export const findSecret: Finder<PipelineSecret> = finder(SECRETS);
-/** The AVAILABLE compute environment with that name or id (what a launch may use). */
-export const findAvailableComputeEnv: Finder<ComputeEnvSummary> = finder(AVAILABLE_COMPUTE_ENVS);
+const findSecret: Finder<PipelineSecret> = finder(SECRETS);
 
 /**
  * The workspace's primary compute environment among the AVAILABLE ones (`GET
  * /compute-envs?status=AVAILABLE`), as tw picks it; NameNotFoundError naming the available ones
  * when none is primary (or undefined with `optional`).
  */
-export async function primaryComputeEnv(
+async function primaryComputeEnv(
   client: SeqeraClient,
   options: FindOptions & { optional: true },
 ): Promise<ComputeEnvSummary | undefined>;
-export async function primaryComputeEnv(
+async function primaryComputeEnv(
   client: SeqeraClient,
   options?: FindOptions & { optional?: false },
 ): Promise<ComputeEnvSummary & { id: string }>;
-export async function primaryComputeEnv(
+async function primaryComputeEnv(
   client: SeqeraClient,
   options?: FindOptions,
 ): Promise<ComputeEnvSummary | undefined>;
-export async function primaryComputeEnv(
+async function primaryComputeEnv(
   client: SeqeraClient,
   options: FindOptions = {},
 ): Promise<ComputeEnvSummary | undefined> {
@@ -217,22 +215,22 @@ export async function primaryComputeEnv(
  * The workspace "organization/workspace" (or a workspace id) the user belongs to, with its
  * organization's id and name (`GET /user-info`, `GET /user/{userId}/workspaces`, kept per client).
  */
-export async function findWorkspace(
+async function findWorkspace(
   client: SeqeraClient,
   ref: WorkspaceRef,
   options: { signal?: AbortSignal; optional: true },
 ): Promise<WorkspaceInfo | undefined>;
-export async function findWorkspace(
+async function findWorkspace(
   client: SeqeraClient,
   ref: WorkspaceRef,
   options?: { signal?: AbortSignal; optional?: false },
 ): Promise<WorkspaceInfo>;
-export async function findWorkspace(
+async function findWorkspace(
   client: SeqeraClient,
   ref: WorkspaceRef,
   options?: { signal?: AbortSignal; optional?: boolean },
 ): Promise<WorkspaceInfo | undefined>;
-export async function findWorkspace(
+async function findWorkspace(
   client: SeqeraClient,
   ref: WorkspaceRef,
   options: { signal?: AbortSignal; optional?: boolean } = {},
@@ -270,6 +268,36 @@ export async function listWorkspaces(
 ): Promise<WorkspaceInfo[]> {
   return (await keptList(client, WORKSPACES, options.signal)).map(workspaceInfo);
 }
+
+/**
+ * One resource by its name, a function per kind: `find.pipeline(client, "rnaseq")`,
+ * `find.workspace(client, "acme/dev")`, `find.primaryComputeEnv(client)`. The workspace is the
+ * client's; `{ optional: true }` resolves with undefined instead of rejecting with
+ * NameNotFoundError.
+ */
+export const find: {
+  pipeline: Finder<Pipeline>;
+  computeEnv: Finder<ComputeEnvSummary>;
+  primaryComputeEnv: typeof primaryComputeEnv;
+  credentials: Finder<Credentials>;
+  dataset: Finder<Dataset>;
+  label: Finder<Label>;
+  dataLink: Finder<DataLink>;
+  studio: Finder<Studio>;
+  secret: Finder<PipelineSecret>;
+  workspace: typeof findWorkspace;
+} = {
+  pipeline: findPipeline,
+  computeEnv: findComputeEnv,
+  primaryComputeEnv,
+  credentials: findCredentials,
+  dataset: findDataset,
+  label: findLabel,
+  dataLink: findDataLink,
+  studio: findStudio,
+  secret: findSecret,
+  workspace: findWorkspace,
+};
 
 export { PIPELINES, AVAILABLE_COMPUTE_ENVS };
 export { nearNames } from "../core/near-names.js";

@@ -5,7 +5,7 @@
  * or its signal.
  */
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createSeqeraClient } from "../../src/index.js";
 import { startStrictServer, type StrictServer } from "../helpers/strict-server.js";
 import { runs, timeoutFor } from "./settings.js";
@@ -78,7 +78,7 @@ async function play(calls: ScheduledCall[]) {
 }
 
 describe("the rate limiter", () => {
-  it(
+  test(
     "any schedule: no more than the limit arrive in any window",
     async () => {
       await fc.assert(
@@ -97,7 +97,7 @@ describe("the rate limiter", () => {
   // Fails today: waiting for a slot is not bounded by the call's timeoutMs (the slots of calls
   // still unanswered are held until their answers come, so a call with timeoutMs 200 behind
   // a window of slow ones waits for them). Remove `.fails` once that wait is bounded.
-  it.fails(
+  test.fails(
     "any schedule: no call waits past its timeoutMs or its signal",
     async () => {
       await fc.assert(

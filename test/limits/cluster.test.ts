@@ -2,7 +2,7 @@
  * Cluster mode: several processes on one token share the budget through a real redis-server
  * started by the test. A missing redis-server fails these tests (.ci/run installs it).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { RateLimiterUnavailableError } from "../../src/errors/index.js";
 import { createRateLimiter } from "../../src/limits/limiter.js";
 import {
@@ -35,7 +35,7 @@ describe("rate limiter in cluster mode (Redis)", () => {
   // (this test once saw 2 × 429 while other files ran beside it), a limiter that does not share
   // the budget draws hundreds.
   for (const round of [1, 2]) {
-    it(`6 processes × 60 calls on one token (round ${round}): each call answered once, the pace kept`, async () => {
+    test(`6 processes × 60 calls on one token (round ${round}): each call answered once, the pace kept`, async () => {
       const token = `cluster-${Math.random()}`;
       const callers = Array.from({ length: 6 }, () =>
         startCaller({ SERVER_URL: server.url, TOKEN: token, CALLS: "60", REDIS_URL: redis.url }),
@@ -51,13 +51,13 @@ describe("rate limiter in cluster mode (Redis)", () => {
     });
   }
 
-  it("a request that reaches the server late keeps its slot in Redis until it is answered", async () => {
+  test("a request that reaches the server late keeps its slot in Redis until it is answered", async () => {
     // As in process (rate-limit.test.ts); in Redis the hold is an extension sent well before the
     // window frees the slot.
     await expectLateRequestsKeepTheirSlots(`late-${Math.random()}`, { redis: redis.url });
   });
 
-  it("the budget lives in Redis under a hash of the token, which never reaches Redis", async () => {
+  test("the budget lives in Redis under a hash of the token, which never reaches Redis", async () => {
     const token = `secret-${Math.random()}`;
     const limits = { perSecond: 3, perHour: 5, redis: redis.url };
     const limiter = createRateLimiter(token, limits);
@@ -86,7 +86,7 @@ describe("rate limiter in cluster mode (Redis)", () => {
   });
 });
 
-it("with Redis unreachable, a queued call can still be aborted, and close() fails the rest typed", async () => {
+test("with Redis unreachable, a queued call can still be aborted, and close() fails the rest typed", async () => {
   const limiter = createRateLimiter(`unreachable-${Math.random()}`, {
     redis: `redis://127.0.0.1:${await freePort()}`,
   });

@@ -3,7 +3,7 @@ import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import os from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
 
 // The allowance scales with the machine's load (margin.ts): these tests set the load. margin.ts
 // loads node:os with require at first use, which vi.mock does not reach: the one module object
@@ -37,7 +37,7 @@ const token = (name: string) => `token-${name}-${Math.random()}`;
 const arrivalsOf = (prefix: string) => server.count((a) => a.url.startsWith(prefix));
 
 describe("rate limiter (in process)", () => {
-  it("the strict server rejects a burst above 20 per second sent without a limiter", async () => {
+  test("the strict server rejects a burst above 20 per second sent without a limiter", async () => {
     const t = token("raw");
     const transport = limitedClient(server.url, t, false);
     const responses = await Promise.all(
@@ -47,7 +47,7 @@ describe("rate limiter (in process)", () => {
     expect(statuses.filter((s) => s === 429).length, String(statuses)).toBe(10);
   });
 
-  it("sends 60 concurrent calls at 20 per sliding second, a full burst first", async () => {
+  test("sends 60 concurrent calls at 20 per sliding second, a full burst first", async () => {
     const t = token("pace");
     const transport = limitedClient(server.url, t);
     const statuses = await Promise.all(
@@ -62,7 +62,7 @@ describe("rate limiter (in process)", () => {
     expect(maxInWindow(mine, 1000)).toBeLessThanOrEqual(21);
   });
 
-  it("two layers on one token share one budget", async () => {
+  test("two layers on one token share one budget", async () => {
     const t = token("shared");
     const a = limitedClient(server.url, t, { perSecond: 5 });
     const b = limitedClient(server.url, t, { perSecond: 5 });
@@ -79,7 +79,7 @@ describe("rate limiter (in process)", () => {
     ["perHour: null", { perHour: null }, 20],
     ["perSecond: 10", { perSecond: 10 }, 10],
   ] as const) {
-    it(`two clients on one token with different options (${name}) share one budget, the strictest`, async () => {
+    test(`two clients on one token with different options (${name}) share one budget, the strictest`, async () => {
       const t = token(`differ-${max}`);
       const a = limitedClient(server.url, t, {});
       const b = limitedClient(server.url, t, other);
@@ -98,7 +98,7 @@ describe("rate limiter (in process)", () => {
     });
   }
 
-  it("a stricter hourly budget joining later counts the grants of the last second", async () => {
+  test("a stricter hourly budget joining later counts the grants of the last second", async () => {
     const t = token("hour-joins");
     const lax = createRateLimiter(t, { perHour: null });
     for (let i = 0; i < 3; i++) (await lax.acquire(info)).done(200);
@@ -111,7 +111,7 @@ describe("rate limiter (in process)", () => {
     await Promise.all([lax.close(), strict.close()]);
   });
 
-  it("holds the call past the hourly budget in the queue until it is aborted", async () => {
+  test("holds the call past the hourly budget in the queue until it is aborted", async () => {
     const t = token("hourly");
     const transport = limitedClient(server.url, t, { perSecond: 20, perHour: 25 });
     const first = await Promise.all(
@@ -129,7 +129,7 @@ describe("rate limiter (in process)", () => {
     expect(arrivalsOf("/hourly/")).toBe(25);
   });
 
-  it("an aborted queued call is never sent and gives its slot back at once", async () => {
+  test("an aborted queued call is never sent and gives its slot back at once", async () => {
     const t = token("abort");
     const transport = limitedClient(server.url, t, { perSecond: 2 });
     const send = (name: string, signal?: AbortSignal) =>
@@ -151,11 +151,11 @@ describe("rate limiter (in process)", () => {
     expect(Math.abs(at("5") - at("4"))).toBeLessThan(1000);
   });
 
-  it("a request that reaches the server late keeps its slot until it is answered", async () => {
+  test("a request that reaches the server late keeps its slot until it is answered", async () => {
     await expectLateRequestsKeepTheirSlots(token("late"), {});
   });
 
-  it("an already aborted signal rejects without queueing", async () => {
+  test("an already aborted signal rejects without queueing", async () => {
     const t = token("pre-aborted");
     const transport = limitedClient(server.url, t);
     await expect(
@@ -164,7 +164,7 @@ describe("rate limiter (in process)", () => {
     expect(arrivalsOf("/pre-aborted")).toBe(0);
   });
 
-  it("close() settles the client's queued calls with a typed error, not another client's", async () => {
+  test("close() settles the client's queued calls with a typed error, not another client's", async () => {
     const t = token("close");
     const mine = createRateLimiter(t, { perSecond: 1 });
     const theirs = createRateLimiter(t, { perSecond: 1 });
@@ -204,7 +204,7 @@ describe("rate limiter, on a fake clock", () => {
     return Object.assign(at, { promise });
   };
 
-  it("keeps every sliding 60 minutes within perHour, and aborted calls spend none of it", async () => {
+  test("keeps every sliding 60 minutes within perHour, and aborted calls spend none of it", async () => {
     fake();
     const limiter = createRateLimiter(token("sliding-hour"), { perSecond: 20, perHour: 50 });
     const start = performance.now();
@@ -230,7 +230,7 @@ describe("rate limiter, on a fake clock", () => {
     expect(times[50]).toBeLessThan(3_600_000 + 50);
   });
 
-  it("holds a slot longer by a slow answer, up to an allowance that a 429 widens", async () => {
+  test("holds a slot longer by a slow answer, up to an allowance that a 429 widens", async () => {
     fake();
     const limiter = createRateLimiter(token("allowance"), { perSecond: 1, perHour: null });
     const start = performance.now();
@@ -258,7 +258,7 @@ describe("rate limiter, on a fake clock", () => {
     expect(when(last) - when(slowAgain)).toBe(1005 + 65);
   });
 
-  it("an unanswered call holds its slot until its answer comes, then counts from it", async () => {
+  test("an unanswered call holds its slot until its answer comes, then counts from it", async () => {
     fake();
     const limiter = createRateLimiter(token("hold"), { perSecond: 1, perHour: null });
     const start = performance.now();
@@ -274,7 +274,7 @@ describe("rate limiter, on a fake clock", () => {
     expect(next.ms - start).toBe(1005 + 2500 + 1005);
   });
 
-  it("on a machine with more runnable processes than CPUs, the allowance grows with the load", async () => {
+  test("on a machine with more runnable processes than CPUs, the allowance grows with the load", async () => {
     machine.load = 12; // 6 per CPU: the allowance is 15 ms + 5 × 25 ms
     fake();
     const limiter = createRateLimiter(token("load"), { perSecond: 1, perHour: null });
@@ -289,7 +289,7 @@ describe("rate limiter, on a fake clock", () => {
 });
 
 describe("process lifetime", () => {
-  it("a process whose calls are done exits by itself, queued calls all sent first", async () => {
+  test("a process whose calls are done exits by itself, queued calls all sent first", async () => {
     const caller = startCaller({ SERVER_URL: server.url, TOKEN: token("exit"), CALLS: "45" });
     const { code, result, stderr } = await caller.exited(20_000);
     expect(stderr).toBe("");
@@ -313,7 +313,7 @@ describe("rate limiter against other servers' limiters", () => {
         ? startThreadedServer()
         : startStrictServer({ limiter });
   for (const limiter of ["late-stamping", "gateway", "threaded", "documented"] as const) {
-    it(`${limiter}: 120 concurrent calls each answered once, 429s few and retried`, async () => {
+    test(`${limiter}: 120 concurrent calls each answered once, 429s few and retried`, async () => {
       const other: StrictServer & { flush?(): Promise<void> } = await start(limiter);
       try {
         const client = createSeqeraClient({
@@ -408,7 +408,7 @@ async function expectEndsWithParent(script: string): Promise<void> {
 }
 
 describe("the gateway fixture", () => {
-  it("stamps in one process what its workers parsed, answers 429 as the service, and close() ends every process", async () => {
+  test("stamps in one process what its workers parsed, answers 429 as the service, and close() ends every process", async () => {
     // A window of a minute: the 8 calls fall in one however slowly this machine sends them.
     const gateway = await startGatewayServer({ perSecond: 5, windowMs: 60_000 });
     try {
@@ -422,7 +422,7 @@ describe("the gateway fixture", () => {
     await expect(gateway.flush()).rejects.toThrow("not running");
   });
 
-  it("ends with the process that started it, even one killed without a chance to close it", async () => {
+  test("ends with the process that started it, even one killed without a chance to close it", async () => {
     // The primary sees its channel close, ends its workers and exits.
     await expectEndsWithParent(
       `const child = require("node:child_process").spawn(process.execPath, [${JSON.stringify(GATEWAY_SCRIPT)}], { stdio: ["ignore", "inherit", "inherit", "ipc"], detached: true });
@@ -432,7 +432,7 @@ describe("the gateway fixture", () => {
 });
 
 describe("the threaded fixture", () => {
-  it("without python3, fails saying what to install", async () => {
+  test("without python3, fails saying what to install", async () => {
     const path = process.env.PATH;
     process.env.PATH = "/nonexistent";
     try {
@@ -444,7 +444,7 @@ describe("the threaded fixture", () => {
     }
   });
 
-  it("stamps under one lock, answers 429 as the service, and close() ends its process", async () => {
+  test("stamps under one lock, answers 429 as the service, and close() ends its process", async () => {
     const threaded = await startThreadedServer({ perSecond: 5, windowMs: 60_000 });
     try {
       await expectServiceLike429s(threaded, "th");
@@ -455,7 +455,7 @@ describe("the threaded fixture", () => {
     await expect(threaded.flush()).rejects.toThrow("not running");
   });
 
-  it("ends with the process that started it, even one killed without a chance to close it", async () => {
+  test("ends with the process that started it, even one killed without a chance to close it", async () => {
     // Its stdin closes with the parent: it exits.
     await expectEndsWithParent(
       `const child = require("node:child_process").spawn("python3", [${JSON.stringify(THREADED_SCRIPT)}], { stdio: ["pipe", "pipe", "inherit"] });

@@ -12,7 +12,7 @@ import { connect, type AddressInfo, type Socket } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { inspect, promisify } from "node:util";
-import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeEach, describe, expect, test } from "vitest";
 import { ConfigurationError, ConnectionError } from "../../src/index.js";
 import { freePort } from "../helpers/ports.js";
 import { clientFor, TOKEN } from "../helpers/client.js";
@@ -100,7 +100,7 @@ const failureOf = (call: Promise<unknown>) =>
   );
 
 describe("an http:// API through HTTP_PROXY", () => {
-  it("goes through the proxy's tunnel to the API", async () => {
+  test("goes through the proxy's tunnel to the API", async () => {
     api.reply({ body: { serviceInfo: { version: "1" } } });
     const data = await serviceInfo({ HTTP_PROXY: proxy.url });
     expect(data.serviceInfo?.version).toBe("1");
@@ -108,7 +108,7 @@ describe("an http:// API through HTTP_PROXY", () => {
     expect(api.requests.map((r) => r.url)).toEqual(["/service-info"]);
   });
 
-  it("a loopback API goes straight, as with curl: the proxy never sees its token", async () => {
+  test("a loopback API goes straight, as with curl: the proxy never sees its token", async () => {
     api.reply({ body: { serviceInfo: { version: "1" } } });
     const data = await clientFor(api, { env: { HTTP_PROXY: proxy.url } }).GET("/service-info");
     expect(data.serviceInfo?.version).toBe("1");
@@ -116,7 +116,7 @@ describe("an http:// API through HTTP_PROXY", () => {
     expect(api.requests.map((r) => r.headers.authorization)).toEqual([`Bearer ${TOKEN}`]);
   });
 
-  it("lower-case http_proxy too, with credentials sent as Proxy-Authorization", async () => {
+  test("lower-case http_proxy too, with credentials sent as Proxy-Authorization", async () => {
     const withCredentials = proxy.url.replace("//", "//alice:s3cret@");
     await serviceInfo({ http_proxy: withCredentials });
     expect(proxy.tunnels.map((t) => t.proxyAuthorization)).toEqual([
@@ -124,7 +124,7 @@ describe("an http:// API through HTTP_PROXY", () => {
     ]);
   });
 
-  it.each(["seqera.test", "seqera.test:80", "example.com, .test", "*"])(
+  test.each(["seqera.test", "seqera.test:80", "example.com, .test", "*"])(
     "NO_PROXY=%s: straight to the API (which only the proxy could reach)",
     async (noProxy) => {
       const error = await failureOf(serviceInfo({ HTTP_PROXY: proxy.url, NO_PROXY: noProxy }));
@@ -136,7 +136,7 @@ describe("an http:// API through HTTP_PROXY", () => {
     },
   );
 
-  it("a fetch option overrides the proxy", async () => {
+  test("a fetch option overrides the proxy", async () => {
     const seen: string[] = [];
     const data = await serviceInfo(
       { HTTP_PROXY: proxy.url },
@@ -152,13 +152,13 @@ describe("an http:// API through HTTP_PROXY", () => {
     expect(proxy.tunnels).toEqual([]);
   });
 
-  it("no proxy variable in the client's env: the proxy is not used", async () => {
+  test("no proxy variable in the client's env: the proxy is not used", async () => {
     const error = await failureOf(serviceInfo({}));
     expect(error).toBeInstanceOf(ConnectionError);
     expect(proxy.tunnels).toEqual([]);
   });
 
-  it("a proxy refusing the tunnel (407): ConnectionError saying the proxy, its credentials not shown", async () => {
+  test("a proxy refusing the tunnel (407): ConnectionError saying the proxy, its credentials not shown", async () => {
     proxy.refuseWith(407);
     const error = await failureOf(
       serviceInfo({ HTTP_PROXY: proxy.url.replace("//", "//alice:s3cret@") }),
@@ -171,7 +171,7 @@ describe("an http:// API through HTTP_PROXY", () => {
     expect(api.requests).toEqual([]);
   });
 
-  it("a proxy that is down: ConnectionError saying the proxy", async () => {
+  test("a proxy that is down: ConnectionError saying the proxy", async () => {
     const down = `http://127.0.0.1:${await freePort()}`;
     const error = await failureOf(serviceInfo({ HTTP_PROXY: down }));
     expect(error).toBeInstanceOf(ConnectionError);
@@ -180,7 +180,7 @@ describe("an http:// API through HTTP_PROXY", () => {
     );
   });
 
-  it.each([
+  test.each([
     ["HTTPS_PROXY", "http://alice:pw-91f0@127.0.0.1:99999", "it does not parse as a URL"],
     ["HTTP_PROXY", "[::1", "it does not parse as a URL"],
     ["https_proxy", "proxy.example.com:3128", "it needs http:// or https:// before the host"],
@@ -203,7 +203,7 @@ describe("an http:// API through HTTP_PROXY", () => {
 });
 
 describe("bodies through the proxy", () => {
-  it("a 100 MB upload through the proxy: the sender peaks under 150 MB above direct", async () => {
+  test("a 100 MB upload through the proxy: the sender peaks under 150 MB above direct", async () => {
     let received = 0;
     const sink = createHttpServer((req, res) => {
       req.on("data", (chunk: Buffer) => (received += chunk.length));
@@ -248,7 +248,7 @@ describe("bodies through the proxy", () => {
 });
 
 describe("an https:// API through HTTPS_PROXY", () => {
-  it("tunnels TLS to the name the proxy resolves; the token never shows in the tunnel", async () => {
+  test("tunnels TLS to the name the proxy resolves; the token never shows in the tunnel", async () => {
     const tls = path.join(HERE, "tls");
     const seen: { url?: string; authorization?: string }[] = [];
     const secure = createHttpsServer(
