@@ -7,6 +7,7 @@ import type { SeqeraClient } from "../client/client.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import { NameNotFoundError } from "../errors/name-not-found-error.js";
 import { requireOperation } from "../openapi/require-operation.js";
+import type { Identified } from "./identified.js";
 import { ResumeUnavailableError } from "./errors/resume-unavailable-error.js";
 import { UnexpectedAnswerError } from "./errors/unexpected-answer-error.js";
 import { AVAILABLE_COMPUTE_ENVS, PIPELINES, find } from "./names.js";
@@ -83,7 +84,7 @@ export interface LaunchResult {
   /** The labels of `labels` that did not exist and were created for this launch. */
   createdLabels: string[];
   /** The run once it ended, when `wait` was asked. */
-  run?: Run;
+  run?: Identified<Run, "id">;
 }
 
 /** The fields of a compute environment a launch reads (`GET /compute-envs/{id}`). */

@@ -18,6 +18,7 @@ import {
   type WorkspaceMembership,
 } from "../client/names.js";
 import { NameNotFoundError } from "../errors/name-not-found-error.js";
+import { identified, type Identified } from "./identified.js";
 import type {
   ComputeEnvSummary,
   Credentials,
@@ -134,7 +135,10 @@ const SECRETS: Lookup<PipelineSecret> = {
   id: (s) => String(s.id),
 };
 
-/** A find function: the one resource of a kind with that name, or (optional) undefined. */
+/**
+ * A find function: the one resource of a kind with that name, or (optional) undefined; its ids
+ * (`K`) checked present, so that they go into the next call without `!`.
+ */
 export interface Finder<T> {
   (
     client: SeqeraClient,
@@ -145,32 +149,39 @@ export interface Finder<T> {
   (client: SeqeraClient, name: string, options?: FindOptions): Promise<T | undefined>;
 }
 
-function finder<T>(kind: Lookup<T>): Finder<T> {
-  return ((client: SeqeraClient, name: string, options: FindOptions = {}) =>
-    options.optional
-      ? lookupOptional(client, kind, name, options.signal)
-      : lookup(client, kind, name, options.signal)) as Finder<T>;
+function finder<T, K extends keyof T>(
+  kind: Lookup<T>,
+  ids: readonly K[],
+  operation: string,
+  at: string,
+): Finder<Identified<T, K>> {
+  return (async (client: SeqeraClient, name: string, options: FindOptions = {}) => {
+    const found = options.optional
+      ? await lookupOptional(client, kind, name, options.signal)
+      : await lookup(client, kind, name, options.signal);
+    return found === undefined ? undefined : identified(found, ids, operation, at);
+  }) as Finder<Identified<T, K>>;
 }
 
 /**
  * The pipeline with that name in the workspace's Launchpad, or shared with it from the
  * organization (its `workspaceId` is then the one it lives in).
  */
-const findPipeline: Finder<Pipeline> = finder(PIPELINES);
+const findPipeline = finder(PIPELINES, ["pipelineId", "name"], "GET /pipelines", "pipelines[]");
 /** The compute environment with that name (any status). */
-const findComputeEnv: Finder<ComputeEnvSummary> = finder(COMPUTE_ENVS);
+const findComputeEnv = finder(COMPUTE_ENVS, ["id", "name"], "GET /compute-envs", "computeEnvs[]");
 /** The credentials with that name. */
-const findCredentials: Finder<Credentials> = finder(CREDENTIALS);
+const findCredentials = finder(CREDENTIALS, ["id"], "GET /credentials", "credentials[]");
 /** The dataset with that name. */
-const findDataset: Finder<Dataset> = finder(DATASETS);
+const findDataset = finder(DATASETS, ["id", "name"], "GET /datasets", "datasets[]");
 /** The label with that name, or "name=value" for a resource label. */
-const findLabel: Finder<Label> = finder(LABELS);
+const findLabel = finder(LABELS, ["id", "name"], "GET /labels", "labels[]");
 /** The data link (bucket) with that name, with its credentials and `status`. */
-const findDataLink: Finder<DataLink> = finder(DATA_LINKS);
+const findDataLink = finder(DATA_LINKS, ["id", "name"], "GET /data-links", "dataLinks[]");
 /** The Data Studio with that name, with its `statusInfo` (its session id is `sessionId`). */
-const findStudio: Finder<Studio> = finder(STUDIOS);
+const findStudio = finder(STUDIOS, ["sessionId", "name"], "GET /studios", "studios[]");
 /** The pipeline secret with that name. */
-const findSecret: Finder<PipelineSecret> = finder(SECRETS);
+const findSecret = finder(SECRETS, ["id"], "GET /pipeline-secrets", "pipelineSecrets[]");
 
 /**
  * The workspace's primary compute environment among the AVAILABLE ones (`GET
@@ -276,15 +287,15 @@ export async function listWorkspaces(
  * NameNotFoundError.
  */
 export const find: {
-  pipeline: Finder<Pipeline>;
-  computeEnv: Finder<ComputeEnvSummary>;
+  pipeline: Finder<Identified<Pipeline, "pipelineId" | "name">>;
+  computeEnv: Finder<Identified<ComputeEnvSummary, "id" | "name">>;
   primaryComputeEnv: typeof primaryComputeEnv;
-  credentials: Finder<Credentials>;
-  dataset: Finder<Dataset>;
-  label: Finder<Label>;
-  dataLink: Finder<DataLink>;
-  studio: Finder<Studio>;
-  secret: Finder<PipelineSecret>;
+  credentials: Finder<Identified<Credentials, "id">>;
+  dataset: Finder<Identified<Dataset, "id" | "name">>;
+  label: Finder<Identified<Label, "id" | "name">>;
+  dataLink: Finder<Identified<DataLink, "id" | "name">>;
+  studio: Finder<Identified<Studio, "sessionId" | "name">>;
+  secret: Finder<Identified<PipelineSecret, "id">>;
   workspace: typeof findWorkspace;
 } = {
   pipeline: findPipeline,

@@ -4,6 +4,7 @@ import type { SeqeraClient } from "../client/client.js";
 import { ComputeEnvFailedError } from "./errors/compute-env-failed-error.js";
 import { RunFailedError } from "./errors/run-failed-error.js";
 import { UnexpectedAnswerError } from "./errors/unexpected-answer-error.js";
+import { identified, type Identified } from "./identified.js";
 import { waitFor, type WaitOptions } from "./poll.js";
 import type { ComputeEnv, Run, RunStatus, RunSummary, Task } from "./schema.js";
 
@@ -49,10 +50,10 @@ export async function waitForRun(
   client: SeqeraClient,
   workflowId: string,
   options: WaitForRunOptions = {},
-): Promise<Run> {
+): Promise<Identified<Run, "id">> {
   const until = new Set(options.until ?? TERMINAL_RUN_STATUSES);
   let failedCount: number | undefined;
-  const run = await waitFor<Run>(
+  const run = await waitFor<Identified<Run, "id">>(
     {
       resource: "run",
       id: workflowId,
@@ -71,7 +72,7 @@ export async function waitForRun(
           );
         }
         failedCount = progress?.workflowProgress?.failed;
-        return workflow;
+        return identified(workflow, ["id"], "GET /workflow/{workflowId}", "workflow");
       },
       statusOf: (r) => r.status ?? undefined,
       isDone: (r) => r.status != null && (until.has(r.status) || isTerminal(r.status)),
@@ -106,7 +107,7 @@ export async function failedTasks(
   client: SeqeraClient,
   workflowId: string,
   options: { signal?: AbortSignal } = {},
-): Promise<Task[]> {
+): Promise<Identified<Task, "id">[]> {
   return listFailedTasks(client, workflowId, undefined, options.signal);
 }
 
@@ -119,14 +120,18 @@ async function listFailedTasks(
   workflowId: string,
   expected: number | undefined,
   signal: AbortSignal | undefined,
-): Promise<Task[]> {
-  const failed: Task[] = [];
+): Promise<Identified<Task, "id">[]> {
+  const failed: Identified<Task, "id">[] = [];
   if (expected === 0) return failed;
   for await (const item of client.paginate("/workflow/{workflowId}/tasks", {
     params: { path: { workflowId } },
     signal,
   })) {
-    if (item.task?.status === "FAILED") failed.push(item.task);
+    if (item.task?.status === "FAILED") {
+      failed.push(
+        identified(item.task, ["id"], "GET /workflow/{workflowId}/tasks", "tasks[].task"),
+      );
+    }
     if (expected !== undefined && failed.length >= expected) break;
   }
   return failed;
@@ -238,7 +243,7 @@ export interface ListRunsOptions {
 export async function* listRuns(
   client: SeqeraClient,
   options: ListRunsOptions = {},
-): AsyncGenerator<RunSummary, void, undefined> {
+): AsyncGenerator<Identified<RunSummary, "id">, void, undefined> {
   const { signal, limit } = options;
   const statuses = typeof options.status === "string" ? [options.status] : (options.status ?? []);
   const after = bound(options.after, "after");
@@ -267,7 +272,7 @@ export async function* listRuns(
       if (after?.at !== undefined && !(submitted >= after.at)) continue;
       if (before?.at !== undefined && !(submitted <= before.at)) continue;
     }
-    yield run;
+    yield identified(run, ["id"], "GET /workflow", "workflows[].workflow");
     if (limit !== undefined && ++count >= limit) return;
   }
 }
