@@ -21,7 +21,7 @@ import {
   type SeqeraClient,
 } from "../../src/index.js";
 import { type Pipeline } from "../../src/automation/schema.js";
-import { type WorkspaceInfo } from "../../src/automation/names.js";
+import { type WorkspaceInfo } from "../../src/client/names.js";
 import { type Identified } from "../../src/automation/identified.js";
 
 export async function typeChecks(client: SeqeraClient): Promise<void> {
