@@ -42,7 +42,7 @@ export const LAUNCH_SETTINGS = {
       name: "params-file",
       aliases: ["params"],
       value: "file",
-      help: "Params (JSON or YAML) deep-merged over the saved ones.",
+      help: "Params (JSON or YAML) deep-merged over the saved ones; - reads them from standard input.",
     },
   },
   computeEnv: {

@@ -5,7 +5,7 @@ import { applyFields, type FieldArg, type InputSource } from "./body-fields.js";
 import { didYouMean } from "./closest.js";
 import type { Target } from "./operation-target.js";
 import { UsageError } from "./cli-errors.js";
-import { parseJsonText, readUtf8File } from "./input-text.js";
+import { parseJsonText, readFileOption } from "./input-text.js";
 
 /** What the command line asks of one operation, checked before anything is sent. */
 export interface CallPlan {
@@ -140,8 +140,7 @@ async function bodyOf(
 }
 
 async function readInput(file: string, io: InputSource): Promise<unknown> {
-  const label = `--input ${file === "-" ? "(stdin)" : file}`;
-  const text = file === "-" ? await io.stdin() : await readUtf8File(label, file);
+  const { label, text } = await readFileOption("--input", file, io);
   return parseJsonText(label, text);
 }
 

@@ -3,7 +3,8 @@ import { launchSettingRows } from "../automation/launch-settings.js";
 import type { Params } from "../automation/params.js";
 import { UsageError } from "./cli-errors.js";
 import type { OptionValues } from "./command-line.js";
-import { parseYamlText, readUtf8File } from "./input-text.js";
+import type { InputSource } from "./body-fields.js";
+import { parseYamlText, readFileOption, readUtf8File } from "./input-text.js";
 import { singleArgument } from "./single-argument.js";
 
 const STATUS = /^(SUBMITTED|RUNNING|SUCCEEDED|FAILED|CANCELLED|UNKNOWN)$/i;
@@ -25,6 +26,7 @@ export function launchArgument(args: string[], usage: string): string {
  */
 export async function launchSettings(
   values: OptionValues,
+  input: InputSource,
   signal?: AbortSignal,
 ): Promise<LaunchSettings> {
   const given = values as Record<string, string | string[] | boolean | undefined>;
@@ -32,7 +34,7 @@ export async function launchSettings(
     launchSettingRows().map(async ([key, { flag }]) => {
       const value = flag && given[flag.name];
       if (flag === undefined || value === undefined) return [key, undefined];
-      if (key === "params") return [key, await readParams(value as string, signal)];
+      if (key === "params") return [key, await readParams(value as string, input, signal)];
       if (flag.file)
         return [key, await readUtf8File(`--${flag.name} ${value}`, value as string, signal)];
       if (flag.choices && !flag.choices.includes(value as string)) {
@@ -44,9 +46,10 @@ export async function launchSettings(
   return Object.fromEntries(entries.filter(([, value]) => value !== undefined)) as LaunchSettings;
 }
 
-async function readParams(file: string, signal?: AbortSignal): Promise<Params> {
-  const label = `--params-file ${file}`;
-  return parseParams(label, await readUtf8File(label, file, signal));
+/** The params file, or standard input for "-" (`--params-file -`, as tw reads it). */
+async function readParams(file: string, input: InputSource, signal?: AbortSignal): Promise<Params> {
+  const { label, text } = await readFileOption("--params-file", file, input, signal);
+  return parseParams(label, text);
 }
 
 /** JSON or YAML (YAML reads JSON too); an object, as params are. Errors never quote the text. */

@@ -33,7 +33,7 @@ export async function relaunchCommand(
   const { relaunchRun } = await import("../index.js");
   return withSession(`relaunch ${workflowId}`, values, context, async (session) => {
     // Read within --timeout: the command's deadline bounds its files too.
-    const settings = await launchSettings(values, session.scope.signal);
+    const settings = await launchSettings(values, context, session.scope.signal);
     return launchThenWait(session, values.wait === true, context, (signal) =>
       relaunchRun(session.client, workflowId, {
         ...settings,

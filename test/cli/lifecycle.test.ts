@@ -72,6 +72,15 @@ describe("launch", () => {
     });
   });
 
+  test("--params-file - reads the params from standard input, as tw does", async () => {
+    const result = await seqera(["launch", "rnaseq", "--params-file", "-"], {
+      stdin: "outdir: s3://from-stdin\n",
+    });
+    expect(result).toMatchObject({ code: EXIT.ok, stderr: "" });
+    const { launch } = lastLaunch().body as { launch: { paramsText: string } };
+    expect(JSON.parse(launch.paramsText)).toMatchObject({ outdir: "s3://from-stdin" });
+  });
+
   test("without --wait: prints the workflowId at once", async () => {
     // --nextflow-version is checked against the catalog of API 1.187.0+: nextflow-version.test.ts.
     const result = await seqera(["launch", "rnaseq", "--run-name", "quick"]);
