@@ -56,6 +56,8 @@ export { find, listWorkspaces } from "./automation/names.js";
 export { downloadRunLog, followRunLog, saveRunLogs, taskLog } from "./automation/logs.js";
 export { uploadDataset } from "./automation/datasets.js";
 export { copyPipeline } from "./automation/copy.js";
+export { pipelineVersions, updatePipeline } from "./automation/pipeline-versions.js";
+export { runSummaries } from "./automation/reports.js";
 export {
   toComputeEnvRequest,
   toCredentialsRequest,

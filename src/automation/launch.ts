@@ -114,6 +114,11 @@ export async function launchPipeline(
 ): Promise<LaunchResult> {
   const { signal } = settings;
   if (/^(https?:\/\/|file:\/)/.test(pipeline)) {
+    if (settings.versionId !== undefined || settings.versionName !== undefined) {
+      throw new ConfigurationError(
+        "launchPipeline: a version (`versionId`, `versionName`) is one of a Launchpad pipeline: name the pipeline, not its repository URL.",
+      );
+    }
     const computeEnv = await describeComputeEnv(client, settings.computeEnv, signal);
     const request: LaunchRequest = {
       pipeline,
@@ -211,7 +216,7 @@ interface VersionList {
 }
 
 /** The id of the pipeline's published version named `name`, as tw looks it up. */
-async function versionIdOf(
+export async function versionIdOf(
   client: SeqeraClient,
   pipelineId: number,
   name: string,
@@ -398,7 +403,7 @@ async function computeEnvType(
  * up with the service's search (`GET /labels?search=<name>&type=simple|resource`) and created
  * when missing (`POST /labels`), as tw does.
  */
-async function labelIds(
+export async function labelIds(
   client: SeqeraClient,
   texts: readonly string[],
   signal: AbortSignal | undefined,

@@ -15,7 +15,9 @@ export type CommandName =
   | "wait"
   | "logs"
   | "cancel"
-  | "datasets";
+  | "datasets"
+  | "pipelines"
+  | "report";
 
 /** The commands that talk to the API (all but the emulator). */
 const API_COMMANDS: readonly CommandName[] = [
@@ -26,8 +28,12 @@ const API_COMMANDS: readonly CommandName[] = [
   "logs",
   "cancel",
   "datasets",
+  "pipelines",
+  "report",
 ];
 const LAUNCHING: readonly CommandName[] = ["launch", "relaunch"];
+/** The launch settings `pipelines update` and `pipelines versions add` change too. */
+const PIPELINE_SETTINGS: ReadonlySet<string> = new Set(["revision", "params-file", "labels"]);
 const WAITING: readonly CommandName[] = [...LAUNCHING, "wait", "logs"];
 
 interface OptionSpec {
@@ -61,7 +67,10 @@ const LAUNCH_OPTIONS = Object.fromEntries(
       type: flag.value === undefined ? "boolean" : "string",
       ...(flag.list && { multiple: true, commas: true }),
       ...(flag.value !== undefined && { value: flag.value }),
-      commands: flag.only ? [flag.only] : LAUNCHING,
+      commands: [
+        ...(flag.only ? [flag.only] : LAUNCHING),
+        ...(PIPELINE_SETTINGS.has(flag.name) ? (["pipelines"] as const) : []),
+      ],
     } as const;
     const aliases = (flag.aliases ?? []).map((alias): [string, OptionSpec] => [
       alias,
@@ -134,6 +143,51 @@ export const OPTIONS = {
     help: "Wait for the run to end: exit 0 if it SUCCEEDED, 1 if it FAILED or was CANCELLED.",
     commands: LAUNCHING,
   },
+  "version-name": {
+    type: "string",
+    value: "name",
+    help: "A published version of the Launchpad pipeline, by name: launch it, name a new one (pipelines versions add), or make it the default (pipelines versions default).",
+    commands: ["launch", "pipelines"],
+  },
+  "version-id": {
+    type: "string",
+    value: "id",
+    help: "A version of the Launchpad pipeline, by id: launch it, or make it the default.",
+    commands: ["launch", "pipelines"],
+  },
+  default: {
+    type: "boolean",
+    help: "Make the new version the pipeline's default (pipelines versions add).",
+    commands: ["pipelines"],
+  },
+  published: {
+    type: "boolean",
+    help: "List the published versions only (pipelines versions list).",
+    commands: ["pipelines"],
+  },
+  drafts: {
+    type: "boolean",
+    help: "List the draft versions only (pipelines versions list).",
+    commands: ["pipelines"],
+  },
+  after: {
+    type: "string",
+    value: "when",
+    help: "Runs from this instant (ISO 8601, or YYYY-MM-DD for the UTC day) or this long ago (24h, 7d).",
+    commands: ["report"],
+  },
+  before: {
+    type: "string",
+    value: "when",
+    help: "Runs up to this instant (ISO 8601, or YYYY-MM-DD for the UTC day) or this long ago (24h, 7d); default now.",
+    commands: ["report"],
+  },
+  by: {
+    type: "string",
+    value: "completion|submission",
+    help: "Which date of a run the window applies to; default completion.",
+    commands: ["report"],
+  },
   follow: {
     type: "boolean",
     help: "Print the console log as it grows, until the run ends.",
@@ -148,14 +202,14 @@ export const OPTIONS = {
     type: "string",
     short: "d",
     value: "text",
-    help: "The dataset's description, when it is created.",
-    commands: ["datasets"],
+    help: "The dataset's description (when it is created), or the pipeline's (pipelines update).",
+    commands: ["datasets", "pipelines"],
   },
   timeout: {
     type: "string",
     value: "duration",
     help: "Give up after this long (90s, 30m, 2h): the whole command, lookups, retries, pages and waits included; exit code 3.",
-    commands: ["call", ...WAITING, "cancel", "datasets"],
+    commands: ["call", ...WAITING, "cancel", "datasets", "pipelines", "report"],
   },
   "poll-interval": {
     type: "string",

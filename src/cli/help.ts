@@ -15,6 +15,9 @@ Usage:
   seqera-api logs <workflowId> [--follow]   a run's console output
   seqera-api cancel <workflowId>            cancel a run
   seqera-api datasets add <name> <file>     upload a CSV/TSV as a dataset
+  seqera-api pipelines versions list <p>    a Launchpad pipeline's versions (also add, default)
+  seqera-api pipelines update <pipeline>    change a pipeline, keeping its labels
+  seqera-api report --after 7d              runs' status, times, cost and CPU hours
   seqera-api emulator [--port N]            serve a local emulator of the API
   seqera-api --version
 
@@ -54,6 +57,25 @@ console log as it grows, each line once, until the run has ended.`,
 
 Creates the dataset (or adds a version to the one of that name) and prints
 {"datasetId", "version", "url"}: the url is what a pipeline's input param takes.`,
+  pipelines: `seqera-api pipelines versions list <pipeline> [--published | --drafts]
+seqera-api pipelines versions add <pipeline> --revision <ref> [--version-name <name>] [--default]
+seqera-api pipelines versions default <pipeline> --version-name <name> | --version-id <id>
+seqera-api pipelines update <pipeline> [--revision <ref>] [-d text] [--labels a,b] [--params-file f]
+
+A Launchpad pipeline (by name in the workspace) and its versions. versions list prints each
+version as a JSON line: {"pipelineId", "versionId", "name", "draft", "isDefault", "revision",
+"dateCreated"} (a draft has no name). versions add makes a version of the pipeline at a
+revision (a draft, published with --version-name, the default with --default) and prints it;
+versions default makes a published version the default, which a launch without
+--version-name runs. update changes the pipeline and keeps what is not named, its labels
+included (the API removes the labels an update does not send); a changed launch is a new draft
+version. Prints {"pipelineId", "versionId"}.`,
+  report: `seqera-api report --after <when> [--before <when>] [--by completion|submission]
+
+The runs of the workspace that completed (or, with --by submission, were submitted) in the
+window, one JSON line each: {"workflowId", "runName", "pipeline", "status", "submit",
+"start", "complete", "durationMs", "cost", "cpuHours"}. A when is an ISO 8601 instant, a UTC day
+(YYYY-MM-DD) or a duration ago (24h, 7d).`,
   operations: `seqera-api operations [word...]
 
 Lists the API's operations, one a line: operationId, method and path, summary. Words keep those

@@ -24,7 +24,12 @@ export async function launchCommand(
     // Read within --timeout: the command's deadline bounds its files too.
     const settings = await launchSettings(values, context, session.scope.signal);
     return launchThenWait(session, values.wait === true, context, (signal) =>
-      launchPipeline(session.client, pipeline, { ...settings, signal }),
+      launchPipeline(session.client, pipeline, {
+        ...settings,
+        versionName: values["version-name"],
+        versionId: values["version-id"],
+        signal,
+      }),
     );
   });
 }

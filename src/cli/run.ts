@@ -73,6 +73,14 @@ export async function run(argv: string[], context: CliContext): Promise<ExitCode
         const { datasetsCommand } = await import("./datasets-command.js");
         return await datasetsCommand(line.args, line.values, context);
       }
+      case "pipelines": {
+        const { pipelinesCommand } = await import("./pipelines-command.js");
+        return await pipelinesCommand(line.args, line.values, context);
+      }
+      case "report": {
+        const { reportCommand } = await import("./report-command.js");
+        return await reportCommand(line.args, line.values, context);
+      }
     }
   } catch (error) {
     // Bad input is reported without loading the client's error classes.

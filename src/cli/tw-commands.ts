@@ -21,7 +21,6 @@ const TW: Readonly<Record<string, string>> = {
   "pipelines list": "seqera-api ListPipelines --paginate",
   "pipelines view": "seqera-api DescribePipeline -p pipelineId=<id>",
   "pipelines add": "seqera-api CreatePipeline",
-  "pipelines update": "seqera-api UpdatePipeline -p pipelineId=<id>",
   "pipelines delete": "seqera-api DeletePipeline -p pipelineId=<id>",
   "pipelines launch": "seqera-api launch <pipeline>",
   "pipelines labels": "seqera-api ApplyLabelsToPipelines",
@@ -118,8 +117,10 @@ const TW: Readonly<Record<string, string>> = {
 const WORDS: Readonly<Record<string, string>> = {
   runs: LIFECYCLE,
   run: LIFECYCLE,
-  pipelines: "seqera-api ListPipelines, or seqera-api launch <pipeline>",
 };
+
+/** tw's words that are commands here too: only their sub-commands in TW are pointed elsewhere. */
+const OWN: ReadonlySet<string> = new Set(["pipelines"]);
 
 /** tw's top-level words (but `launch` and `datasets`, which are ours too). */
 const TOP = new Set([...Object.keys(TW).map((key) => key.split(" ")[0]!), "run"]);
@@ -134,6 +135,7 @@ export const TW_COMMANDS: readonly string[] = Object.keys(TW);
 export function twCommandHint(args: readonly string[]): string | undefined {
   const [word, ...rest] = args;
   if (word === undefined || !TOP.has(word)) return undefined;
+  if (OWN.has(word) && !Object.hasOwn(TW, `${word} ${rest[0]}`)) return undefined;
   const key = word === "run" ? "runs" : word;
   for (const length of [2, 1]) {
     const command = [key, ...rest.slice(0, length)].join(" ");

@@ -63,9 +63,10 @@ describe("tw's command words", () => {
       /use seqera-api DescribeWorkflow -p workflowId=<id>\./,
     ],
     [["runs", "relaunch", "-i", "x"], /use seqera-api relaunch <workflowId> \[--no-resume\]\./],
+    // `pipelines` is a command here too: alone, its usage.
     [
       ["pipelines"],
-      /has no "pipelines" command: use seqera-api ListPipelines, or seqera-api launch/,
+      /^seqera-api: Usage: seqera-api pipelines versions list\|add\|default <pipeline>/,
     ],
     [
       ["pipelines", "list"],
