@@ -220,12 +220,15 @@ async function create(
   };
 }
 
-/** Makes a published version (by `versionId` or `versionName`) the pipeline's default. */
+/**
+ * Makes a published version (by `versionId` or `versionName`) the pipeline's default; resolves
+ * with both ids.
+ */
 async function makeDefault(
   client: SeqeraClient,
   pipeline: PipelineRef,
   version: PipelineVersionSettings & { signal?: AbortSignal },
-): Promise<void> {
+): Promise<{ pipelineId: number; versionId: string }> {
   const { signal } = version;
   requireOperation(`PUT ${MANAGE}`);
   const pipelineId = await pipelineIdOf(client, pipeline, signal);
@@ -236,6 +239,7 @@ async function makeDefault(
     body: { isDefault: true },
     signal,
   });
+  return { pipelineId, versionId };
 }
 
 /**

@@ -65,11 +65,12 @@ seqera-api pipelines update <pipeline> [--revision <ref>] [-d text] [--labels a,
 A Launchpad pipeline (by name in the workspace) and its versions. versions list prints each
 version as a JSON line: {"pipelineId", "versionId", "name", "draft", "isDefault", "revision",
 "dateCreated"} (a draft has no name). versions add makes a version of the pipeline at a
-revision (a draft, published with --version-name, the default with --default) and prints it;
+revision (a draft, published with --version-name, the default with --default) and prints it.
 versions default makes a published version the default, which a launch without
---version-name runs. update changes the pipeline and keeps what is not named, its labels
-included (the API removes the labels an update does not send); a changed launch is a new draft
-version. Prints {"pipelineId", "versionId"}.`,
+--version-name runs, and prints {"pipelineId", "versionId", "isDefault": true}. update
+changes the pipeline and keeps what is not named, its labels included (the API removes the
+labels an update does not send); a changed launch is a new draft version. It prints
+{"pipelineId", "versionId"}.`,
   report: `seqera-api report --after <when> [--before <when>] [--by completion|submission]
 
 The runs of the workspace that completed (or, with --by submission, were submitted) in the

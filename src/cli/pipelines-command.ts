@@ -57,8 +57,12 @@ export async function pipelinesCommand(
             "pipelines versions default needs --version-name or --version-id (one).",
           );
         }
-        await pipelineVersions.makeDefault(client, pipeline, { versionName, versionId, signal });
-        await writeBody(context.stdout, { pipeline, versionName, versionId, isDefault: true });
+        const ids = await pipelineVersions.makeDefault(client, pipeline, {
+          versionName,
+          versionId,
+          signal,
+        });
+        await writeBody(context.stdout, { ...ids, isDefault: true });
         return EXIT.ok;
       }
       default: {

@@ -11,24 +11,11 @@ import {
 } from "../../src/index.js";
 import type { Emulator } from "../../src/testing/index.js";
 import { failure } from "../helpers/calls.js";
-import { clientOf, seededEmulator, servedSince } from "./setup.js";
+import { VERSIONED_PIPELINE, clientOf, seededEmulator, servedSince } from "./setup.js";
 
 let emulator: Emulator;
 beforeAll(async () => {
-  emulator = await seededEmulator({
-    computeEnvs: [{ id: "ce1", name: "aws", workspaceId: 42, primary: true, workDir: "s3://w" }],
-    labels: [{ id: 5, name: "production", workspaceId: 42 }],
-    pipelines: [
-      {
-        id: 7,
-        name: "rnaseq",
-        workspaceId: 42,
-        labelIds: [5],
-        launch: { computeEnvId: "ce1", revision: "3.14.0", paramsText: '{"genome":"GRCh38"}' },
-        versions: [{ id: "v1", name: "3.14.0" }],
-      },
-    ],
-  });
+  emulator = await seededEmulator(VERSIONED_PIPELINE);
 });
 afterAll(() => emulator.close());
 

@@ -5,7 +5,8 @@
 import { startEmulator, type Emulator } from "seqera-api-client/testing";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { EXIT } from "../../src/cli/exit-codes.js";
-import { sharedBuild, runCli, type BuiltCli } from "./cli.js";
+import { VERSIONED_PIPELINE } from "../automation/setup.js";
+import { lines, sharedBuild, runCli, type BuiltCli } from "./cli.js";
 
 let cli: BuiltCli;
 let emulator: Emulator;
@@ -16,18 +17,7 @@ beforeAll(async () => {
     startEmulator({
       seed: {
         workspaces: [{ org: "acme", name: "prod", id: 42 }],
-        computeEnvs: [{ name: "aws", workspaceId: 42, id: "ce1", primary: true }],
-        labels: [{ id: 5, name: "production", workspaceId: 42 }],
-        pipelines: [
-          {
-            id: 7,
-            name: "rnaseq",
-            workspaceId: 42,
-            labelIds: [5],
-            launch: { computeEnvId: "ce1", revision: "3.14.0" },
-            versions: [{ id: "v1", name: "3.14.0" }],
-          },
-        ],
+        ...VERSIONED_PIPELINE,
         runs: [
           {
             id: "done1",
@@ -57,12 +47,6 @@ const seqera = (args: string[]) =>
       TOWER_WORKSPACE_ID: "acme/prod",
     },
   });
-const lines = (stdout: string) =>
-  stdout
-    .trim()
-    .split("\n")
-    .map((line) => JSON.parse(line));
-
 test("versions add, list, launch --version-name, versions default: a rollout from the shell", async () => {
   const added = await seqera([
     "pipelines",
@@ -85,7 +69,8 @@ test("versions add, list, launch --version-name, versions default: a rollout fro
 
   const listed = await seqera(["pipelines", "versions", "list", "rnaseq", "--published"]);
   expect(listed.code).toBe(EXIT.ok);
-  expect(lines(listed.stdout).map((v) => [v.name, v.revision, v.isDefault])).toEqual([
+  const versions = lines(listed.stdout) as { name: string; revision: string; isDefault: boolean }[];
+  expect(versions.map((v) => [v.name, v.revision, v.isDefault])).toEqual([
     ["3.14.0", "3.14.0", true],
     ["3.15.0", "3.15.0", false],
   ]);
@@ -107,6 +92,11 @@ test("versions add, list, launch --version-name, versions default: a rollout fro
     "3.15.0",
   ]);
   expect(made.code).toBe(EXIT.ok);
+  expect(JSON.parse(made.stdout)).toEqual({
+    pipelineId: 7,
+    versionId: version.versionId,
+    isDefault: true,
+  });
   expect(emulator.state.pipelines.get(7)!.launch.revision).toBe("3.15.0");
   expect(emulator.state.pipelines.get(7)!.labelIds).toEqual([5]);
 });

@@ -8,12 +8,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { startEmulator, type Emulator } from "seqera-api-client/testing";
 import { afterAll, beforeAll, expect, test } from "vitest";
+import { orgJobsSeed } from "../examples/org-seed.js";
 import { runScript, sharedBuild, type BuiltCli } from "./cli.js";
 
 let cli: BuiltCli;
 let work: string;
 let emulator: Emulator;
-const ago = (hours: number) => new Date(Date.now() - hours * 3600_000).toISOString();
 
 beforeAll(async () => {
   if (spawnSync("jq", ["--version"]).status !== 0) {
@@ -22,41 +22,7 @@ beforeAll(async () => {
   [cli, work, emulator] = await Promise.all([
     sharedBuild(),
     mkdtemp(path.join(tmpdir(), "seqera-recipes-")),
-    startEmulator({
-      autoAdvance: true,
-      seed: {
-        organizations: [{ name: "acme" }, { name: "other" }],
-        workspaces: [
-          { org: "acme", name: "prod", id: 7 },
-          { org: "acme", name: "dev", id: 8 },
-          { org: "other", name: "lab", id: 9 },
-        ],
-        computeEnvs: [{ id: "ce1", name: "aws", workspaceId: 7, primary: true }],
-        labels: [
-          { name: "obsolete", workspaceId: 7 },
-          { name: "obsolete", workspaceId: 9 },
-        ],
-        secrets: [
-          { name: "OLD_TOKEN", value: "x", workspaceId: 8 },
-          { name: "OLD_TOKEN", value: "x", workspaceId: 9 },
-        ],
-        pipelines: [
-          { name: "rnaseq", workspaceId: 7, launch: { computeEnvId: "ce1", revision: "3.14.0" } },
-        ],
-        runs: [
-          {
-            workspaceId: 7,
-            runName: "monday",
-            status: "SUCCEEDED",
-            launch: { pipeline: "https://github.com/nf-core/rnaseq", computeEnvId: "ce1" },
-            dateCreated: ago(50),
-            submit: ago(50),
-            start: ago(50),
-            complete: ago(48),
-          },
-        ],
-      },
-    }),
+    startEmulator({ autoAdvance: true, seed: orgJobsSeed() }),
   ]);
 });
 afterAll(async () => {

@@ -2,66 +2,15 @@ import { RunFailedError } from "seqera-api-client";
 import { startEmulator, type Emulator } from "seqera-api-client/testing";
 import { afterAll, beforeAll, expect, test, vi } from "vitest";
 import { cleanUp, costReport, rollOut } from "./org-jobs.js";
+import { orgJobsSeed } from "./org-seed.js";
 import { stubTwVariables } from "./tw-variables.js";
 
 // The recipes of docs/recipes.md written with the helpers: a version rollout, a label and
 // secret clean-up across an organization and a cost report, against a seeded emulator.
 let emulator: Emulator;
-const ago = (hours: number) => new Date(Date.now() - hours * 3600_000).toISOString();
 
 beforeAll(async () => {
-  emulator = await startEmulator({
-    autoAdvance: true,
-    seed: {
-      organizations: [{ name: "acme" }, { name: "other" }],
-      workspaces: [
-        { org: "acme", name: "prod", id: 7 },
-        { org: "acme", name: "dev", id: 8 },
-        { org: "other", name: "lab", id: 9 },
-      ],
-      computeEnvs: [{ id: "ce1", name: "aws", workspaceId: 7, primary: true }],
-      labels: [
-        { name: "obsolete", workspaceId: 7 },
-        { name: "obsolete", workspaceId: 9 },
-        { name: "keep", workspaceId: 8 },
-      ],
-      secrets: [
-        { name: "OLD_TOKEN", value: "x", workspaceId: 8 },
-        { name: "OLD_TOKEN", value: "x", workspaceId: 9 },
-      ],
-      pipelines: [
-        { name: "rnaseq", workspaceId: 7, launch: { computeEnvId: "ce1", revision: "3.14.0" } },
-        {
-          name: "sarek",
-          workspaceId: 7,
-          launch: { computeEnvId: "ce1", revision: "3.4.0" },
-          ending: { status: "FAILED", task: "MULTIQC", exitStatus: 2 },
-        },
-      ],
-      runs: [
-        {
-          workspaceId: 7,
-          runName: "monday",
-          status: "SUCCEEDED",
-          launch: { pipeline: "https://github.com/nf-core/rnaseq", computeEnvId: "ce1" },
-          dateCreated: ago(50),
-          submit: ago(50),
-          start: ago(50),
-          complete: ago(48),
-        },
-        {
-          workspaceId: 7,
-          runName: "last_month",
-          status: "SUCCEEDED",
-          launch: { pipeline: "https://github.com/nf-core/rnaseq", computeEnvId: "ce1" },
-          dateCreated: ago(24 * 30),
-          submit: ago(24 * 30),
-          start: ago(24 * 30),
-          complete: ago(24 * 30 - 1),
-        },
-      ],
-    },
-  });
+  emulator = await startEmulator({ autoAdvance: true, seed: orgJobsSeed() });
   stubTwVariables(emulator);
 });
 afterAll(async () => {
