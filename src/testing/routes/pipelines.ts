@@ -65,7 +65,7 @@ export const pipelineRoutes: Record<string, StateRoute> = {
       workspaceId: ctx.workspaceId,
       ...(typeof body.description === "string" && { description: body.description }),
       launch: (body.launch as Record<string, unknown> | undefined) ?? {},
-      ...(typeof versionName === "string" && { versionName }),
+      ...(typeof versionName === "string" && { versions: [{ name: versionName }] }),
       labelIds: (body.labelIds as number[] | undefined) ?? [],
     });
     return ok({ pipeline: pipelineDto(ctx, pipeline) });

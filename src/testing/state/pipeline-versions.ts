@@ -44,15 +44,14 @@ const MAX_NAME = 255;
 
 /**
  * The versions a pipeline starts with: those seeded (over its launch), else one published
- * version named `<pipeline>-1` (or `name`), the default.
+ * version named `<pipeline>-1`, the default.
  */
 export function initialVersions(
   pipelineName: string,
   launch: LaunchConfig,
   inits: readonly PipelineVersionInit[] | undefined,
-  name?: string,
 ): PipelineVersion[] {
-  const given = inits?.length ? inits : [{ name: name ?? `${pipelineName}-1` }];
+  const given = inits?.length ? inits : [{ name: `${pipelineName}-1` }];
   const versions = given.map((init) => {
     const dateCreated = timestamp(init.dateCreated);
     return {

@@ -45,8 +45,6 @@ export interface PipelineInit extends ScopedInit {
    * `<name>-1`, published and the default, as adding a pipeline makes.
    */
   versions?: PipelineVersionInit[];
-  /** The first version's name when `versions` is not given (CreatePipeline's `version.name`). */
-  versionName?: string;
   labelIds?: number[];
   /**
    * Default PRIVATE; SHARED pipelines are listed (`visibility=all`), described and launched
@@ -71,7 +69,7 @@ export class PipelineStore extends ScopedStore<Pipeline, PipelineInit> {
       repository:
         init.repository ??
         (typeof pipeline === "string" ? pipeline : `https://github.com/nf-core/${init.name}`),
-      versions: initialVersions(init.name, launch, init.versions, init.versionName),
+      versions: initialVersions(init.name, launch, init.versions),
       labelIds: init.labelIds ?? [],
       visibility: init.visibility ?? "PRIVATE",
       ...(init.ending && { ending: init.ending }),
