@@ -89,10 +89,12 @@ async function list(
         `GET ${VERSIONS}`,
         "versions[].version",
       );
-      const { launch } = await client.GET("/pipelines/{pipelineId}/launch", {
+      // `versionId` appears with versions (1.140.0): untyped, as VERSIONS, for every release.
+      const answer = (await client.request("GET", "/pipelines/{pipelineId}/launch", {
         params: { path: { pipelineId }, query: { versionId: version.id } },
         signal,
-      });
+      })) as { launch?: { revision?: string | null } | null } | null;
+      const launch = answer?.launch;
       return {
         pipelineId,
         versionId: version.id,

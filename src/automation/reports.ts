@@ -69,6 +69,8 @@ export async function* runSummaries(
     });
     const workflow = answer.workflow ?? run;
     const load = answer.progress?.workflowProgress;
+    // The answer's own `cost` appears in API 1.181.0; before it, the progress's is the run's.
+    const { cost } = answer as { cost?: number | null };
     const start = Date.parse(workflow.start ?? "");
     const end = Date.parse(workflow.complete ?? "");
     yield {
@@ -82,7 +84,7 @@ export async function* runSummaries(
       durationMs:
         workflow.duration ??
         (Number.isNaN(start) ? null : (Number.isNaN(end) ? Date.now() : end) - start),
-      cost: answer.cost ?? load?.cost ?? null,
+      cost: cost ?? load?.cost ?? null,
       cpuHours: load?.cpuTime == null ? null : load.cpuTime / HOUR_MS,
     };
   }
