@@ -8,12 +8,12 @@ import { readFile } from "node:fs/promises";
 import { once } from "node:events";
 import { createServer as createHttpServer, type Server } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
-import { connect, type AddressInfo, type Socket } from "node:net";
+import { connect, createServer as createTcpServer, type AddressInfo, type Socket } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { inspect, promisify } from "node:util";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { ConfigurationError, ConnectionError } from "../../src/index.js";
+import { ConfigurationError, ConnectionError, TimeoutError } from "../../src/index.js";
 import { freePort } from "../helpers/ports.js";
 import { clientFor, TOKEN } from "../helpers/client.js";
 import { useTestServer } from "../helpers/server.js";
@@ -179,6 +179,22 @@ describe("an http:// API through HTTP_PROXY", () => {
     expect(error?.message).toBe(
       `GET /service-info failed: no response from http://seqera.test through the proxy ${down} (ECONNREFUSED)`,
     );
+  });
+
+  it("a proxy that never answers the CONNECT: TimeoutError saying the proxy", async () => {
+    const silent = createTcpServer((socket) => socket.on("error", () => {}));
+    silent.listen(0, "127.0.0.1");
+    await once(silent, "listening");
+    const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    try {
+      const error = await failureOf(serviceInfo({ HTTP_PROXY: url }, { timeoutMs: 300 }));
+      expect(error).toBeInstanceOf(TimeoutError);
+      expect(error?.message).toBe(
+        `GET /service-info timed out after 300 ms through the proxy ${url}`,
+      );
+    } finally {
+      silent.close();
+    }
   });
 
   it.each([
