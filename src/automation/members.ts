@@ -89,35 +89,33 @@ export async function setWorkspaceRole(
   }
   const { orgId, orgName } = await find.workspace(client, workspaceId, { signal });
   const path = { orgId: Number(orgId), workspaceId: Number(workspaceId) };
-  const team =
-    "team" in who ? await lookup(client, TEAMS, `${orgName}/${who.team}`, signal) : undefined;
+  // Whom the participant is: also the body that adds it.
+  const target =
+    "team" in who
+      ? { teamId: (await lookup(client, TEAMS, `${orgName}/${who.team}`, signal)).teamId }
+      : { userNameOrEmail: who.user };
   const participantOf = async () => {
     const participants = client.paginate("/orgs/{orgId}/workspaces/{workspaceId}/participants", {
       params: { path },
       signal,
     });
     for await (const p of participants) {
-      if (
-        team
-          ? p.teamId === team.teamId
-          : p.type !== "TEAM" && isUser(p, (who as { user: string }).user)
-      ) {
-        return p;
-      }
+      const same =
+        "teamId" in target
+          ? p.teamId === target.teamId
+          : p.type !== "TEAM" && isUser(p, target.userNameOrEmail);
+      if (same) return p;
     }
     return undefined;
   };
   let participant = await participantOf();
   let done: "added" | "changed" = "changed";
   if (!participant) {
-    const body = team
-      ? { teamId: team.teamId }
-      : { userNameOrEmail: (who as { user: string }).user };
     const add = "PUT /orgs/{orgId}/workspaces/{workspaceId}/participants/add";
     const answer = await client
       .PUT("/orgs/{orgId}/workspaces/{workspaceId}/participants/add", {
         params: { path },
-        body,
+        body: target,
         signal,
       })
       .catch(async (error: unknown) => {

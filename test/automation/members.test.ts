@@ -142,6 +142,25 @@ describe("membership set idempotently", () => {
   });
 });
 
+test("added meanwhile by someone else (a 409): counted as in, and the role set all the same", async () => {
+  const client = clientOf(emulator);
+  // The lists answer as read before another job added them.
+  let stale = 2;
+  const empty = (key: string) => () =>
+    stale-- > 0 ? { status: 200, body: { [key]: [], totalSize: 0 } } : undefined;
+  emulator.setHandler("ListOrganizationTeamMembers", empty("members"));
+  try {
+    await expect(addMembers(client, "acme/bioinfo", "ana")).resolves.toEqual([]);
+    emulator.setHandler("ListWorkspaceParticipants", empty("participants"));
+    const prod = client.withWorkspace("acme/prod");
+    await expect(setWorkspaceRole(prod, { team: "bioinfo" }, "view")).resolves.toBe("added");
+  } finally {
+    emulator.clearHandlers();
+  }
+  expect(teamMembers("bioinfo")).toEqual(["ana", "bo"]);
+  expect(roleOf(42, "bioinfo")).toEqual(["view"]);
+});
+
 describe("data links: objects and bytes under a folder", () => {
   test("find.dataLink with `under` browses its folders page by page, at any depth", async () => {
     const client = clientOf(emulator);
