@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 import type { FieldArg } from "./body-fields.js";
 import { didYouMean } from "./closest.js";
 import { UsageError } from "./cli-errors.js";
-import { twCommandHint } from "./tw-commands.js";
+import { twCommandHint, type OWN_COMMANDS } from "./tw-commands.js";
 import { LAUNCH_SETTINGS, launchSettingRows } from "../automation/launch-settings.js";
 
 /** What the first positional argument selects. "call" is an API operation (by id or path). */
@@ -17,7 +17,8 @@ export type CommandName =
   | "cancel"
   | "datasets"
   | "pipelines"
-  | "report";
+  | "report"
+  | keyof typeof OWN_COMMANDS;
 
 /** The commands that talk to the API (all but the emulator). */
 const API_COMMANDS: readonly CommandName[] = [
@@ -30,6 +31,10 @@ const API_COMMANDS: readonly CommandName[] = [
   "datasets",
   "pipelines",
   "report",
+  "teams",
+  "members",
+  "participants",
+  "data-links",
 ];
 const LAUNCHING: readonly CommandName[] = ["launch", "relaunch"];
 /** The launch settings `pipelines update` and `pipelines versions add` change too. */
@@ -205,11 +210,16 @@ export const OPTIONS = {
     help: "The dataset's description (when it is created), or the pipeline's (pipelines update).",
     commands: ["datasets", "pipelines"],
   },
+  team: {
+    type: "boolean",
+    help: "The participant named is a team of the workspace's organization, not a user.",
+    commands: ["participants"],
+  },
   timeout: {
     type: "string",
     value: "duration",
     help: "Give up after this long (90s, 30m, 2h): the whole command, lookups, retries, pages and waits included; exit code 3.",
-    commands: ["call", ...WAITING, "cancel", "datasets", "pipelines", "report"],
+    commands: API_COMMANDS,
   },
   "poll-interval": {
     type: "string",

@@ -81,6 +81,13 @@ export async function run(argv: string[], context: CliContext): Promise<ExitCode
         const { reportCommand } = await import("./report-command.js");
         return await reportCommand(line.args, line.values, context);
       }
+      case "teams":
+      case "members":
+      case "participants":
+      case "data-links": {
+        const { resourceCommand } = await import("./resource-commands.js");
+        return await resourceCommand(line.command, line.args, line.values, context);
+      }
     }
   } catch (error) {
     // Bad input is reported without loading the client's error classes.
