@@ -1,4 +1,4 @@
-import type { WorkflowRun, WorkflowTask } from "../state/runs.js";
+import type { Run, RunTask } from "../state/runs.js";
 import { isActive } from "../state/runs.js";
 import type { EmulatorRequest, EmulatorResponse } from "../types.js";
 import { FORBIDDEN, ok, page, type RouteContext, type StateRoute } from "./context.js";
@@ -94,7 +94,7 @@ export const runLogRoutes: Record<string, StateRoute> = {
 const TASK_FILES = [".command.out", ".command.err", ".command.log"];
 
 /** `.command.log`: the task's stdout, then its stderr. */
-function commandLog(task: WorkflowTask): string[] {
+function commandLog(task: RunTask): string[] {
   return [...task.stdout, ...task.stderr];
 }
 
@@ -135,13 +135,13 @@ function logPage(
 function findTask(
   request: EmulatorRequest,
   ctx: RouteContext,
-): { run: WorkflowRun; task: WorkflowTask } | undefined {
+): { run: Run; task: RunTask } | undefined {
   const run = findRun(request, ctx);
   const task = run?.tasks.find((t) => t.taskId === request.params.taskId && t.status !== "NEW");
   return run && task ? { run, task } : undefined;
 }
 
-function taskDto(ctx: RouteContext, run: WorkflowRun, t: WorkflowTask): Record<string, unknown> {
+function taskDto(ctx: RouteContext, run: Run, t: RunTask): Record<string, unknown> {
   const workDir = typeof run.launch.workDir === "string" ? run.launch.workDir : "work";
   return ctx.dto("Task", {
     taskId: t.taskId,

@@ -1,11 +1,5 @@
 import { isRecord } from "../../openapi/operations-document.js";
-import {
-  isActive,
-  type RunEnding,
-  type TaskInit,
-  type WorkflowRun,
-  type WorkflowTask,
-} from "../state/runs.js";
+import { isActive, type RunEnding, type TaskInit, type Run, type RunTask } from "../state/runs.js";
 import type { EmulatorRequest } from "../types.js";
 import {
   badRequest,
@@ -23,7 +17,7 @@ import { labelDtos } from "./labels.js";
 import { usablePipeline } from "./pipelines.js";
 import { runFilter } from "./run-search.js";
 
-/** Workflow runs: launch, list, describe, cancel, delete, keyed by operationId. */
+/** Runs: launch, list, describe, cancel, delete, keyed by operationId. */
 export const runRoutes: Record<string, StateRoute> = {
   CreateWorkflowLaunch(request, ctx) {
     const launch = bodyOf(request).launch;
@@ -238,12 +232,12 @@ function savedLaunch(
 }
 
 /** The run of the path's `workflowId`, if it is in the request's workspace. */
-export function findRun(request: EmulatorRequest, ctx: RouteContext): WorkflowRun | undefined {
+export function findRun(request: EmulatorRequest, ctx: RouteContext): Run | undefined {
   return findIn(ctx.state.runs, String(request.params.workflowId), ctx);
 }
 
 /** The workspace and organization fields of a run's answers; none for the personal context. */
-function scope(ctx: RouteContext, run: WorkflowRun): Record<string, unknown> {
+function scope(ctx: RouteContext, run: Run): Record<string, unknown> {
   const workspace =
     run.workspaceId === undefined ? undefined : ctx.state.workspaces.get(run.workspaceId);
   const org = workspace && ctx.state.organizationOf(workspace);
@@ -256,7 +250,7 @@ function scope(ctx: RouteContext, run: WorkflowRun): Record<string, unknown> {
 }
 
 /** The run as a `WorkflowDbDto` (list) or `WorkflowMaxDbDto` (describe). */
-function workflowDto(ctx: RouteContext, schema: string, run: WorkflowRun): Record<string, unknown> {
+function workflowDto(ctx: RouteContext, schema: string, run: Run): Record<string, unknown> {
   const launch = run.launch;
   return ctx.dto(schema, {
     id: run.id,
@@ -300,7 +294,7 @@ const NEXTFLOW = { version: "24.10.0", build: "5928", timestamp: "2024-10-27T19:
 const STAT_STATUSES = { succeed: "COMPLETED", cached: "CACHED", failed: "FAILED" } as const;
 
 /** `stats` of an ended run: its tasks counted by outcome. */
-function statsDto(ctx: RouteContext, run: WorkflowRun): Record<string, unknown> {
+function statsDto(ctx: RouteContext, run: Run): Record<string, unknown> {
   const ran = run.tasks.filter((t) => t.status !== "NEW");
   const values: Record<string, unknown> = { ignoredCount: 0, ignoredCountFmt: "0", ignoredPct: 0 };
   for (const [key, status] of Object.entries(STAT_STATUSES)) {
@@ -318,8 +312,8 @@ function statsDto(ctx: RouteContext, run: WorkflowRun): Record<string, unknown> 
 }
 
 /** `progress`: the run's tasks counted by status, overall and per process; no metrics. */
-function progressDto(ctx: RouteContext, run: WorkflowRun): Record<string, unknown> {
-  const counts = (tasks: WorkflowTask[]) => ({
+function progressDto(ctx: RouteContext, run: Run): Record<string, unknown> {
+  const counts = (tasks: RunTask[]) => ({
     pending: tasks.filter((t) => t.status === "NEW").length,
     submitted: tasks.filter((t) => t.status === "SUBMITTED").length,
     running: tasks.filter((t) => t.status === "RUNNING").length,
@@ -366,7 +360,7 @@ const LOAD_METRICS = [
 ];
 
 /** The run's work directory: its launch's, else (a seeded run) its compute env's. */
-function runWorkDir(ctx: RouteContext, run: WorkflowRun): string | undefined {
+function runWorkDir(ctx: RouteContext, run: Run): string | undefined {
   if (typeof run.launch.workDir === "string") return run.launch.workDir;
   return run.computeEnvId === undefined
     ? undefined

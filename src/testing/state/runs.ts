@@ -4,15 +4,14 @@ import { randomId, serviceTimestamp } from "../ids.js";
 import { ScopedStore, type ScopedInit, type WorkspaceResolver } from "./scoped.js";
 import { timestamp, type Entity } from "./store.js";
 
-export type WorkflowStatus =
-  "SUBMITTED" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED" | "UNKNOWN";
+export type RunStatus = "SUBMITTED" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED" | "UNKNOWN";
 export type TaskStatus =
   "NEW" | "SUBMITTED" | "RUNNING" | "CACHED" | "COMPLETED" | "FAILED" | "ABORTED";
 
-const ACTIVE: ReadonlySet<WorkflowStatus> = new Set(["SUBMITTED", "RUNNING"]);
+const ACTIVE: ReadonlySet<RunStatus> = new Set(["SUBMITTED", "RUNNING"]);
 
 /** One task (process execution) of a run. */
-export interface WorkflowTask {
+export interface RunTask {
   taskId: number;
   /** The process, e.g. "FASTQC". */
   process: string;
@@ -34,8 +33,8 @@ export interface WorkflowTask {
 }
 
 /** One run the emulator knows, launched through the API or added by a test. */
-export interface WorkflowRun extends Entity<string> {
-  status: WorkflowStatus;
+export interface Run extends Entity<string> {
+  status: RunStatus;
   runName: string;
   /** The repository it runs (launch.pipeline), also its project name. */
   pipeline: string;
@@ -53,7 +52,7 @@ export interface WorkflowRun extends Entity<string> {
   launch: Record<string, unknown>;
   computeEnvId?: string;
   labelIds: number[];
-  tasks: WorkflowTask[];
+  tasks: RunTask[];
   /** The console log (what `GET /workflow/{id}/log` pages through); grows as the run advances. */
   log: string[];
   /** When it was submitted (its `dateCreated` unless seeded). */
@@ -105,10 +104,10 @@ export interface TaskInit {
   stderr?: string | string[];
 }
 
-export interface WorkflowInit extends ScopedInit {
+export interface RunInit extends ScopedInit {
   id?: string;
   /** Default "SUBMITTED"; a later status is reached by the same steps as `advance`/`finish`. */
-  status?: WorkflowStatus;
+  status?: RunStatus;
   /** Default `launch.runName`, else a made-up name as Nextflow's ("happy_curie"). */
   runName?: string;
   launch?: Record<string, unknown>;
@@ -147,7 +146,7 @@ export interface WorkflowInit extends ScopedInit {
 
 const DEFAULT_TASKS: TaskInit[] = [{ process: "FASTQC", tag: "sample_1" }, { process: "MULTIQC" }];
 
-export function isActive(run: WorkflowRun): boolean {
+export function isActive(run: Run): boolean {
   return ACTIVE.has(run.status);
 }
 
@@ -156,14 +155,14 @@ export function isActive(run: WorkflowRun): boolean {
  * `advance(id)` goes SUBMITTED → RUNNING, then completes one task after the other, then
  * SUCCEEDED; `finish(id, status)` ends it at once. Tasks and the console log follow.
  */
-export class RunStore extends ScopedStore<WorkflowRun, WorkflowInit> {
+export class RunStore extends ScopedStore<Run, RunInit> {
   #launched = 0;
 
   constructor(workspace: WorkspaceResolver) {
     super(() => randomId(14), workspace);
   }
 
-  override add(init: WorkflowInit = {}): WorkflowRun {
+  override add(init: RunInit = {}): Run {
     const run = super.add(init);
     const target = init.status ?? "SUBMITTED";
     const asSeeded = init.tasks?.some((t) => typeof t !== "string" && t.status !== undefined);
@@ -177,7 +176,7 @@ export class RunStore extends ScopedStore<WorkflowRun, WorkflowInit> {
     return run;
   }
 
-  protected build(base: WorkflowRun, init: WorkflowInit): WorkflowRun {
+  protected build(base: Run, init: RunInit): Run {
     const launch = init.launch ?? {};
     this.#launched++;
     const inits = (init.tasks ?? DEFAULT_TASKS).map((t) =>
@@ -217,7 +216,7 @@ export class RunStore extends ScopedStore<WorkflowRun, WorkflowInit> {
   }
 
   /** Runs of a workspace (undefined: the personal context), newest first as the service lists them. */
-  override list(workspaceId: number | undefined): WorkflowRun[] {
+  override list(workspaceId: number | undefined): Run[] {
     return super
       .list(workspaceId)
       .reverse()
@@ -228,7 +227,7 @@ export class RunStore extends ScopedStore<WorkflowRun, WorkflowInit> {
    * One step: SUBMITTED → RUNNING (first task running); while RUNNING, the running task
    * completes and the next starts; after the last task, SUCCEEDED. Throws on an ended run.
    */
-  advance(id: string): WorkflowRun {
+  advance(id: string): Run {
     const run = this.#active(id);
     const now = serviceTimestamp(new Date());
     const running = run.tasks.find((t) => t.status === "RUNNING");
@@ -256,7 +255,7 @@ export class RunStore extends ScopedStore<WorkflowRun, WorkflowInit> {
     id: string,
     status: "SUCCEEDED" | "FAILED" | "CANCELLED" = "SUCCEEDED",
     errorMessage?: string,
-  ): WorkflowRun {
+  ): Run {
     const run = this.#active(id);
     const now = serviceTimestamp(new Date());
     // A failure belongs to a task, so a submitted run starts its first one before failing.
@@ -285,7 +284,7 @@ export class RunStore extends ScopedStore<WorkflowRun, WorkflowInit> {
   }
 
   /** Fails the running task as `ending` says, and the run with it. */
-  #fail(run: WorkflowRun, task: WorkflowTask, now: string, ending: RunEnding): WorkflowRun {
+  #fail(run: Run, task: RunTask, now: string, ending: RunEnding): Run {
     const exitStatus = ending.exitStatus ?? 1;
     task.status = "FAILED";
     task.exitStatus = exitStatus;
@@ -302,21 +301,20 @@ export class RunStore extends ScopedStore<WorkflowRun, WorkflowInit> {
   }
 
   /** Sets the status alone (tasks and log unchanged), for a state no step reaches. */
-  setStatus(id: string, status: WorkflowStatus): WorkflowRun {
+  setStatus(id: string, status: RunStatus): Run {
     const run = this.update(id, { status });
     if (!isActive(run)) run.complete ??= run.lastUpdated;
     return run;
   }
 
-  #active(id: string): WorkflowRun {
+  #active(id: string): Run {
     const run = this.get(id);
-    if (!run) throw new ConfigurationError(`No workflow run ${id}`);
-    if (!isActive(run))
-      throw new ConfigurationError(`Workflow run ${id} has ended (${run.status})`);
+    if (!run) throw new ConfigurationError(`No run ${id}`);
+    if (!isActive(run)) throw new ConfigurationError(`Run ${id} has ended (${run.status})`);
     return run;
   }
 
-  #startNext(run: WorkflowRun, now: string): boolean {
+  #startNext(run: Run, now: string): boolean {
     const next = run.tasks.find((t) => t.status === "NEW");
     if (!next) return false;
     next.status = "RUNNING";
@@ -330,7 +328,7 @@ export class RunStore extends ScopedStore<WorkflowRun, WorkflowInit> {
     return true;
   }
 
-  #end(run: WorkflowRun, status: WorkflowStatus, now: string): void {
+  #end(run: Run, status: RunStatus, now: string): void {
     run.status = status;
     run.complete = now;
     run.lastUpdated = now;
@@ -340,7 +338,7 @@ export class RunStore extends ScopedStore<WorkflowRun, WorkflowInit> {
 }
 
 /** The console log's closing lines. */
-function summary(run: WorkflowRun, now: string): string[] {
+function summary(run: Run, now: string): string[] {
   const count = (status: TaskStatus) => run.tasks.filter((t) => t.status === status).length;
   const failed = count("FAILED");
   return [
@@ -352,7 +350,7 @@ function summary(run: WorkflowRun, now: string): string[] {
 }
 
 /** Whether the run's ending fails it at this task. */
-function failsAt(run: WorkflowRun, task: WorkflowTask): boolean {
+function failsAt(run: Run, task: RunTask): boolean {
   const ending = run.ending;
   if (ending?.status !== "FAILED") return false;
   if (ending.task === undefined) return task === run.tasks[run.tasks.length - 1];
@@ -360,7 +358,7 @@ function failsAt(run: WorkflowRun, task: WorkflowTask): boolean {
 }
 
 /** A run whose tasks carry statuses: taken as given, with the times and console log they imply. */
-function seedAsIs(run: WorkflowRun, status: WorkflowStatus, init: WorkflowInit): WorkflowRun {
+function seedAsIs(run: Run, status: RunStatus, init: RunInit): Run {
   run.status = status;
   if (status !== "SUBMITTED") run.start = timestamp(init.start, run.submit);
   if (!isActive(run)) {
@@ -393,7 +391,7 @@ function seedAsIs(run: WorkflowRun, status: WorkflowStatus, init: WorkflowInit):
   return run;
 }
 
-function banner(run: WorkflowRun): string[] {
+function banner(run: Run): string[] {
   const revision = String(run.launch.revision ?? "main");
   return [
     "N E X T F L O W  ~  version 24.10.0",
@@ -402,7 +400,7 @@ function banner(run: WorkflowRun): string[] {
   ];
 }
 
-function failureLines(task: WorkflowTask): string[] {
+function failureLines(task: RunTask): string[] {
   return [
     `[${task.hash}] NOTE: Process \`${task.name}\` terminated with an error exit status (${task.exitStatus ?? 1})`,
     `ERROR ~ Error executing process > '${task.name}'`,
@@ -413,7 +411,7 @@ function failureLines(task: WorkflowTask): string[] {
  * A run stepped at seeding happened when the seed says, not now: it started at `start`
  * (default `submit`) and ended at `complete` (default `lastUpdated`); its tasks within.
  */
-function applySeededTimes(run: WorkflowRun, init: WorkflowInit): void {
+function applySeededTimes(run: Run, init: RunInit): void {
   if (run.start === undefined) return;
   run.start = timestamp(init.start, run.submit);
   if (run.complete !== undefined) {
@@ -430,7 +428,7 @@ function applySeededTimes(run: WorkflowRun, init: WorkflowInit): void {
 }
 
 /** A stepped task's time within the run's seeded start and end. */
-function clamp(time: string, run: WorkflowRun): string {
+function clamp(time: string, run: Run): string {
   if (run.start && time < run.start) return run.start;
   if (run.complete && time > run.complete) return run.complete;
   return time;
@@ -497,12 +495,12 @@ function taskName(init: TaskInit): string {
 }
 
 /** The seeded output of tasks not yet started. */
-const pendingOutput = new WeakMap<WorkflowTask, { stdout: string[]; stderr: string[] }>();
+const pendingOutput = new WeakMap<RunTask, { stdout: string[]; stderr: string[] }>();
 
-function newTask(taskId: number, init: TaskInit): WorkflowTask {
+function newTask(taskId: number, init: TaskInit): RunTask {
   const hex = randomBytes(4).toString("hex");
   const status = init.status ?? "NEW";
-  const task: WorkflowTask = {
+  const task: RunTask = {
     taskId,
     process: init.process,
     name: taskName(init),
@@ -531,7 +529,7 @@ function newTask(taskId: number, init: TaskInit): WorkflowTask {
   return task;
 }
 
-function completeTask(run: WorkflowRun, task: WorkflowTask, now: string): void {
+function completeTask(run: Run, task: RunTask, now: string): void {
   task.status = "COMPLETED";
   task.exitStatus = 0;
   task.complete = now;

@@ -21,7 +21,7 @@ import {
   type TeamInit,
 } from "./participants.js";
 import { PipelineStore, type PipelineInit } from "./pipelines.js";
-import { RunStore, type WorkflowInit } from "./runs.js";
+import { RunStore, type RunInit } from "./runs.js";
 import type { WorkspaceRef } from "./scoped.js";
 import { ResourceStore, type ResourceInit } from "./resources.js";
 import { SecretStore, type SecretInit } from "./secrets.js";
@@ -53,7 +53,7 @@ export interface Seed {
   pipelines?: PipelineInit[];
   secrets?: SecretInit[];
   datasets?: DatasetInit[];
-  runs?: WorkflowInit[];
+  runs?: RunInit[];
   /** Buckets with the objects under them, after credentials (a link names its own). */
   dataLinks?: DataLinkInit[];
   /** Data Studios, after compute envs (a studio names its compute env by id). */
@@ -145,11 +145,6 @@ export class EmulatorState {
     );
     this.nextflow = new NextflowCatalog(seed.nextflow);
     this.#apply(seed);
-  }
-
-  /** The runs' store under its earlier name. */
-  get workflows(): RunStore {
-    return this.runs;
   }
 
   /**
