@@ -60,9 +60,9 @@ function matchesTerm(run: Run, { key, value }: Term): boolean {
     case "label":
       return true;
     case "after":
-      return run.dateCreated >= startOf(value);
+      return run.submit >= startOf(value);
     case "before":
-      return run.dateCreated <= endOf(value);
+      return run.submit <= endOf(value);
     case "workflowId":
       return run.id === value;
     case "runName":

@@ -111,23 +111,28 @@ export const runRoutes: Record<string, StateRoute> = {
   DescribeWorkflowLaunch(request, ctx) {
     const run = findRun(request, ctx);
     if (!run) return FORBIDDEN;
-    const { computeEnvId, labelIds: _labels, ...fields } = run.launch;
-    const env =
-      typeof computeEnvId === "string" ? ctx.state.computeEnvs.get(computeEnvId) : undefined;
-    const workDir = runWorkDir(ctx, run);
+    const record = launchRecord(ctx, run);
     // What the run was launched with, and what a resume needs; nothing invented.
     return ok({
       launch: ctx.dto("WorkflowLaunchResponse", {
-        ...fields,
-        id: run.launchId,
-        pipeline: run.pipeline,
+        ...record,
         pipelineId: run.pipelineId,
-        computeEnv: env && computeEnvConfigDto(ctx, env),
-        sessionId: run.sessionId,
-        workDir,
-        resumeDir: workDir,
+        resumeDir: record.workDir,
         resumeCommitId: run.commitId,
-        dateCreated: run.dateCreated,
+      }),
+    });
+  },
+
+  DescribeLaunch(request, ctx) {
+    const launchId = String(request.params.launchId);
+    const run = ctx.state.runs.all().find((r) => r.launchId === launchId);
+    if (!run || run.workspaceId !== ctx.workspaceId) return FORBIDDEN;
+    return ok({
+      launch: ctx.dto("LaunchDbDto", {
+        ...launchRecord(ctx, run),
+        commitId: run.commitId,
+        resume: run.resume,
+        lastUpdated: run.dateCreated,
       }),
     });
   },
@@ -236,6 +241,23 @@ export function findRun(request: EmulatorRequest, ctx: RouteContext): Run | unde
   return findIn(ctx.state.runs, String(request.params.workflowId), ctx);
 }
 
+/** A run's launch as its launch records answer it: what it was launched with, under its name. */
+function launchRecord(ctx: RouteContext, run: Run): Record<string, unknown> {
+  const { computeEnvId, labelIds: _labels, ...fields } = run.launch;
+  const env =
+    typeof computeEnvId === "string" ? ctx.state.computeEnvs.get(computeEnvId) : undefined;
+  return {
+    ...fields,
+    id: run.launchId,
+    pipeline: run.pipeline,
+    runName: run.runName,
+    computeEnv: env && computeEnvConfigDto(ctx, env),
+    sessionId: run.sessionId,
+    workDir: runWorkDir(ctx, run),
+    dateCreated: run.dateCreated,
+  };
+}
+
 /** The workspace and organization fields of a run's answers; none for the personal context. */
 function scope(ctx: RouteContext, run: Run): Record<string, unknown> {
   const workspace =
@@ -272,6 +294,7 @@ function workflowDto(ctx: RouteContext, schema: string, run: Run): Record<string
     complete: run.complete,
     duration: run.start && run.complete ? millisBetween(run.start, run.complete) : undefined,
     resume: run.resume,
+    configProfiles: Array.isArray(launch.configProfiles) ? launch.configProfiles : undefined,
     success: run.status === "SUCCEEDED" ? true : isActive(run) ? undefined : false,
     ...(run.start !== undefined && {
       nextflow: ctx.dto("WfNextflow", NEXTFLOW),

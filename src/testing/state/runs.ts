@@ -69,12 +69,8 @@ export interface Run extends Entity<string> {
   relaunchEnding?: RunEnding;
 }
 
-/**
- * How a run ends when it is advanced (`state.runs.advance`, a poll with `autoAdvance`, or
- * `seqera-api emulator`): SUCCEEDED, or FAILED at one task with its exit status and stderr.
- */
-export interface RunEnding {
-  status: "SUCCEEDED" | "FAILED";
+/** How one task fails. */
+export interface TaskFailure {
   /** The task that fails, by process ("FASTQC") or name ("FASTQC (sample_1)"); default the last. */
   task?: string;
   /** The failing task's exit status; default 1. */
@@ -83,6 +79,17 @@ export interface RunEnding {
   errorMessage?: string;
   /** The failing task's standard error lines (a string is split at newlines); default the message. */
   stderr?: string | string[];
+}
+
+/**
+ * How a run ends when it is advanced (`state.runs.advance`, a poll with `autoAdvance`, or
+ * `seqera-api emulator`): SUCCEEDED, or FAILED at one task (the `TaskFailure` fields) or at
+ * several (`failures`, each failing when its task runs; the run ends after the last).
+ */
+export interface RunEnding extends TaskFailure {
+  status: "SUCCEEDED" | "FAILED";
+  /** Several failing tasks, instead of the one the other fields describe. */
+  failures?: TaskFailure[];
 }
 
 /**
@@ -126,7 +133,7 @@ export interface RunInit extends ScopedInit {
   errorMessage?: string;
   /** The run's exit status when it has ended; default 0, or 1 when FAILED. */
   exitStatus?: number;
-  /** Default `dateCreated`. */
+  /** Default `dateCreated`; `dateCreated` defaults to it. */
   submit?: string | Date;
   /** Default the time it was stepped to RUNNING (`submit` for a run seeded as ended). */
   start?: string | Date;
@@ -163,7 +170,8 @@ export class RunStore extends ScopedStore<Run, RunInit> {
   }
 
   override add(init: RunInit = {}): Run {
-    const run = super.add(init);
+    // A run is created when it is submitted, unless the seed says otherwise.
+    const run = super.add({ ...init, dateCreated: init.dateCreated ?? init.submit });
     const target = init.status ?? "SUBMITTED";
     const asSeeded = init.tasks?.some((t) => typeof t !== "string" && t.status !== undefined);
     if (asSeeded) return seedAsIs(run, target, init);
@@ -179,15 +187,10 @@ export class RunStore extends ScopedStore<Run, RunInit> {
   protected build(base: Run, init: RunInit): Run {
     const launch = init.launch ?? {};
     this.#launched++;
-    const inits = (init.tasks ?? DEFAULT_TASKS).map((t) =>
-      typeof t === "string" ? { process: t } : t,
+    const tasks = (init.tasks ?? DEFAULT_TASKS).map((t, i) =>
+      newTask(i + 1, typeof t === "string" ? { process: t } : t),
     );
-    // An ending at a task the run would not reach adds that task last, so that it happens.
-    const failing = init.ending?.status === "FAILED" ? init.ending.task : undefined;
-    if (failing && !inits.some((t) => t.process === failing || taskName(t) === failing)) {
-      inits.push({ process: failing });
-    }
-    const tasks = inits.map((t, i) => newTask(i + 1, t));
+    addFailingTasks(tasks, init.ending);
     const resume = init.resume ?? launch.resume === true;
     const submit = timestamp(init.submit, base.dateCreated);
     return {
@@ -215,12 +218,22 @@ export class RunStore extends ScopedStore<Run, RunInit> {
     };
   }
 
-  /** Runs of a workspace (undefined: the personal context), newest first as the service lists them. */
+  /** Changes fields of a run; a new `ending` applies to the steps still to come. */
+  override update(id: string, changes: Partial<Omit<Run, "id">>): Run {
+    const run = super.update(id, changes);
+    if (changes.ending) {
+      addFailingTasks(run.tasks, run.ending);
+      metFailures.delete(run);
+    }
+    return run;
+  }
+
+  /** Runs of a workspace (undefined: the personal context), last submitted first as the service lists them. */
   override list(workspaceId: number | undefined): Run[] {
     return super
       .list(workspaceId)
       .reverse()
-      .sort((a, b) => b.dateCreated.localeCompare(a.dateCreated));
+      .sort((a, b) => b.submit.localeCompare(a.submit));
   }
 
   /**
@@ -237,8 +250,9 @@ export class RunStore extends ScopedStore<Run, RunInit> {
       run.commitId ??= randomBytes(20).toString("hex");
       run.log.push(...banner(run));
       this.#startNext(run, now);
-    } else if (running && failsAt(run, running)) {
-      this.#fail(run, running, now, run.ending!);
+    } else if (running && failureAt(run, running)) {
+      failTask(run, running, failureAt(run, running)!);
+      if (!failuresLeft(run) || !this.#startNext(run, now)) this.#end(run, "FAILED", now);
     } else if (running) {
       completeTask(run, running, now);
       if (!this.#startNext(run, now)) this.#end(run, "SUCCEEDED", now);
@@ -266,11 +280,10 @@ export class RunStore extends ScopedStore<Run, RunInit> {
     }
     const task = run.tasks.find((t) => t.status === "RUNNING");
     if (task && status === "FAILED") {
-      const ending = run.ending?.status === "FAILED" ? run.ending : { status: status };
-      return this.#fail(run, task, now, {
-        ...ending,
-        errorMessage: errorMessage ?? ending.errorMessage,
-      });
+      const failure = failureAt(run, task) ?? failuresOf(run.ending)[0] ?? {};
+      failTask(run, task, { ...failure, errorMessage: errorMessage ?? failure.errorMessage });
+      this.#end(run, "FAILED", now);
+      return run;
     }
     if (status === "FAILED") {
       run.errorMessage = errorMessage ?? "Emulated failure";
@@ -280,23 +293,6 @@ export class RunStore extends ScopedStore<Run, RunInit> {
       task.complete = now;
     }
     this.#end(run, status, now);
-    return run;
-  }
-
-  /** Fails the running task as `ending` says, and the run with it. */
-  #fail(run: Run, task: RunTask, now: string, ending: RunEnding): Run {
-    const exitStatus = ending.exitStatus ?? 1;
-    task.status = "FAILED";
-    task.exitStatus = exitStatus;
-    task.complete = now;
-    task.errorMessage =
-      ending.errorMessage ??
-      `Process \`${task.process}\` terminated with an error exit status (${exitStatus})`;
-    task.stderr.push(...(ending.stderr !== undefined ? lines(ending.stderr) : [task.errorMessage]));
-    run.log.push(...failureLines(task));
-    run.errorMessage = task.errorMessage;
-    run.exitStatus = 1;
-    this.#end(run, "FAILED", now);
     return run;
   }
 
@@ -349,12 +345,72 @@ function summary(run: Run, now: string): string[] {
   ];
 }
 
-/** Whether the run's ending fails it at this task. */
-function failsAt(run: Run, task: RunTask): boolean {
-  const ending = run.ending;
-  if (ending?.status !== "FAILED") return false;
-  if (ending.task === undefined) return task === run.tasks[run.tasks.length - 1];
-  return ending.task === task.process || ending.task === task.name;
+/** The failures an ending describes, in order; none unless FAILED. */
+function failuresOf(ending: RunEnding | undefined): TaskFailure[] {
+  if (ending?.status !== "FAILED") return [];
+  return ending.failures ?? [ending];
+}
+
+/** The indexes of the failures of each run's ending already met. */
+const metFailures = new WeakMap<Run, Set<number>>();
+
+/** Whether `failure` is meant for `task` (no task named: the run's last). */
+function targets(run: Run, failure: TaskFailure, task: RunTask): boolean {
+  if (failure.task === undefined) return task === run.tasks[run.tasks.length - 1];
+  return failure.task === task.process || failure.task === task.name;
+}
+
+/** The first failure of the run's ending not yet met that is meant for this task. */
+function failureAt(run: Run, task: RunTask): TaskFailure | undefined {
+  const met = metFailures.get(run);
+  return failuresOf(run.ending).find((f, i) => !met?.has(i) && targets(run, f, task));
+}
+
+/** Whether a failure not yet met is meant for a task still to run. */
+function failuresLeft(run: Run): boolean {
+  const met = metFailures.get(run);
+  return failuresOf(run.ending).some(
+    (f, i) => !met?.has(i) && run.tasks.some((t) => t.status === "NEW" && targets(run, f, t)),
+  );
+}
+
+/** Fails a task as `failure` says; the run's message is its first failed task's. */
+function failTask(run: Run, task: RunTask, failure: TaskFailure): void {
+  const index = failuresOf(run.ending).indexOf(failure);
+  if (index >= 0) metFailures.set(run, (metFailures.get(run) ?? new Set()).add(index));
+  const exitStatus = failure.exitStatus ?? 1;
+  task.status = "FAILED";
+  task.exitStatus = exitStatus;
+  task.complete = serviceTimestamp(new Date());
+  task.errorMessage =
+    failure.errorMessage ??
+    `Process \`${task.process}\` terminated with an error exit status (${exitStatus})`;
+  task.stderr.push(...(failure.stderr !== undefined ? lines(failure.stderr) : [task.errorMessage]));
+  run.log.push(...failureLines(task));
+  run.errorMessage ??= task.errorMessage;
+  run.exitStatus = 1;
+}
+
+/**
+ * An ending at a task the run would not reach adds that task last, so that it happens; an
+ * ending with both `failures` and a single task's fields is refused.
+ */
+function addFailingTasks(tasks: RunTask[], ending: RunEnding | undefined): void {
+  if (ending?.failures !== undefined) {
+    const single = (["task", "exitStatus", "errorMessage", "stderr"] as const).filter(
+      (key) => ending[key] !== undefined,
+    );
+    if (single.length > 0 || ending.failures.length === 0) {
+      throw new ConfigurationError(
+        `An ending's failures list each failing task (${single.length > 0 ? `move ${single.join(", ")} into one of them` : "give at least one"}), e.g. { "status": "FAILED", "failures": [{ "task": "STAR_ALIGN", "exitStatus": 137 }] }.`,
+      );
+    }
+  }
+  for (const { task: name } of failuresOf(ending)) {
+    if (name === undefined || tasks.some((t) => t.process === name || t.name === name)) continue;
+    const [, process, tag] = /^(.+) \((.+)\)$/.exec(name) ?? [name, name];
+    tasks.push(newTask(tasks.length + 1, { process: process!, ...(tag && { tag }) }));
+  }
 }
 
 /** A run whose tasks carry statuses: taken as given, with the times and console log they imply. */
