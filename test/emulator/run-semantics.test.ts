@@ -192,3 +192,133 @@ describe("an ending with several failed tasks", () => {
     );
   });
 });
+
+describe("cost and resource use", () => {
+  const GiB = 1024 ** 3;
+  const HOUR = 3_600_000;
+
+  test("a seed's cost and progress figures are answered by describe and GET /workflow/{id}/progress", async () => {
+    const e = await start({
+      seed: {
+        runs: [
+          {
+            id: "costly",
+            workspaceId: 42,
+            status: "SUCCEEDED",
+            cost: 12.5,
+            progress: { cpuTime: 7_200_000, memoryRss: 3 * GiB, cpuEfficiency: 80 },
+          },
+        ],
+      },
+    });
+    const described = await expectAnswer(
+      e,
+      "GET /workflow/{workflowId}",
+      "/workflow/costly?workspaceId=42",
+    );
+    const { progress } = await expectAnswer(
+      e,
+      "GET /workflow/{workflowId}/progress",
+      "/workflow/costly/progress?workspaceId=42",
+    );
+    expect(described.cost).toBe(12.5);
+    for (const answer of [described.progress, progress]) {
+      expect(answer.workflowProgress).toMatchObject({
+        cost: 12.5,
+        cpuTime: 7_200_000,
+        memoryRss: 3 * GiB,
+        cpuEfficiency: 80,
+        succeeded: 2,
+      });
+    }
+  });
+
+  test("figures not seeded follow from the tasks' CPUs, memory and times", async () => {
+    const e = await start({
+      seed: {
+        runs: [
+          {
+            id: "derived",
+            workspaceId: 42,
+            status: "FAILED",
+            submit: "-3h",
+            tasks: [
+              { process: "FASTQC", status: "COMPLETED", start: "-3h", complete: "-2h" },
+              {
+                process: "STAR_ALIGN",
+                status: "FAILED",
+                exitStatus: 137,
+                start: "-2h",
+                complete: "-1h",
+                cpus: 8,
+                memory: 32 * GiB,
+              },
+            ],
+          },
+        ],
+      },
+    });
+    const { progress, cost } = await expectAnswer(
+      e,
+      "GET /workflow/{workflowId}",
+      "/workflow/derived?workspaceId=42",
+    );
+    // 2 CPUs for an hour and 8 for an hour: 10 CPU hours, used at 65%, at 0.04 USD each.
+    expect(cost).toBeCloseTo(0.4, 6);
+    expect(progress.workflowProgress).toMatchObject({
+      cpus: 10,
+      cpuTime: 6.5 * HOUR,
+      memoryReq: 36 * GiB,
+      memoryRss: 18 * GiB,
+      peakCpus: 8,
+      peakMemory: 32 * GiB,
+      cpuEfficiency: 65,
+      memoryEfficiency: 50,
+      succeeded: 1,
+      failed: 1,
+    });
+    expect(
+      progress.processesProgress.map((p: any) => [p.process, p.cpus, p.cpuTime, p.failed]),
+    ).toEqual([
+      ["FASTQC", 2, 1.3 * HOUR, 0],
+      ["STAR_ALIGN", 8, 5.2 * HOUR, 1],
+    ]);
+    const { tasks } = await expectAnswer(
+      e,
+      "GET /workflow/{workflowId}/tasks",
+      "/workflow/derived/tasks?workspaceId=42",
+    );
+    expect(
+      tasks.map(({ task }: any) => [
+        task.process,
+        task.cpus,
+        task.memory,
+        task.realtime,
+        task.cost,
+      ]),
+    ).toEqual([
+      ["FASTQC", 2, 4 * GiB, HOUR, 0.08],
+      ["STAR_ALIGN", 8, 32 * GiB, HOUR, 0.32],
+    ]);
+  });
+
+  test("a launched run's figures grow while its task runs; none before it starts", async () => {
+    const e = await start();
+    const id = await launch(e, { computeEnvId: "ce1" });
+    const load = async () =>
+      (
+        await expectAnswer(
+          e,
+          "GET /workflow/{workflowId}/progress",
+          `/workflow/${id}/progress?workspaceId=42`,
+        )
+      ).progress.workflowProgress;
+    expect(await load()).toMatchObject({ cpus: 0, cpuTime: 0, cost: 0, pending: 2 });
+    e.state.runs.advance(id);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const running = await load();
+    expect(running).toMatchObject({ cpus: 2, loadTasks: 1, loadCpus: 2, running: 1 });
+    expect(running.cpuTime).toBeGreaterThanOrEqual(2 * 1_000 * 0.65);
+    expect(running.cost).toBeGreaterThan(0);
+  });
+});

@@ -2,7 +2,8 @@ import type { Run, RunTask } from "../state/runs.js";
 import { isActive } from "../state/runs.js";
 import type { EmulatorRequest, EmulatorResponse } from "../types.js";
 import { FORBIDDEN, ok, page, type RouteContext, type StateRoute } from "./context.js";
-import { findRun, millisBetween } from "./runs.js";
+import { findRun, millisBetween, runClock } from "./runs.js";
+import { realtime, taskCost } from "../state/run-figures.js";
 
 /** A run's tasks, its console log (paged by tokens) and the files it offers, by operationId. */
 export const runLogRoutes: Record<string, StateRoute> = {
@@ -143,6 +144,7 @@ function findTask(
 
 function taskDto(ctx: RouteContext, run: Run, t: RunTask): Record<string, unknown> {
   const workDir = typeof run.launch.workDir === "string" ? run.launch.workDir : "work";
+  const now = runClock(run);
   return ctx.dto("Task", {
     taskId: t.taskId,
     id: t.taskId,
@@ -160,7 +162,10 @@ function taskDto(ctx: RouteContext, run: Run, t: RunTask): Record<string, unknow
     dateCreated: t.submit,
     lastUpdated: t.complete ?? t.start,
     duration: t.submit && t.complete ? millisBetween(t.submit, t.complete) : undefined,
-    realtime: t.start && t.complete ? millisBetween(t.start, t.complete) : undefined,
+    realtime: realtime(t, now),
+    cpus: t.cpus,
+    memory: t.memory,
+    cost: t.start ? taskCost(t, now) : undefined,
     workdir: `${workDir}/${t.hash}`,
     attempt: 1,
   });

@@ -16,6 +16,7 @@ import { computeEnvConfigDto } from "./compute-envs.js";
 import { labelDtos } from "./labels.js";
 import { usablePipeline } from "./pipelines.js";
 import { runFilter } from "./run-search.js";
+import { loadOf } from "../state/run-figures.js";
 
 /** Runs: launch, list, describe, cancel, delete, keyed by operationId. */
 export const runRoutes: Record<string, StateRoute> = {
@@ -105,7 +106,16 @@ export const runRoutes: Record<string, StateRoute> = {
       workflow: workflowDto(ctx, ctx.schemaAt("workflow"), run),
       labels: labelDtos(ctx, run.labelIds),
       progress: progressDto(ctx, run),
+      cost: runCost(run),
+      costCurrency: "USD",
+      costIsEstimate: isActive(run),
     });
+  },
+
+  DescribeWorkflowProgress(request, ctx) {
+    const run = findRun(request, ctx);
+    if (!run) return FORBIDDEN;
+    return ok({ progress: progressDto(ctx, run) });
   },
 
   DescribeWorkflowLaunch(request, ctx) {
@@ -334,8 +344,12 @@ function statsDto(ctx: RouteContext, run: Run): Record<string, unknown> {
   return ctx.dto("WfStats", values);
 }
 
-/** `progress`: the run's tasks counted by status, overall and per process; no metrics. */
+/**
+ * `progress`: the run's tasks counted by status, overall and per process, with their resource
+ * figures (the run's as seeded, else derived from its tasks).
+ */
 function progressDto(ctx: RouteContext, run: Run): Record<string, unknown> {
+  const now = runClock(run);
   const counts = (tasks: RunTask[]) => ({
     pending: tasks.filter((t) => t.status === "NEW").length,
     submitted: tasks.filter((t) => t.status === "SUBMITTED").length,
@@ -344,13 +358,18 @@ function progressDto(ctx: RouteContext, run: Run): Record<string, unknown> {
     cached: tasks.filter((t) => t.status === "CACHED").length,
     failed: tasks.filter((t) => t.status === "FAILED").length,
     aborted: tasks.filter((t) => t.status === "ABORTED").length,
-    ...Object.fromEntries(LOAD_METRICS.map((m) => [m, 0])),
+    ...loadOf(tasks, now),
     dateCreated: run.dateCreated,
     lastUpdated: run.lastUpdated,
   });
   const processes = [...new Set(run.tasks.map((t) => t.process))];
   return ctx.dto("ProgressData", {
-    workflowProgress: ctx.dto("WorkflowLoad", { ...counts(run.tasks), executors: ["awsbatch"] }),
+    workflowProgress: ctx.dto("WorkflowLoad", {
+      ...counts(run.tasks),
+      ...run.progress,
+      cost: runCost(run),
+      executors: ["awsbatch"],
+    }),
     processesProgress: processes.map((process) =>
       ctx.dto("ProcessLoad", {
         process,
@@ -361,26 +380,15 @@ function progressDto(ctx: RouteContext, run: Run): Record<string, unknown> {
   });
 }
 
-/** Resource metrics the emulator does not model: reported as 0, as for tasks not yet measured. */
-const LOAD_METRICS = [
-  "cpus",
-  "cpuTime",
-  "cpuLoad",
-  "memoryRss",
-  "memoryReq",
-  "readBytes",
-  "writeBytes",
-  "volCtxSwitch",
-  "invCtxSwitch",
-  "loadTasks",
-  "loadCpus",
-  "loadMemory",
-  "peakCpus",
-  "peakTasks",
-  "peakMemory",
-  "memoryEfficiency",
-  "cpuEfficiency",
-];
+/** The time a run's figures are taken at: now while it runs, its end once ended. */
+export function runClock(run: Run): string {
+  return isActive(run) ? new Date().toISOString() : (run.complete ?? run.lastUpdated);
+}
+
+/** The run's cost in USD: as seeded, else its tasks'. */
+function runCost(run: Run): number {
+  return run.cost ?? loadOf(run.tasks, runClock(run)).cost;
+}
 
 /** The run's work directory: its launch's, else (a seeded run) its compute env's. */
 function runWorkDir(ctx: RouteContext, run: Run): string | undefined {

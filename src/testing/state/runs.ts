@@ -3,6 +3,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { randomId, serviceTimestamp } from "../ids.js";
 import { ScopedStore, type ScopedInit, type WorkspaceResolver } from "./scoped.js";
 import { timestamp, type Entity } from "./store.js";
+import { DEFAULT_CPUS, DEFAULT_MEMORY, type SeededLoad } from "./run-figures.js";
 
 export type RunStatus = "SUBMITTED" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED" | "UNKNOWN";
 export type TaskStatus =
@@ -30,6 +31,10 @@ export interface RunTask {
   stdout: string[];
   /** The task's standard error (`.command.err`), as its log lines. */
   stderr: string[];
+  /** The CPUs it asked for. */
+  cpus: number;
+  /** The memory it asked for, in bytes. */
+  memory: number;
 }
 
 /** One run the emulator knows, launched through the API or added by a test. */
@@ -67,6 +72,10 @@ export interface Run extends Entity<string> {
   ending?: RunEnding;
   /** How runs relaunched from this one end when advanced; default SUCCEEDED. */
   relaunchEnding?: RunEnding;
+  /** Its cost in USD as seeded; else the sum of its tasks'. */
+  cost?: number;
+  /** `workflowProgress` figures as seeded; the others are derived from its tasks. */
+  progress?: SeededLoad;
 }
 
 /** How one task fails. */
@@ -109,6 +118,10 @@ export interface TaskInit {
   stdout?: string | string[];
   /** `.command.err`: lines, or one string split at newlines. */
   stderr?: string | string[];
+  /** The CPUs it asks for; default 2. */
+  cpus?: number;
+  /** The memory it asks for, in bytes; default 4 GiB. */
+  memory?: number;
 }
 
 export interface RunInit extends ScopedInit {
@@ -149,6 +162,13 @@ export interface RunInit extends ScopedInit {
   ending?: RunEnding;
   /** How runs relaunched from this one end when advanced. */
   relaunchEnding?: RunEnding;
+  /** The run's cost in USD (describe's `cost` and `workflowProgress.cost`); default derived. */
+  cost?: number;
+  /**
+   * `workflowProgress` figures as the service names them (`cpuTime` in ms, `memoryRss` in
+   * bytes, `cpuEfficiency` in %...); those not given are derived from the tasks.
+   */
+  progress?: SeededLoad;
 }
 
 const DEFAULT_TASKS: TaskInit[] = [{ process: "FASTQC", tag: "sample_1" }, { process: "MULTIQC" }];
@@ -209,6 +229,8 @@ export class RunStore extends ScopedStore<Run, RunInit> {
       submit,
       ...(init.ending && { ending: init.ending }),
       ...(init.relaunchEnding && { relaunchEnding: init.relaunchEnding }),
+      ...(init.cost !== undefined && { cost: init.cost }),
+      ...(init.progress && { progress: init.progress }),
       ...(typeof launch.computeEnvId === "string" && { computeEnvId: launch.computeEnvId }),
       labelIds: init.labelIds ?? (launch.labelIds as number[] | undefined) ?? [],
       tasks,
@@ -565,6 +587,8 @@ function newTask(taskId: number, init: TaskInit): RunTask {
     status,
     stdout: [],
     stderr: [],
+    cpus: init.cpus ?? DEFAULT_CPUS,
+    memory: init.memory ?? DEFAULT_MEMORY,
   };
   const output = { stdout: lines(init.stdout ?? []), stderr: lines(init.stderr ?? []) };
   // A task still to run shows its seeded output once it starts.

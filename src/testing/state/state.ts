@@ -32,6 +32,7 @@ import { loadDocument } from "../../openapi/operations-document.js";
 import { collectionAt, collectionsOf, type Collection } from "../resource-shapes.js";
 import { timestamp } from "./store.js";
 import { NextflowCatalog, type NextflowCatalogInit } from "./nextflow.js";
+import { checkKeys, SEED_ITEMS, shape } from "./seed-keys.js";
 
 /**
  * Everything an emulator starts with, added in this order (so a pipeline may name a compute
@@ -245,7 +246,32 @@ function checkSeed(seed: unknown): asserts seed is Seed {
   if (resources !== undefined && !isObject(resources)) {
     throw new Error("The seed's resources must be an object of lists, by collection path.");
   }
+  checkKeys(seed, SEED_SHAPE);
 }
+
+/** Every key a seed may have, at every level, checked by the compiler against `Seed`. */
+const SEED_SHAPE = shape<Seed>(
+  {
+    user: true,
+    ...(Object.fromEntries(SEED_LISTS.map((list) => [list, true])) as Record<
+      (typeof SEED_LISTS)[number],
+      true
+    >),
+    resources: true,
+    nextflow: true,
+  },
+  {
+    ...SEED_ITEMS,
+    user: shape<NonNullable<Seed["user"]>>({
+      id: true,
+      userName: true,
+      email: true,
+      firstName: true,
+      lastName: true,
+      dateCreated: true,
+    }),
+  },
+);
 
 let collections: Map<string, Collection> | undefined;
 
