@@ -266,14 +266,15 @@ export class RunStore extends ScopedStore<Run, RunInit> {
     const run = this.#active(id);
     const now = serviceTimestamp(new Date());
     const running = run.tasks.find((t) => t.status === "RUNNING");
+    const failure = running && failureAt(run, running);
     if (run.status === "SUBMITTED") {
       run.status = "RUNNING";
       run.start = now;
       run.commitId ??= randomBytes(20).toString("hex");
       run.log.push(...banner(run));
       this.#startNext(run, now);
-    } else if (running && failureAt(run, running)) {
-      failTask(run, running, failureAt(run, running)!);
+    } else if (running && failure) {
+      failTask(run, running, failure, now);
       if (!failuresLeft(run) || !this.#startNext(run, now)) this.#end(run, "FAILED", now);
     } else if (running) {
       completeTask(run, running, now);
@@ -303,7 +304,7 @@ export class RunStore extends ScopedStore<Run, RunInit> {
     const task = run.tasks.find((t) => t.status === "RUNNING");
     if (task && status === "FAILED") {
       const failure = failureAt(run, task) ?? failuresOf(run.ending)[0] ?? {};
-      failTask(run, task, { ...failure, errorMessage: errorMessage ?? failure.errorMessage });
+      failTask(run, task, { ...failure, errorMessage: errorMessage ?? failure.errorMessage }, now);
       this.#end(run, "FAILED", now);
       return run;
     }
@@ -397,13 +398,13 @@ function failuresLeft(run: Run): boolean {
 }
 
 /** Fails a task as `failure` says; the run's message is its first failed task's. */
-function failTask(run: Run, task: RunTask, failure: TaskFailure): void {
+function failTask(run: Run, task: RunTask, failure: TaskFailure, now: string): void {
   const index = failuresOf(run.ending).indexOf(failure);
   if (index >= 0) metFailures.set(run, (metFailures.get(run) ?? new Set()).add(index));
   const exitStatus = failure.exitStatus ?? 1;
   task.status = "FAILED";
   task.exitStatus = exitStatus;
-  task.complete = serviceTimestamp(new Date());
+  task.complete = now;
   task.errorMessage =
     failure.errorMessage ??
     `Process \`${task.process}\` terminated with an error exit status (${exitStatus})`;
