@@ -190,6 +190,12 @@ describe("an ending with several failed tasks", () => {
     ).rejects.toThrow(
       'An ending\'s failures list each failing task (move task, exitStatus into one of them), e.g. { "status": "FAILED", "failures": [{ "task": "STAR_ALIGN", "exitStatus": 137 }] }.',
     );
+    // A pipeline's, at seeding rather than at its first launch.
+    await expect(
+      startEmulator({
+        seed: { pipelines: [{ name: "p", ending: { status: "FAILED", failures: [] } }] },
+      }),
+    ).rejects.toThrow("An ending's failures list each failing task (give at least one)");
   });
 });
 

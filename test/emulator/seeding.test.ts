@@ -328,6 +328,9 @@ describe("seeds say what they mean, or are refused saying why", () => {
     expect(await refusal({ runs: [{ progress: { cpuHours: 2 } }] })).toMatch(
       /The seed's runs\[0\]\.progress has an unknown key "cpuHours"; the keys known there are cpus, cpuTime, /,
     );
+    expect(await refusal({ runs: [{ progress: { cpuTime: "2h" } }] })).toMatch(
+      /A run's progress\.cpuTime is a number, 0 or more, as the service answers it; got "2h"\.$/,
+    );
     expect(await refusal({ user: { name: "x" } })).toMatch(
       /The seed's user has an unknown key "name"/,
     );

@@ -211,6 +211,7 @@ export class RunStore extends ScopedStore<Run, RunInit> {
       newTask(i + 1, typeof t === "string" ? { process: t } : t),
     );
     addFailingTasks(tasks, init.ending);
+    checkFigures(init);
     const resume = init.resume ?? launch.resume === true;
     const submit = timestamp(init.submit, base.dateCreated);
     return {
@@ -414,11 +415,20 @@ function failTask(run: Run, task: RunTask, failure: TaskFailure, now: string): v
   run.exitStatus = 1;
 }
 
-/**
- * An ending at a task the run would not reach adds that task last, so that it happens; an
- * ending with both `failures` and a single task's fields is refused.
- */
-function addFailingTasks(tasks: RunTask[], ending: RunEnding | undefined): void {
+/** Seeded figures are numbers, as the service answers them. */
+function checkFigures({ cost, progress = {} }: RunInit): void {
+  const figures = Object.entries({ cost, ...progress }).filter(([, v]) => v !== undefined);
+  for (const [name, value] of figures) {
+    if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
+      throw new ConfigurationError(
+        `A run's ${name === "cost" ? "cost (USD)" : `progress.${name}`} is a number, 0 or more, as the service answers it; got ${JSON.stringify(value)}.`,
+      );
+    }
+  }
+}
+
+/** Refuses an ending with both `failures` and a single task's fields, or no failure listed. */
+export function checkEnding(ending: RunEnding | undefined): void {
   if (ending?.failures !== undefined) {
     const single = (["task", "exitStatus", "errorMessage", "stderr"] as const).filter(
       (key) => ending[key] !== undefined,
@@ -429,6 +439,11 @@ function addFailingTasks(tasks: RunTask[], ending: RunEnding | undefined): void 
       );
     }
   }
+}
+
+/** An ending at a task the run would not reach adds that task last, so that it happens. */
+function addFailingTasks(tasks: RunTask[], ending: RunEnding | undefined): void {
+  checkEnding(ending);
   for (const { task: name } of failuresOf(ending)) {
     if (name === undefined || tasks.some((t) => t.process === name || t.name === name)) continue;
     const [, process, tag] = /^(.+) \((.+)\)$/.exec(name) ?? [name, name];

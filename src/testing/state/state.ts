@@ -21,7 +21,7 @@ import {
   type TeamInit,
 } from "./participants.js";
 import { PipelineStore, type PipelineInit } from "./pipelines.js";
-import { RunStore, type RunInit } from "./runs.js";
+import { checkEnding, RunStore, type RunInit } from "./runs.js";
 import type { WorkspaceRef } from "./scoped.js";
 import { ResourceStore, type ResourceInit } from "./resources.js";
 import { SecretStore, type SecretInit } from "./secrets.js";
@@ -247,6 +247,8 @@ function checkSeed(seed: unknown): asserts seed is Seed {
     throw new Error("The seed's resources must be an object of lists, by collection path.");
   }
   checkKeys(seed, SEED_SHAPE);
+  // A pipeline's ending is used at its first launch: a mistake in it is told now.
+  for (const pipeline of (seed as Seed).pipelines ?? []) checkEnding(pipeline.ending);
 }
 
 /** Every key a seed may have, at every level, checked by the compiler against `Seed`. */
