@@ -227,7 +227,7 @@ describe("cost and resource use", () => {
       "GET /workflow/{workflowId}/progress",
       "/workflow/costly/progress?workspaceId=42",
     );
-    expect(described.cost).toBe(12.5);
+    expect([described.cost, described.costIsEstimate]).toEqual([12.5, false]);
     for (const answer of [described.progress, progress]) {
       expect(answer.workflowProgress).toMatchObject({
         cost: 12.5,
@@ -264,13 +264,14 @@ describe("cost and resource use", () => {
         ],
       },
     });
-    const { progress, cost } = await expectAnswer(
+    const { progress, cost, costIsEstimate } = await expectAnswer(
       e,
       "GET /workflow/{workflowId}",
       "/workflow/derived?workspaceId=42",
     );
     // 2 CPUs for an hour and 8 for an hour: 10 CPU hours, used at 65%, at 0.04 USD each.
     expect(cost).toBeCloseTo(0.4, 6);
+    expect(costIsEstimate).toBe(true);
     expect(progress.workflowProgress).toMatchObject({
       cpus: 10,
       cpuTime: 6.5 * HOUR,

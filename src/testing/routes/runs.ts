@@ -108,7 +108,7 @@ export const runRoutes: Record<string, StateRoute> = {
       progress: progressDto(ctx, run),
       cost: runCost(run),
       costCurrency: "USD",
-      costIsEstimate: isActive(run),
+      costIsEstimate: run.cost === undefined,
     });
   },
 

@@ -251,7 +251,7 @@ export class RunStore extends ScopedStore<Run, RunInit> {
     return run;
   }
 
-  /** Runs of a workspace (undefined: the personal context), last submitted first as the service lists them. */
+  /** Runs of a workspace (undefined: the personal context), last submitted first, as listed. */
   override list(workspaceId: number | undefined): Run[] {
     return super
       .list(workspaceId)
