@@ -217,3 +217,19 @@ test.each([
   expect(result).toMatchObject({ code: EXIT.usage, stdout: "" });
   expect(result.stderr).toBe(`seqera-api: ${message}\n`);
 });
+
+test("a seed with an unknown key or a date in neither form is one line and exit 2, naming the flag", async () => {
+  const file = path.join(tmpdir(), `seed-bad-${process.pid}.json`);
+  await writeFile(file, JSON.stringify({ runs: [{ submit: "-7h" }, { cots: 3 }] }));
+  const unknown = await runCli(cli.main, ["emulator", "--seed", file]);
+  expect(unknown).toMatchObject({ code: EXIT.usage, stdout: "" });
+  expect(unknown.stderr).toMatch(
+    new RegExp(
+      `^seqera-api: --seed ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: The seed's runs\\[1\\] has an unknown key "cots" \\(did you mean "cost"\\?\\); the keys known there are .*\\.\\n$`,
+    ),
+  );
+  await writeFile(file, JSON.stringify({ runs: [{ submit: "yesterday" }] }));
+  const date = await runCli(cli.main, ["emulator", "--seed", file]);
+  expect(date).toMatchObject({ code: EXIT.usage, stdout: "" });
+  expect(date.stderr).toContain(`--seed ${file}: Not a date: "yesterday".`);
+});
