@@ -331,6 +331,9 @@ describe("seeds say what they mean, or are refused saying why", () => {
     expect(await refusal({ runs: [{ progress: { cpuTime: "2h" } }] })).toMatch(
       /A run's progress\.cpuTime is a number, 0 or more, as the service answers it; got "2h"\.$/,
     );
+    expect(await refusal({ runs: [{ launch: { computeEnvID: "ce1" } }] })).toMatch(
+      /The seed's runs\[0\]\.launch has an unknown key "computeEnvID" \(did you mean "computeEnvId"\?\); the keys known there are .*pipeline.*revision/,
+    );
     expect(await refusal({ user: { name: "x" } })).toMatch(
       /The seed's user has an unknown key "name"/,
     );

@@ -1,5 +1,6 @@
 import { ConfigurationError } from "../../errors/configuration-error.js";
 import { nearNames } from "../../core/near-names.js";
+import { loadDocument } from "../../openapi/load.js";
 import type { ComputeEnvInit } from "./compute-envs.js";
 import type { CredentialsInit } from "./credentials.js";
 import type { DataLinkInit } from "./data-links.js";
@@ -30,6 +31,19 @@ type Keys<T> = { readonly [K in keyof T]-?: true };
 export function shape<T>(keys: Keys<T>, within?: { [K in keyof T]?: Shape }): Shape {
   return { keys: Object.keys(keys), ...(within && { within: within as Record<string, Shape> }) };
 }
+
+/**
+ * A launch, a run's or a pipeline's saved one, as the launch request sends it: the keys of the
+ * schema's WorkflowLaunchRequest (read when a seed is checked; the emulator has loaded it).
+ */
+const LAUNCH: Shape = {
+  get keys() {
+    const schema = loadDocument().components.schemas.WorkflowLaunchRequest as {
+      properties?: Record<string, unknown>;
+    };
+    return Object.keys(schema.properties ?? {});
+  },
+};
 
 const DATED = { dateCreated: true, lastUpdated: true } as const;
 const SCOPED = { ...DATED, workspaceId: true } as const;
@@ -83,6 +97,7 @@ const RUN = shape<RunInit>(
     progress: true,
   },
   {
+    launch: LAUNCH,
     tasks: TASK,
     ending: ENDING,
     relaunchEnding: ENDING,
@@ -177,7 +192,7 @@ export const SEED_ITEMS: Record<string, Shape> = {
       visibility: true,
       ending: true,
     },
-    { ending: ENDING },
+    { launch: LAUNCH, ending: ENDING },
   ),
   secrets: shape<SecretInit>({ ...SCOPED, id: true, name: true, value: true }),
   datasets: shape<DatasetInit>(
