@@ -53,6 +53,7 @@ export {
 } from "./automation/launch.js";
 export { failedTasks, listRuns, waitForComputeEnv, waitForRun } from "./automation/runs.js";
 export { find, listWorkspaces } from "./automation/names.js";
+export { addMembers, setWorkspaceRole } from "./automation/members.js";
 export { downloadRunLog, followRunLog, saveRunLogs, taskLog } from "./automation/logs.js";
 export { uploadDataset } from "./automation/datasets.js";
 export { copyPipeline } from "./automation/copy.js";

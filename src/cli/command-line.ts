@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 import type { FieldArg } from "./body-fields.js";
 import { didYouMean } from "./closest.js";
 import { UsageError } from "./cli-errors.js";
-import { twCommandHint } from "./tw-commands.js";
+import { twCommandHint, type OWN_COMMANDS } from "./tw-commands.js";
 import { LAUNCH_SETTINGS, launchSettingRows } from "../automation/launch-settings.js";
 
 /** What the first positional argument selects. "call" is an API operation (by id or path). */
@@ -15,7 +15,8 @@ export type CommandName =
   | "wait"
   | "logs"
   | "cancel"
-  | "datasets";
+  | "datasets"
+  | keyof typeof OWN_COMMANDS;
 
 /** The commands that talk to the API (all but the emulator). */
 const API_COMMANDS: readonly CommandName[] = [
@@ -26,6 +27,10 @@ const API_COMMANDS: readonly CommandName[] = [
   "logs",
   "cancel",
   "datasets",
+  "teams",
+  "members",
+  "participants",
+  "data-links",
 ];
 const LAUNCHING: readonly CommandName[] = ["launch", "relaunch"];
 const WAITING: readonly CommandName[] = [...LAUNCHING, "wait", "logs"];
@@ -151,11 +156,16 @@ export const OPTIONS = {
     help: "The dataset's description, when it is created.",
     commands: ["datasets"],
   },
+  team: {
+    type: "boolean",
+    help: "The participant named is a team of the workspace's organization, not a user.",
+    commands: ["participants"],
+  },
   timeout: {
     type: "string",
     value: "duration",
     help: "Give up after this long (90s, 30m, 2h): the whole command, lookups, retries, pages and waits included; exit code 3.",
-    commands: ["call", ...WAITING, "cancel", "datasets"],
+    commands: API_COMMANDS,
   },
   "poll-interval": {
     type: "string",
