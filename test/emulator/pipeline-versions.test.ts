@@ -100,7 +100,7 @@ describe("seeded versions", () => {
     );
   });
 
-  test("a seed with two defaults, a default draft or a repeated name is refused", async () => {
+  test("a seed with two defaults, a default draft, a repeated name or a misspelt key is refused", async () => {
     const seeded = (versions: object[]) =>
       startEmulator({ seed: { pipelines: [{ name: "p", versions }] } });
     await expect(
@@ -111,6 +111,10 @@ describe("seeded versions", () => {
     ).rejects.toThrow("at most one version is the default");
     await expect(seeded([{ isDefault: true }])).rejects.toThrow("a draft cannot be");
     await expect(seeded([{ name: "a" }, { name: "a" }])).rejects.toThrow("the same name");
+    // A misspelt key of a version is refused, naming the key meant.
+    await expect(seeded([{ name: "a", isDefualt: true }])).rejects.toThrow(
+      /isDefualt[\s\S]*isDefault/,
+    );
   });
 });
 
