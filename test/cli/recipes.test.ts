@@ -55,6 +55,6 @@ test("cost-report.sh: a line per run completed this week, then the total", async
   const result = await run("cost-report.sh");
   expect(result).toMatchObject({ code: 0, stderr: "" });
   const lines = result.stdout.trim().split("\n");
-  expect(lines).toContainEqual(expect.stringMatching(/^monday\tSUCCEEDED\t7200\t/));
+  expect(lines).toContainEqual(expect.stringMatching(/^monday\tSUCCEEDED\t7200\t4\.2\t/));
   expect(lines.at(-1)).toMatch(/^total cost: \d+(\.\d+)?$/);
 });

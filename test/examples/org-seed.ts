@@ -7,7 +7,7 @@ const launch = { pipeline: "https://github.com/nf-core/rnaseq", computeEnvId: "c
  * What the recipes of docs/recipes.md expect, for the library's versions (org-jobs.test.ts) and
  * the shell's (test/cli/recipes.test.ts): organization acme (prod 7, dev 8) and other (lab 9),
  * an obsolete label and secret in both, rnaseq (3.14.0) and sarek (its runs fail), a run that
- * completed two days ago and one last month.
+ * completed two days ago (it cost 4.20) and one last month.
  */
 export function orgJobsSeed(): Seed {
   return {
@@ -37,7 +37,14 @@ export function orgJobsSeed(): Seed {
       },
     ],
     runs: [
-      { workspaceId: 7, runName: "monday", status: "SUCCEEDED", launch, ...window(50, 48) },
+      {
+        workspaceId: 7,
+        runName: "monday",
+        status: "SUCCEEDED",
+        launch,
+        cost: 4.2,
+        ...window(50, 48),
+      },
       {
         workspaceId: 7,
         runName: "last_month",
