@@ -51,7 +51,13 @@ export {
   type LaunchResult,
   type LaunchSettings,
 } from "./automation/launch.js";
-export { failedTasks, listRuns, waitForComputeEnv, waitForRun } from "./automation/runs.js";
+export {
+  failedTasks,
+  listRuns,
+  waitForComputeEnv,
+  waitForRun,
+  watchRuns,
+} from "./automation/runs.js";
 export { find, listWorkspaces } from "./automation/names.js";
 export { downloadRunLog, followRunLog, saveRunLogs, taskLog } from "./automation/logs.js";
 export { uploadDataset } from "./automation/datasets.js";

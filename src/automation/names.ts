@@ -18,6 +18,7 @@ import {
   type WorkspaceMembership,
 } from "../client/names.js";
 import { NameNotFoundError } from "../errors/name-not-found-error.js";
+import { nearNames } from "../core/near-names.js";
 import type {
   ComputeEnvSummary,
   Credentials,
@@ -260,13 +261,40 @@ const workspaceInfo = (w: WorkspaceMembership): WorkspaceInfo => ({
 
 /**
  * The workspaces of the user's organizations (`GET /user-info`, then
- * `GET /user/{userId}/workspaces`), without the organization-only entries. Kept per client.
+ * `GET /user/{userId}/workspaces`, kept per client), without the organization-only entries; or,
+ * with `organization`, every workspace of that organization the user can see (`GET /orgs`, then
+ * `GET /orgs/{orgId}/workspaces`), and NameNotFoundError naming the near organizations when the
+ * user has none of that name.
  */
 export async function listWorkspaces(
   client: SeqeraClient,
-  options: { signal?: AbortSignal } = {},
+  options: { organization?: string; signal?: AbortSignal } = {},
 ): Promise<WorkspaceInfo[]> {
-  return (await keptList(client, WORKSPACES, options.signal)).map(workspaceInfo);
+  const { organization, signal } = options;
+  if (organization === undefined) {
+    return (await keptList(client, WORKSPACES, signal)).map(workspaceInfo);
+  }
+  const organizations = (await client.GET("/orgs", { signal })).organizations ?? [];
+  const org = organizations.find((o) => o.name === organization);
+  if (org?.orgId == null) {
+    const names = organizations.map((o) => o.name ?? "");
+    throw new NameNotFoundError(
+      "organization",
+      organization,
+      undefined,
+      nearNames(organization, names),
+    );
+  }
+  const { workspaces } = await client.GET("/orgs/{orgId}/workspaces", {
+    params: { path: { orgId: org.orgId } },
+    signal,
+  });
+  return (workspaces ?? []).map((w) => ({
+    orgId: String(org.orgId),
+    orgName: organization,
+    workspaceId: String(w.id),
+    workspaceName: w.name ?? "",
+  }));
 }
 
 /**
@@ -300,4 +328,4 @@ export const find: {
 };
 
 export { PIPELINES, AVAILABLE_COMPUTE_ENVS };
-export { nearNames } from "../core/near-names.js";
+export { nearNames };
