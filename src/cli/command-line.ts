@@ -15,7 +15,9 @@ export type CommandName =
   | "wait"
   | "logs"
   | "cancel"
-  | "datasets";
+  | "datasets"
+  | "runs"
+  | "watch";
 
 /** The commands that talk to the API (all but the emulator). */
 const API_COMMANDS: readonly CommandName[] = [
@@ -26,7 +28,10 @@ const API_COMMANDS: readonly CommandName[] = [
   "logs",
   "cancel",
   "datasets",
+  "runs",
+  "watch",
 ];
+const RUN_LISTS: readonly CommandName[] = ["runs", "watch"];
 const LAUNCHING: readonly CommandName[] = ["launch", "relaunch"];
 const WAITING: readonly CommandName[] = [...LAUNCHING, "wait", "logs"];
 
@@ -151,17 +156,57 @@ export const OPTIONS = {
     help: "The dataset's description, when it is created.",
     commands: ["datasets"],
   },
+  status: {
+    type: "string",
+    multiple: true,
+    commas: true,
+    value: "status",
+    help: "Runs with one of these statuses (SUBMITTED, RUNNING, SUCCEEDED, FAILED, CANCELLED, UNKNOWN); watch's default SUBMITTED,RUNNING.",
+    commands: RUN_LISTS,
+  },
+  label: {
+    type: "string",
+    multiple: true,
+    commas: true,
+    value: "name[=value]",
+    help: "Runs with one of these labels.",
+    commands: RUN_LISTS,
+  },
+  search: {
+    type: "string",
+    value: "words",
+    help: "More search words, as the web interface takes them: part of a run name, userName:bob...",
+    commands: RUN_LISTS,
+  },
+  after: {
+    type: "string",
+    value: "time",
+    help: "Runs submitted at or after this: an instant (2024-05-10T09:00:00Z), a day (2024-05-10), or a duration ago (24h).",
+    commands: RUN_LISTS,
+  },
+  before: {
+    type: "string",
+    value: "time",
+    help: "Runs submitted at or before this, as --after takes it.",
+    commands: RUN_LISTS,
+  },
+  organization: {
+    type: "string",
+    value: "name",
+    help: "Every workspace of this organization instead of --workspace.",
+    commands: RUN_LISTS,
+  },
   timeout: {
     type: "string",
     value: "duration",
     help: "Give up after this long (90s, 30m, 2h): the whole command, lookups, retries, pages and waits included; exit code 3.",
-    commands: ["call", ...WAITING, "cancel", "datasets"],
+    commands: ["call", ...WAITING, "cancel", "datasets", ...RUN_LISTS],
   },
   "poll-interval": {
     type: "string",
     value: "duration",
     help: "First wait between two polls of a run (default 5s; it grows while nothing changes).",
-    commands: WAITING,
+    commands: [...WAITING, "watch"],
   },
   port: {
     type: "string",

@@ -14,6 +14,8 @@ Usage:
   seqera-api wait <workflowId>              wait for a run to end
   seqera-api logs <workflowId> [--follow]   a run's console output
   seqera-api cancel <workflowId>            cancel a run
+  seqera-api runs [--status S] [--after T]  runs with labels and elapsedMs, as JSON lines
+  seqera-api watch [--organization O]       follow the runs of many workspaces until they end
   seqera-api datasets add <name> <file>     upload a CSV/TSV as a dataset
   seqera-api emulator [--port N]            serve a local emulator of the API
   seqera-api --version
@@ -46,6 +48,19 @@ TOWER_WORKSPACE_ID).`,
 
 Polls the run until it ends and prints it: exit 0 SUCCEEDED, 1 FAILED or CANCELLED (with its
 error message and failed tasks on stderr), 3 --timeout first.`,
+  runs: `seqera-api runs [--status FAILED] [--label name] [--after 24h] [--organization acme]
+
+Prints the runs of the workspace (or of every workspace of --organization), newest first, one
+JSON line each: the run with its labels, elapsedMs (start to end, or to now) and workspaceId.
+The filters go to the service's search; --after and --before are exact to the instant (the
+service takes whole days: the rest of the day is left out here).`,
+  watch: `seqera-api watch [--organization acme] [--status ...] [--label ...] [options]
+
+Follows the runs of the workspace (or of every workspace of --organization), by default those
+SUBMITTED or RUNNING: one list call per workspace per poll, within the token's rate limit. Prints
+one JSON line per change, {"change": "seen" | "status", "previousStatus", "run"}, and ends once
+no run it saw is going: exit 0 when all ended SUCCEEDED (or none was going), 1 when one ended
+FAILED, CANCELLED or UNKNOWN, 3 --timeout first.`,
   logs: `seqera-api logs <workflowId> [--follow]
 
 Prints the run's console output (its nf-<workflowId>.txt file). With --follow, prints the

@@ -11,7 +11,7 @@ const LIFECYCLE =
 
 /** "tw word [sub [sub]]" → what does it here. */
 const TW: Readonly<Record<string, string>> = {
-  "runs list": "seqera-api ListWorkflows --paginate",
+  "runs list": "seqera-api runs [--status FAILED] [--after 24h] [--label name]",
   "runs view": "seqera-api DescribeWorkflow -p workflowId=<id>",
   "runs relaunch": "seqera-api relaunch <workflowId> [--no-resume]",
   "runs cancel": "seqera-api cancel <workflowId>",
@@ -116,7 +116,6 @@ const TW: Readonly<Record<string, string>> = {
 
 /** What a tw word alone points at, where more than its sub-commands' list helps. */
 const WORDS: Readonly<Record<string, string>> = {
-  runs: LIFECYCLE,
   run: LIFECYCLE,
   pipelines: "seqera-api ListPipelines, or seqera-api launch <pipeline>",
 };
@@ -134,6 +133,8 @@ export const TW_COMMANDS: readonly string[] = Object.keys(TW);
 export function twCommandHint(args: readonly string[]): string | undefined {
   const [word, ...rest] = args;
   if (word === undefined || !TOP.has(word)) return undefined;
+  // `runs` is a command here too: only tw's sub-commands of it get a hint.
+  if (word === "runs" && !Object.hasOwn(TW, `runs ${rest[0]}`)) return undefined;
   const key = word === "run" ? "runs" : word;
   for (const length of [2, 1]) {
     const command = [key, ...rest.slice(0, length)].join(" ");

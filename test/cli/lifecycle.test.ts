@@ -156,7 +156,7 @@ describe("wait", () => {
     expect(result.stderr).toBe(`seqera-api: Run ${run.id} ended CANCELLED\n`);
   });
 
-  test("a run that never ends: --timeout gives exit 3 naming the last status", async () => {
+  test("a run that never ends: --timeout gives exit 3 naming the last status, and prints the run as last seen", async () => {
     const run = emulator.state.runs.add({ workspaceId: 42, status: "RUNNING" });
     emulator.setHandler("DescribeWorkflow", () => ({
       status: 200,
@@ -171,6 +171,7 @@ describe("wait", () => {
     expect(result.stderr).toBe(
       `seqera-api: Gave up waiting for run ${run.id} after 1000 ms: still RUNNING\n`,
     );
+    expect(JSON.parse(result.stdout)).toMatchObject({ id: run.id, status: "RUNNING" });
   });
 
   test("a bad token: exit 4", async () => {
