@@ -65,6 +65,7 @@ const LAUNCH_OPTIONS = Object.fromEntries(
     const shared = {
       type: flag.value === undefined ? "boolean" : "string",
       ...(flag.list && { multiple: true, commas: true }),
+      ...(flag.repeated && { multiple: true }),
       ...(flag.value !== undefined && { value: flag.value }),
       commands: flag.only ? [flag.only] : LAUNCHING,
     } as const;
@@ -84,8 +85,8 @@ export const OPTIONS = {
     short: "p",
     multiple: true,
     value: "name=value",
-    help: "A path parameter, e.g. -p workflowId=4Bi5xBK6E2Nbhj (or write it in the path).",
-    commands: ["call"],
+    help: "A path parameter, e.g. -p workflowId=4Bi5xBK6E2Nbhj (or write it in the path). launch, relaunch: one pipeline param over the params files (a.b=1 nests; the value is read as YAML: 10 is a number).",
+    commands: ["call", ...LAUNCHING],
   },
   query: {
     type: "string",
@@ -164,14 +165,13 @@ export const OPTIONS = {
     help: "Runs with one of these statuses (SUBMITTED, RUNNING, SUCCEEDED, FAILED, CANCELLED, UNKNOWN); watch's default SUBMITTED,RUNNING.",
     commands: RUN_LISTS,
   },
-  label: {
-    type: "string",
-    multiple: true,
-    commas: true,
-    value: "name[=value]",
-    help: "Runs with one of these labels.",
-    commands: RUN_LISTS,
+  // A launch's labels; for runs and watch, a filter.
+  labels: {
+    ...LAUNCH_OPTIONS.labels,
+    help: `${LAUNCH_OPTIONS.labels.help} runs, watch: runs with one of these labels.`,
+    commands: [...LAUNCH_OPTIONS.labels.commands, ...RUN_LISTS],
   },
+  label: { ...LAUNCH_OPTIONS.label, commands: [...LAUNCH_OPTIONS.label.commands, ...RUN_LISTS] },
   search: {
     type: "string",
     value: "words",
@@ -330,7 +330,7 @@ export function parseCommandLine(argv: string[]): CommandLine {
     }
   }
   refuseRepeats(parsed.tokens);
-  mergeAliases(values);
+  mergeAliases(values, parsed.tokens);
   const fields = parsed.tokens.flatMap((token) =>
     token.kind === "option" && (token.name === "field" || token.name === "raw-field")
       ? [{ text: token.value ?? "", typed: token.name === "field" }]
@@ -358,13 +358,25 @@ function refuseRepeats(tokens: NonNullable<ReturnType<typeof parseArgs>["tokens"
   }
 }
 
-/** Each alias's value under its option's name; lists split at commas. */
-function mergeAliases(values: OptionValues): void {
+/**
+ * Each alias's value under its option's name; a repeated option's values from both names in the
+ * order given; lists split at commas.
+ */
+function mergeAliases(
+  values: OptionValues,
+  tokens: NonNullable<ReturnType<typeof parseArgs>["tokens"]>,
+): void {
   const all = values as Record<string, string | boolean | string[] | undefined>;
   for (const [name, spec] of Object.entries(OPTIONS) as [OptionName, OptionSpec][]) {
     const value = all[name];
     if (value === undefined) continue;
-    if (spec.alias !== undefined) {
+    if (spec.alias !== undefined && spec.multiple && !spec.commas) {
+      const names = [name, spec.alias];
+      all[spec.alias] = tokens.flatMap((t) =>
+        t.kind === "option" && names.includes(t.name) ? [t.value ?? ""] : [],
+      );
+      delete all[name];
+    } else if (spec.alias !== undefined) {
       if (all[spec.alias] !== undefined)
         throw new UsageError(`--${name} and --${spec.alias} are the same option: give one.`);
       all[spec.alias] = value;

@@ -69,9 +69,11 @@ function runFilters(values: OptionValues): ListRunsOptions {
   const status = values.status?.map((s) => s.toUpperCase());
   const wrong = status?.find((s) => !STATUSES.includes(s));
   if (wrong) throw new UsageError(`--status ${wrong}: expected one of ${STATUSES.join(", ")}.`);
+  // A list flag of the launch settings' table (typed from it as one string).
+  const labels = (values as { labels?: string[] }).labels;
   return {
     ...(status && { status: status as RunStatus[] }),
-    ...(values.label && { labels: values.label }),
+    ...(labels && { labels }),
     ...(values.search && { search: values.search }),
     ...(values.after && { after: instant("--after", values.after) }),
     ...(values.before && { before: instant("--before", values.before) }),
