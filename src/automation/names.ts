@@ -15,7 +15,7 @@ import {
   lookup,
   lookupOptional,
   type Lookup,
-  type WorkspaceMembership,
+  type WorkspaceInfo,
 } from "../client/names.js";
 import { NameNotFoundError } from "../errors/name-not-found-error.js";
 import { nearNames } from "../core/near-names.js";
@@ -40,14 +40,6 @@ export interface FindOptions {
   /** Resolve with undefined when nothing has that name, instead of rejecting with NameNotFoundError. */
   optional?: boolean;
   signal?: AbortSignal;
-}
-
-/** A workspace the user belongs to, with its organization; ids as digits (int64-safe). */
-export interface WorkspaceInfo {
-  orgId: string;
-  orgName: string;
-  workspaceId: string;
-  workspaceName: string;
 }
 
 /**
@@ -240,7 +232,7 @@ async function findWorkspace(
   const text = String(ref).trim();
   const byId = /^[1-9]\d*$/.test(text);
   const found = byId
-    ? (await keptList(client, WORKSPACES, signal)).find((w) => String(w.workspaceId) === text)
+    ? (await keptList(client, WORKSPACES, signal)).find((w) => w.workspaceId === text)
     : await lookupOptional(client, WORKSPACES, text, signal);
   if (!found) {
     if (options.optional) return undefined;
@@ -248,16 +240,8 @@ async function findWorkspace(
     if (!byId) await lookup(client, WORKSPACES, text, signal);
     throw new NameNotFoundError("workspace", text, undefined, []);
   }
-  return workspaceInfo(found);
+  return { ...found };
 }
-
-/** A membership as the service lists it, its ids as digits (the list keeps only whole entries). */
-const workspaceInfo = (w: WorkspaceMembership): WorkspaceInfo => ({
-  orgId: String(w.orgId),
-  orgName: w.orgName ?? "",
-  workspaceId: String(w.workspaceId),
-  workspaceName: w.workspaceName!,
-});
 
 /**
  * The workspaces of the user's organizations (`GET /user-info`, then
@@ -272,7 +256,7 @@ export async function listWorkspaces(
 ): Promise<WorkspaceInfo[]> {
   const { organization, signal } = options;
   if (organization === undefined) {
-    return (await keptList(client, WORKSPACES, signal)).map(workspaceInfo);
+    return (await keptList(client, WORKSPACES, signal)).map((w) => ({ ...w }));
   }
   const organizations = (await client.GET("/orgs", { signal })).organizations ?? [];
   const org = organizations.find((o) => o.name === organization);

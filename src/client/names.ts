@@ -13,11 +13,17 @@ import { NotFoundError } from "../errors/not-found-error.js";
 import { NameNotFoundError } from "../errors/name-not-found-error.js";
 import { offAbort, onAbort } from "../core/abort.js";
 import { nearNames } from "../core/near-names.js";
-import type { Readable } from "openapi-typescript-helpers";
-import type { components } from "../../generated/schema.js";
 
-/** One organization-and-workspace pair the user belongs to (`GET /user/{userId}/workspaces`). */
-export type WorkspaceMembership = Readable<components["schemas"]["OrgAndWorkspaceDto"]>;
+/**
+ * A workspace the user belongs to, with its organization (`GET /user/{userId}/workspaces`); ids
+ * as digits (int64-safe).
+ */
+export interface WorkspaceInfo {
+  orgId: string;
+  orgName: string;
+  workspaceId: string;
+  workspaceName: string;
+}
 
 /** How to list one kind of resource and read its names and id. */
 export interface Lookup<T> {
@@ -270,7 +276,7 @@ export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   return all;
 }
 
-export const WORKSPACES: Lookup<WorkspaceMembership> = {
+export const WORKSPACES: Lookup<WorkspaceInfo> = {
   kind: "workspace",
   global: true,
   list: async (client, signal) => {
@@ -279,10 +285,22 @@ export const WORKSPACES: Lookup<WorkspaceMembership> = {
       params: { path: { userId: user!.id! } },
       signal,
     });
-    return (orgsAndWorkspaces ?? []).filter((w) => w.workspaceId != null && w.workspaceName);
+    // The answer also lists each organization alone (no workspace): only whole entries are kept.
+    return (orgsAndWorkspaces ?? []).flatMap((w) =>
+      w.workspaceId != null && w.workspaceName
+        ? [
+            {
+              orgId: String(w.orgId),
+              orgName: w.orgName ?? "",
+              workspaceId: String(w.workspaceId),
+              workspaceName: w.workspaceName,
+            },
+          ]
+        : [],
+    );
   },
   names: (w) => [`${w.orgName}/${w.workspaceName}`],
-  id: (w) => String(w.workspaceId),
+  id: (w) => w.workspaceId,
 };
 
 /**
@@ -295,5 +313,5 @@ export async function workspaceIdOf(
   signal: AbortSignal | undefined,
 ): Promise<string> {
   if (/^[1-9]\d*$/.test(ref)) return ref;
-  return String((await lookup(client, WORKSPACES, ref, signal)).workspaceId!);
+  return (await lookup(client, WORKSPACES, ref, signal)).workspaceId;
 }

@@ -19,7 +19,7 @@ import {
   type SeqeraClient,
 } from "../../src/index.js";
 import { type Pipeline } from "../../src/automation/schema.js";
-import { type WorkspaceInfo } from "../../src/automation/names.js";
+import { type WorkspaceInfo } from "../../src/client/names.js";
 
 export async function typeChecks(client: SeqeraClient): Promise<void> {
   // A launch as read goes back as a request body with no cast.

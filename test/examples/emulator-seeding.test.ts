@@ -5,7 +5,7 @@ import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { emulatorEnv, root, sharedBuild, startCli, type BuiltCli } from "../cli/cli.js";
 
-// The seed of docs/emulator-seeding.md, served by `seqera-api emulator --seed` and used as a
+// The seed of docs/emulator.md, served by `seqera-api emulator --seed` and used as a
 // shell script would (plain HTTP, no library).
 const seedFile = path.join(root, "test/examples/emulator-seeding.json");
 
@@ -49,8 +49,8 @@ async function waitForEnd(id: string): Promise<any> {
   throw new Error(`run ${id} did not end`);
 }
 
-test("the seed in docs/emulator-seeding.md is this file, verbatim", async () => {
-  const doc = await readFile(path.join(root, "docs/emulator-seeding.md"), "utf8");
+test("the seed in docs/emulator.md is this file, verbatim", async () => {
+  const doc = await readFile(path.join(root, "docs/emulator.md"), "utf8");
   const seed = await readFile(seedFile, "utf8");
   expect(doc).toContain("```json\n" + seed + "```");
 });
