@@ -62,6 +62,7 @@ export { find, listWorkspaces } from "./automation/names.js";
 export { downloadRunLog, followRunLog, saveRunLogs, taskLog } from "./automation/logs.js";
 export { uploadDataset } from "./automation/datasets.js";
 export { copyPipeline } from "./automation/copy.js";
+export { updateCredentials } from "./automation/credentials.js";
 export {
   toComputeEnvRequest,
   toCredentialsRequest,

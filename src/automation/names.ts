@@ -95,7 +95,7 @@ const AVAILABLE_COMPUTE_ENVS: Lookup<ComputeEnvSummary> = {
   id: (c) => c.id ?? "",
 };
 
-const CREDENTIALS: Lookup<Credentials> = {
+export const CREDENTIALS: Lookup<Credentials> = {
   kind: "credentials",
   list: async (client, signal) => (await client.GET("/credentials", { signal })).credentials ?? [],
   names: (c) => [c.name ?? ""],
