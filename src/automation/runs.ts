@@ -1,5 +1,6 @@
 /** Waiting for runs to end and for compute environments to become available. */
 import { ConfigurationError } from "../errors/configuration-error.js";
+import { NotFoundError } from "../errors/not-found-error.js";
 import type { SeqeraClient } from "../client/client.js";
 import { ComputeEnvFailedError } from "./errors/compute-env-failed-error.js";
 import { RunFailedError } from "./errors/run-failed-error.js";
@@ -103,13 +104,48 @@ function isTerminal(status: RunStatus): boolean {
   return TERMINAL_RUN_STATUSES.includes(status);
 }
 
-/** The run's tasks that ended FAILED (`GET /workflow/{workflowId}/tasks`, every page). */
+/** A failed task, with the last lines of its standard error when they were asked for. */
+export type FailedTask = Task & {
+  /** The last `stderrLines` lines of its `.command.err`; [] when it has none or no task id. */
+  stderr?: string[];
+};
+
+/**
+ * The run's tasks that ended FAILED (`GET /workflow/{workflowId}/tasks`, every page), with
+ * their `exitStatus`; with `stderrLines`, each with the last lines of its standard error (`GET
+ * /workflow/{workflowId}/download/{taskId}?fileName=.command.err`, one download per failed
+ * task, a few at once).
+ */
 export async function failedTasks(
   client: SeqeraClient,
   workflowId: string,
-  options: { signal?: AbortSignal } = {},
-): Promise<Task[]> {
-  return listFailedTasks(client, workflowId, undefined, options.signal);
+  options: { stderrLines?: number; signal?: AbortSignal } = {},
+): Promise<FailedTask[]> {
+  const { signal, stderrLines } = options;
+  const tasks = await listFailedTasks(client, workflowId, undefined, signal);
+  if (stderrLines === undefined) return tasks;
+  if (!(Number.isInteger(stderrLines) && stderrLines > 0)) {
+    throw new ConfigurationError(
+      `failedTasks: \`stderrLines\` is a whole number of lines above 0, got ${stderrLines}`,
+    );
+  }
+  return mapLimited(tasks, CONCURRENCY, async (task) => {
+    if (task.taskId == null) return { ...task, stderr: [] };
+    const text = await client
+      .GET("/workflow/{workflowId}/download/{taskId}", {
+        params: { path: { workflowId, taskId: task.taskId }, query: { fileName: ".command.err" } },
+        parseAs: "text",
+        signal,
+      })
+      // A task that wrote no standard error has no such file.
+      .catch((error: unknown) => {
+        if (error instanceof NotFoundError) return "";
+        throw error;
+      });
+    const lines = text.split("\n");
+    if (lines.at(-1) === "") lines.pop();
+    return { ...task, stderr: lines.slice(-stderrLines) };
+  });
 }
 
 /**
@@ -351,8 +387,8 @@ export interface RunChange {
 /** The statuses watched when `status` is not given: runs that are still going. */
 const GOING: readonly RunStatus[] = ["SUBMITTED", "RUNNING"];
 
-/** Workspaces listed at once within one poll; the client's rate limiter paces the calls. */
-const WATCH_CONCURRENCY = 4;
+/** Calls made at once (workspaces of a poll, task downloads); the rate limiter paces them. */
+const CONCURRENCY = 4;
 
 /**
  * Watches the runs of many workspaces: each poll lists each workspace's runs once (listRuns,
@@ -382,9 +418,7 @@ export async function* watchRuns(
   const listOptions = { ...filters, status: filters.status ?? GOING, signal };
   for (;;) {
     const changes = (
-      await mapLimited(clients, WATCH_CONCURRENCY, (c, i) =>
-        pollWorkspace(c, seen[i]!, listOptions),
-      )
+      await mapLimited(clients, CONCURRENCY, (c, i) => pollWorkspace(c, seen[i]!, listOptions))
     ).flat();
     yield* changes;
     if (untilEnded && seen.every((runs) => [...runs.values()].every((r) => !going(r.status)))) {

@@ -17,7 +17,9 @@ export type CommandName =
   | "cancel"
   | "datasets"
   | "runs"
-  | "watch";
+  | "watch"
+  | "failed-tasks"
+  | "copy-pipeline";
 
 /** The commands that talk to the API (all but the emulator). */
 const API_COMMANDS: readonly CommandName[] = [
@@ -30,6 +32,8 @@ const API_COMMANDS: readonly CommandName[] = [
   "datasets",
   "runs",
   "watch",
+  "failed-tasks",
+  "copy-pipeline",
 ];
 const RUN_LISTS: readonly CommandName[] = ["runs", "watch"];
 const LAUNCHING: readonly CommandName[] = ["launch", "relaunch"];
@@ -129,6 +133,11 @@ export const OPTIONS = {
     help: "Run again from scratch instead of resuming (cached tasks are not reused).",
     commands: ["relaunch"],
   },
+  "resume-if-available": {
+    type: "boolean",
+    help: "Resume when the service holds the run's commit, else run it again from scratch; the output's resumed says which.",
+    commands: ["relaunch"],
+  },
   pipeline: {
     type: "string",
     value: "url",
@@ -156,6 +165,24 @@ export const OPTIONS = {
     value: "text",
     help: "The dataset's description, when it is created.",
     commands: ["datasets"],
+  },
+  lines: {
+    type: "string",
+    value: "n",
+    help: "The last lines of each failed task's standard error (default 20).",
+    commands: ["failed-tasks"],
+  },
+  to: {
+    type: "string",
+    value: "workspace",
+    help: "The workspace to copy to: org/workspace or an id.",
+    commands: ["copy-pipeline"],
+  },
+  as: {
+    type: "string",
+    value: "name",
+    help: "The copy's name; default the pipeline's.",
+    commands: ["copy-pipeline"],
   },
   status: {
     type: "string",
@@ -200,7 +227,15 @@ export const OPTIONS = {
     type: "string",
     value: "duration",
     help: "Give up after this long (90s, 30m, 2h): the whole command, lookups, retries, pages and waits included; exit code 3.",
-    commands: ["call", ...WAITING, "cancel", "datasets", ...RUN_LISTS],
+    commands: [
+      "call",
+      ...WAITING,
+      "cancel",
+      "datasets",
+      ...RUN_LISTS,
+      "failed-tasks",
+      "copy-pipeline",
+    ],
   },
   "poll-interval": {
     type: "string",

@@ -22,7 +22,10 @@ export async function launchThenWait(
 ): Promise<ExitCode> {
   const { RunFailedError } = await import("../index.js");
   const { scope } = session;
-  const { workflowId, createdLabels } = await scope.shielded(launch);
+  const launched = await scope.shielded(launch);
+  const { workflowId, createdLabels } = launched;
+  // A relaunch says whether it resumed.
+  const resumed = launched.resumed === undefined ? {} : { resumed: launched.resumed };
   if (createdLabels.length > 0) {
     const names = createdLabels.map((name) => JSON.stringify(name)).join(", ");
     context.stderr.write(`seqera-api: created the missing labels ${names}\n`);
@@ -31,15 +34,15 @@ export async function launchThenWait(
   try {
     scope.signal.throwIfAborted();
     if (!wait) {
-      await writeBody(context.stdout, { workflowId, createdLabels });
+      await writeBody(context.stdout, { workflowId, createdLabels, ...resumed });
       return EXIT.ok;
     }
     const run = await waitInSession(session, workflowId, context, seen);
-    await writeBody(context.stdout, { workflowId, createdLabels, run });
+    await writeBody(context.stdout, { workflowId, createdLabels, ...resumed, run });
     return EXIT.ok;
   } catch (error) {
     const run = error instanceof RunFailedError ? error.run : seen.run;
-    await writeBody(context.stdout, { workflowId, createdLabels, run });
+    await writeBody(context.stdout, { workflowId, createdLabels, ...resumed, run });
     const reason: unknown = scope.signal.reason;
     if (reason instanceof InterruptedError) {
       throw new InterruptedError(

@@ -438,3 +438,38 @@ describe("watchRuns", () => {
     );
   });
 });
+
+describe("failedTasks with stderrLines", () => {
+  test("each failed task with its exit status and the last lines of its standard error", async () => {
+    const run = emulator.state.runs.add({
+      workspaceId: 42,
+      status: "FAILED",
+      tasks: [
+        {
+          process: "ALIGN",
+          tag: "s1",
+          status: "FAILED",
+          exitStatus: 137,
+          stderr: "a\nb\nc\nKilled",
+        },
+        { process: "ALIGN", tag: "s2", status: "COMPLETED", exitStatus: 0 },
+        { process: "QC", status: "FAILED", exitStatus: 1, stderr: ["x", "Error: bad input"] },
+      ],
+    });
+    const from = emulator.requests.length;
+    const tasks = await failedTasks(clientOf(emulator), run.id, { stderrLines: 2 });
+    expect(tasks.map((t) => [t.name, t.exitStatus, t.stderr])).toEqual([
+      ["ALIGN (s1)", 137, ["c", "Killed"]],
+      ["QC", 1, ["x", "Error: bad input"]],
+    ]);
+    // One listing, then one download per failed task.
+    expect(servedSince(emulator, from).sort()).toEqual([
+      "DownloadWorkflowTaskLog",
+      "DownloadWorkflowTaskLog",
+      "ListWorkflowTasks",
+    ]);
+    await expect(failedTasks(clientOf(emulator), run.id, { stderrLines: 0 })).rejects.toThrow(
+      "failedTasks: `stderrLines` is a whole number of lines above 0, got 0",
+    );
+  });
+});

@@ -20,6 +20,23 @@ beforeAll(async () => {
           { org: "acme", name: "dev", id: 43 },
         ],
         labels: [{ name: "nightly", workspaceId: 42 }],
+        computeEnvs: [
+          { name: "batch", workspaceId: 42, id: "ce42", status: "AVAILABLE" },
+          {
+            name: "batch",
+            workspaceId: 43,
+            id: "ce43",
+            status: "AVAILABLE",
+            workDir: "s3://dev/work",
+          },
+        ],
+        pipelines: [
+          {
+            name: "rnaseq",
+            workspaceId: 42,
+            launch: { computeEnvId: "ce42", workDir: "s3://prod/work" },
+          },
+        ],
       },
     }),
   ]);
@@ -94,8 +111,9 @@ describe("seqera-api watch", () => {
       ending: { status: "FAILED" },
     });
     const from = emulator.requests.length;
-    // The service moves the runs on while the watch polls.
+    // The service moves the runs on while the watch polls, from its first list on.
     const stepping = setInterval(() => {
+      if (!emulator.requests.slice(from).some((r) => r.operationId === "ListWorkflows")) return;
       for (const run of [ok, bad]) {
         if (["SUBMITTED", "RUNNING"].includes(emulator.state.runs.get(run.id)!.status)) {
           emulator.state.runs.advance(run.id);
@@ -110,11 +128,10 @@ describe("seqera-api watch", () => {
       "20ms",
     ]).finally(() => clearInterval(stepping));
     expect(result.stderr).toBe("");
-    expect(result.code).toBe(EXIT.runFailed);
+    expect(result.code, result.stdout).toBe(EXIT.runFailed);
     const changes = lines(result.stdout).map(
       (c) => `${c.change} ${c.run.runName} ${c.previousStatus ?? "-"} ${c.run.status}`,
     );
-    // Seen first at whatever step the service had got to when the CLI started.
     expect(changes.slice(0, 2).map((c) => c.split(" ").slice(0, 2).join(" "))).toEqual([
       "seen ok",
       "seen bad",
@@ -126,5 +143,56 @@ describe("seqera-api watch", () => {
     const lists = served.filter((op) => op === "ListWorkflows").length;
     expect(lists % 2).toBe(0);
     expect(served.filter((op) => op === "DescribeWorkflow").length).toBeLessThanOrEqual(2);
+  });
+});
+
+describe("seqera-api failed-tasks", () => {
+  test("each failed task, its exit status and the last --lines of its stderr, one JSON line each", async () => {
+    const run = emulator.state.runs.add({
+      workspaceId: 42,
+      status: "FAILED",
+      tasks: [
+        { process: "ALIGN", status: "FAILED", exitStatus: 137, stderr: "one\ntwo\nKilled" },
+        { process: "QC", status: "COMPLETED", exitStatus: 0 },
+      ],
+    });
+    const result = await seqera(["failed-tasks", run.id, "-w", "42", "--lines", "2"]);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(EXIT.ok);
+    expect(lines(result.stdout)).toMatchObject([
+      { name: "ALIGN", exitStatus: 137, stderr: ["two", "Killed"] },
+    ]);
+  });
+});
+
+describe("seqera-api copy-pipeline", () => {
+  test("copies over copyPipeline: the compute environment by name, its work directory", async () => {
+    const result = await seqera(["copy-pipeline", "rnaseq", "-w", "acme/prod", "--to", "acme/dev"]);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(EXIT.ok);
+    const copied = JSON.parse(result.stdout);
+    expect(copied).toMatchObject({ computeEnvId: "ce43", computeEnvBy: "name" });
+    const created = emulator.requests.filter((r) => r.operationId === "CreatePipeline").at(-1)!;
+    expect(created.search).toBe("workspaceId=43");
+    expect(created.body).toMatchObject({
+      name: "rnaseq",
+      launch: { computeEnvId: "ce43", workDir: "s3://dev/work" },
+    });
+  });
+
+  test("without --to: exit 2 before any request", async () => {
+    const result = await seqera(["copy-pipeline", "rnaseq"]);
+    expect(result.code).toBe(EXIT.usage);
+    expect(result.stderr).toMatch(/--to is needed: the workspace to copy to/);
+  });
+});
+
+describe("seqera-api relaunch --resume-if-available", () => {
+  test("a run with nothing to resume runs afresh; the output says resumed: false", async () => {
+    const run = emulator.state.runs.add({ workspaceId: 42, status: "CANCELLED" });
+    const result = await seqera(["relaunch", run.id, "-w", "42", "--resume-if-available"]);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(EXIT.ok);
+    expect(JSON.parse(result.stdout)).toMatchObject({ resumed: false });
   });
 });
