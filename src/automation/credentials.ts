@@ -7,7 +7,16 @@ import { CREDENTIALS } from "./names.js";
 import type { ComputeEnvSummary, Credentials } from "./schema.js";
 
 /** Credentials' keys as the service takes them: `{ discriminator: "aws", accessKey, secretKey }`. */
-export type CredentialsKeys = NonNullable<Writable<components["schemas"]["Credentials"]>["keys"]>;
+type ServiceKeys = NonNullable<Writable<components["schemas"]["Credentials"]>["keys"]>;
+/**
+ * The keys of one provider, its `discriminator` optional (default the credentials' provider), so
+ * that `{ accessKey, secretKey }` held in a variable fits with no cast.
+ */
+export type CredentialsKeys = ServiceKeys extends infer K
+  ? K extends { discriminator: infer D }
+    ? Omit<K, "discriminator"> & { discriminator?: D }
+    : never
+  : never;
 
 export interface UpdateCredentialsOptions {
   /** A new description; default the current one. */
@@ -31,9 +40,8 @@ export interface UpdatedCredentials {
  * `optional`).
  *
  * @example
- * const { computeEnvs } = await updateCredentials(client, "aws-prod", {
- *   discriminator: "aws", accessKey: process.env.KEY!, secretKey: process.env.SECRET!,
- * });
+ * const keys = { accessKey: process.env.KEY!, secretKey: process.env.SECRET! };
+ * const { computeEnvs } = await updateCredentials(client, "aws-prod", keys);
  */
 export async function updateCredentials(
   client: SeqeraClient,
@@ -72,7 +80,7 @@ export async function updateCredentials(
         description: options.description ?? found.description ?? undefined,
         baseUrl: found.baseUrl ?? undefined,
         category: found.category ?? undefined,
-        keys,
+        keys: { discriminator: found.provider, ...keys } as ServiceKeys,
       },
     },
     signal,

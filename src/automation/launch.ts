@@ -84,7 +84,7 @@ export interface LaunchResult {
   createdLabels: string[];
   /** The run once it ended, when `wait` was asked. */
   run?: Run;
-  /** relaunchRun: whether the run was resumed (false: a fresh run). */
+  /** relaunchRun with `resume: "if-available"`: whether the run was resumed (false: a fresh run). */
   resumed?: boolean;
 }
 
@@ -316,7 +316,8 @@ export async function relaunchRun(
       await lookup(client, AVAILABLE_COMPUTE_ENVS, options.computeEnv, signal)
     ).id!;
   }
-  return { ...(await submit(client, request, options, undefined)), resumed: resume };
+  const result = await submit(client, request, options, undefined);
+  return asked === "if-available" ? { ...result, resumed: resume } : result;
 }
 
 /** Cancels a run (`POST /workflow/{workflowId}/cancel`). */
