@@ -28,10 +28,15 @@ export function orgJobsSeed(): Seed {
   };
 }
 
-/** The service moving its runs on once a run was cancelled: every active run a step each `ms`. */
+/**
+ * The service moving its runs on once a run was cancelled and the runs were listed again (the
+ * watch began): every active run a step each `ms`.
+ */
 export function stepRuns(emulator: Emulator, ms: number): () => void {
   const timer = setInterval(() => {
-    if (!emulator.requests.some((r) => r.operationId === "CancelWorkflow")) return;
+    const served = emulator.requests.map((r) => r.operationId);
+    const cancelled = served.indexOf("CancelWorkflow");
+    if (cancelled < 0 || !served.slice(cancelled).includes("ListWorkflows")) return;
     for (const id of [7, 8]) {
       for (const run of emulator.state.runs.list(id)) {
         if (run.status === "SUBMITTED" || run.status === "RUNNING") {
