@@ -59,6 +59,7 @@ export {
   watchRuns,
 } from "./automation/runs.js";
 export { find, listWorkspaces } from "./automation/names.js";
+export { addMembers, setWorkspaceRole } from "./automation/members.js";
 export { downloadRunLog, followRunLog, saveRunLogs, taskLog } from "./automation/logs.js";
 export { uploadDataset } from "./automation/datasets.js";
 export { copyPipeline } from "./automation/copy.js";

@@ -1,6 +1,7 @@
 /**
- * Names instead of ids: "org/workspace" references, and pipelines, compute environments,
- * credentials, datasets, labels and secrets by name within a workspace. Pipelines are searched
+ * Names instead of ids: "org/workspace" references, organizations, "org/team" teams, and
+ * pipelines, compute environments, credentials, datasets, labels, secrets, data links and
+ * studios by name within a workspace. Pipelines are searched
  * by the service (`search` and `visibility=all`, so pipelines shared from the organization are
  * found too); the other kinds are listed. What was fetched is kept per client: a name not found
  * in a kept answer asks again once, so resources created since are found, and `withFresh` asks
@@ -17,8 +18,10 @@ import {
   type Lookup,
   type WorkspaceInfo,
 } from "../client/names.js";
+import { ConfigurationError } from "../errors/configuration-error.js";
 import { NameNotFoundError } from "../errors/name-not-found-error.js";
 import { nearNames } from "../core/near-names.js";
+import { contentUnder, type DataLinkContent } from "./data-links.js";
 import type {
   ComputeEnvSummary,
   Credentials,
@@ -26,8 +29,10 @@ import type {
   Dataset,
   Studio,
   Label,
+  Organization,
   Pipeline,
   PipelineSecret,
+  Team,
 } from "./schema.js";
 
 /** A workspace: its numeric id, or "org/workspace" (the organization's and workspace's names). */
@@ -127,6 +132,65 @@ const SECRETS: Lookup<PipelineSecret> = {
   id: (s) => String(s.id),
 };
 
+/** An organization the user belongs to, as `GET /orgs` lists it. */
+export type FoundOrganization = Organization & { orgId: number; name: string };
+
+const ORGANIZATIONS: Lookup<FoundOrganization> = {
+  kind: "organization",
+  global: true,
+  list: async (client, signal) =>
+    ((await client.GET("/orgs", { signal })).organizations ?? []).filter(
+      (o): o is FoundOrganization => o.orgId != null && o.name != null,
+    ),
+  names: (o) => [o.name],
+  id: (o) => String(o.orgId),
+};
+
+/** A team, with the id and name of its organization (every team operation takes the `orgId`). */
+export type FoundTeam = Team & { teamId: number; name: string; orgId: number; orgName: string };
+
+/**
+ * Teams by "organization/team": the organization by name, then its teams as the service
+ * searches them by name (`search=<team>`); after a miss, one page of them for near names.
+ */
+const TEAMS: Lookup<FoundTeam> = {
+  kind: "team",
+  global: true,
+  searched: true,
+  list: (client, signal, ref) => teamsOf(client, ref, true, signal),
+  suggest: (client, signal, ref) => teamsOf(client, ref, false, signal),
+  names: (t) => [`${t.orgName}/${t.name}`],
+  id: (t) => String(t.teamId),
+};
+
+async function teamsOf(
+  client: SeqeraClient,
+  ref: string,
+  search: boolean,
+  signal: AbortSignal | undefined,
+): Promise<FoundTeam[]> {
+  const slash = ref.indexOf("/");
+  if (slash <= 0) {
+    throw new ConfigurationError(
+      `Team ${JSON.stringify(ref)}: name a team as "organization/team", e.g. "acme/bioinfo"`,
+    );
+  }
+  const orgName = ref.slice(0, slash);
+  const { orgId } = await lookup(client, ORGANIZATIONS, orgName, signal);
+  const teams = await collect(
+    client.paginate("/orgs/{orgId}/teams", {
+      params: { path: { orgId }, query: search ? { search: ref.slice(slash + 1) } : {} },
+      ...(!search && { limit: 100 }),
+      signal,
+    }),
+  );
+  return teams.flatMap((t) =>
+    t.teamId == null || t.name == null
+      ? []
+      : [{ ...t, teamId: t.teamId, name: t.name, orgId, orgName }],
+  );
+}
+
 /** A find function: the one resource of a kind with that name, or (optional) undefined. */
 export interface Finder<T> {
   (
@@ -158,12 +222,60 @@ const findCredentials: Finder<Credentials> = finder(CREDENTIALS);
 const findDataset: Finder<Dataset> = finder(DATASETS);
 /** The label with that name, or "name=value" for a resource label. */
 const findLabel: Finder<Label> = finder(LABELS);
-/** The data link (bucket) with that name, with its credentials and `status`. */
-const findDataLink: Finder<DataLink> = finder(DATA_LINKS);
+/**
+ * The data link (bucket) with that name, with its credentials and `status`; with `under` (a
+ * folder, "" for the whole bucket), also the objects under it at any depth and their bytes.
+ */
+export interface DataLinkFinder {
+  (
+    client: SeqeraClient,
+    name: string,
+    options: FindOptions & { under: string; optional: true },
+  ): Promise<(DataLink & DataLinkContent) | undefined>;
+  (
+    client: SeqeraClient,
+    name: string,
+    options: FindOptions & { under: string; optional?: false },
+  ): Promise<DataLink & DataLinkContent>;
+  (
+    client: SeqeraClient,
+    name: string,
+    options: FindOptions & { optional: true },
+  ): Promise<DataLink | undefined>;
+  (
+    client: SeqeraClient,
+    name: string,
+    options?: FindOptions & { optional?: false },
+  ): Promise<DataLink>;
+  (
+    client: SeqeraClient,
+    name: string,
+    options?: FindOptions & { under?: string },
+  ): Promise<(DataLink & Partial<DataLinkContent>) | undefined>;
+}
+
+const findDataLinkOnly: Finder<DataLink> = finder(DATA_LINKS);
+const findDataLink = (async (
+  client: SeqeraClient,
+  name: string,
+  options: FindOptions & { under?: string } = {},
+) => {
+  const link = await findDataLinkOnly(client, name, options);
+  if (link === undefined || options.under === undefined) return link;
+  const content = await contentUnder(client, link.id!, options.under, options.signal);
+  return { ...link, ...content };
+}) as DataLinkFinder;
 /** The Data Studio with that name, with its `statusInfo` (its session id is `sessionId`). */
 const findStudio: Finder<Studio> = finder(STUDIOS);
 /** The pipeline secret with that name. */
 const findSecret: Finder<PipelineSecret> = finder(SECRETS);
+/** The organization with that name, among the user's. */
+const findOrganization: Finder<FoundOrganization> = finder(ORGANIZATIONS);
+/**
+ * The team "organization/team", with its organization's `orgId` and `orgName`; the
+ * organization must exist (a NameNotFoundError for it, with the optional form too).
+ */
+const findTeam: Finder<FoundTeam> = finder(TEAMS);
 
 /**
  * The workspace's primary compute environment among the AVAILABLE ones (`GET
@@ -258,17 +370,8 @@ export async function listWorkspaces(
   if (organization === undefined) {
     return (await keptList(client, WORKSPACES, signal)).map((w) => ({ ...w }));
   }
-  const organizations = (await client.GET("/orgs", { signal })).organizations ?? [];
-  const org = organizations.find((o) => o.name === organization);
-  if (org?.orgId == null) {
-    const names = organizations.map((o) => o.name ?? "");
-    throw new NameNotFoundError(
-      "organization",
-      organization,
-      undefined,
-      nearNames(organization, names),
-    );
-  }
+  // Kept per client, and a NameNotFoundError naming the near ones when there is none.
+  const org = await lookup(client, ORGANIZATIONS, organization, signal);
   const { workspaces } = await client.GET("/orgs/{orgId}/workspaces", {
     params: { path: { orgId: org.orgId } },
     signal,
@@ -283,9 +386,9 @@ export async function listWorkspaces(
 
 /**
  * One resource by its name, a function per kind: `find.pipeline(client, "rnaseq")`,
- * `find.workspace(client, "acme/dev")`, `find.primaryComputeEnv(client)`. The workspace is the
- * client's; `{ optional: true }` resolves with undefined instead of rejecting with
- * NameNotFoundError.
+ * `find.workspace(client, "acme/dev")`, `find.team(client, "acme/bioinfo")`,
+ * `find.primaryComputeEnv(client)`. The workspace is the client's; `{ optional: true }` resolves
+ * with undefined instead of rejecting with NameNotFoundError.
  */
 export const find: {
   pipeline: Finder<Pipeline>;
@@ -294,10 +397,12 @@ export const find: {
   credentials: Finder<Credentials>;
   dataset: Finder<Dataset>;
   label: Finder<Label>;
-  dataLink: Finder<DataLink>;
+  dataLink: DataLinkFinder;
   studio: Finder<Studio>;
   secret: Finder<PipelineSecret>;
   workspace: typeof findWorkspace;
+  organization: Finder<FoundOrganization>;
+  team: Finder<FoundTeam>;
 } = {
   pipeline: findPipeline,
   computeEnv: findComputeEnv,
@@ -309,7 +414,9 @@ export const find: {
   studio: findStudio,
   secret: findSecret,
   workspace: findWorkspace,
+  organization: findOrganization,
+  team: findTeam,
 };
 
-export { PIPELINES, AVAILABLE_COMPUTE_ENVS };
+export { PIPELINES, AVAILABLE_COMPUTE_ENVS, TEAMS };
 export { nearNames };

@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 import type { FieldArg } from "./body-fields.js";
 import { didYouMean } from "./closest.js";
 import { UsageError } from "./cli-errors.js";
-import { twCommandHint } from "./tw-commands.js";
+import { twCommandHint, type OWN_COMMANDS } from "./tw-commands.js";
 import { LAUNCH_SETTINGS, launchSettingRows } from "../automation/launch-settings.js";
 
 /** What the first positional argument selects. "call" is an API operation (by id or path). */
@@ -19,7 +19,8 @@ export type CommandName =
   | "runs"
   | "watch"
   | "failed-tasks"
-  | "copy-pipeline";
+  | "copy-pipeline"
+  | keyof typeof OWN_COMMANDS;
 
 /** The commands that talk to the API (all but the emulator). */
 const API_COMMANDS: readonly CommandName[] = [
@@ -34,6 +35,10 @@ const API_COMMANDS: readonly CommandName[] = [
   "watch",
   "failed-tasks",
   "copy-pipeline",
+  "teams",
+  "members",
+  "participants",
+  "data-links",
 ];
 const RUN_LISTS: readonly CommandName[] = ["runs", "watch"];
 const LAUNCHING: readonly CommandName[] = ["launch", "relaunch"];
@@ -223,19 +228,16 @@ export const OPTIONS = {
     help: "Every workspace of this organization instead of --workspace.",
     commands: RUN_LISTS,
   },
+  team: {
+    type: "boolean",
+    help: "The participant named is a team of the workspace's organization, not a user.",
+    commands: ["participants"],
+  },
   timeout: {
     type: "string",
     value: "duration",
     help: "Give up after this long (90s, 30m, 2h): the whole command, lookups, retries, pages and waits included; exit code 3.",
-    commands: [
-      "call",
-      ...WAITING,
-      "cancel",
-      "datasets",
-      ...RUN_LISTS,
-      "failed-tasks",
-      "copy-pipeline",
-    ],
+    commands: API_COMMANDS,
   },
   "poll-interval": {
     type: "string",

@@ -1,6 +1,7 @@
 import { INSECURE_HTTP_ENV, REDIS_ENV } from "./client-options.js";
 import { OPTIONS, type CommandName } from "./command-line.js";
 import { EXIT_MEANINGS } from "./exit-codes.js";
+import { RESOURCE_USAGE } from "./resource-commands.js";
 
 const INTRO = `seqera-api: the Seqera Platform API from the shell.
 
@@ -19,6 +20,10 @@ Usage:
   seqera-api failed-tasks <workflowId>      failed tasks: exit status, last lines of stderr
   seqera-api copy-pipeline <name> --to W    copy a Launchpad pipeline to another workspace
   seqera-api datasets add <name> <file>     upload a CSV/TSV as a dataset
+  seqera-api teams add <org>/<team> [user]  a team and its members, each added if absent
+  seqera-api members add <org> <user>...    organization members, each added if absent
+  seqera-api participants set-role <n> <r>  a user's (--team: a team's) role in the workspace
+  seqera-api data-links browse <name> [dir] the objects and bytes under a folder, any depth
   seqera-api emulator [--port N]            serve a local emulator of the API
   seqera-api --version
 
@@ -81,6 +86,25 @@ console log as it grows, each line once, until the run has ended.`,
 
 Creates the dataset (or adds a version to the one of that name) and prints
 {"datasetId", "version", "url"}: the url is what a pipeline's input param takes.`,
+  teams: `${RESOURCE_USAGE.teams}
+
+Creates the team when the organization has none of that name, and adds the users (user names
+or e-mails, members of the organization) that are not in it yet. Prints {"team", "created",
+"added"}: run twice, the second run creates and adds nothing.`,
+  members: `${RESOURCE_USAGE.members}
+
+Adds the users (user names or e-mails, compared in any case) that are not members of the
+organization yet. Prints {"org", "added"}.`,
+  participants: `${RESOURCE_USAGE.participants}
+
+Gives the user (a member of the workspace's organization), or with --team the team, the role
+in the workspace: adds them as a participant when absent, sets the role when it differs.
+Prints {"user" or "team", "role", "done"}: done is added, changed or unchanged.`,
+  "data-links": `${RESOURCE_USAGE["data-links"]}
+
+The data link of the workspace with that name, with every object under the folder (the whole
+bucket without one), at any depth, and their bytes: {..., "objects": [{"path", "size"}],
+"bytes"}. Folders are browsed one at a time, a page at a time.`,
   operations: `seqera-api operations [word...]
 
 Lists the API's operations, one a line: operationId, method and path, summary. Words keep those

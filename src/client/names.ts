@@ -37,8 +37,11 @@ export interface Lookup<T> {
   global?: boolean;
   /** The service searches by name: one call per name instead of the whole list. */
   searched?: boolean;
-  /** For a searched kind: some of its resources (one page), to suggest near names after a miss. */
-  suggest?(client: SeqeraClient, signal: AbortSignal | undefined): Promise<T[]>;
+  /**
+   * For a searched kind: some of its resources (one page) where `name` was looked for, to
+   * suggest near names after a miss.
+   */
+  suggest?(client: SeqeraClient, signal: AbortSignal | undefined, name: string): Promise<T[]>;
   /** The names a lookup matches: a label "env" with value "prod" answers "env" and "env=prod". */
   names(item: T): string[];
   id(item: T): string;
@@ -202,7 +205,7 @@ export async function lookup<T>(
 ): Promise<T> {
   const { match, items, workspaceId } = await search(client, kind, name, signal);
   if (match !== undefined) return match;
-  const near = kind.suggest ? await kind.suggest(client, signal) : items;
+  const near = kind.suggest ? await kind.suggest(client, signal, name) : items;
   const candidates = nearNames(name, near.flatMap(kind.names));
   throw new NameNotFoundError(kind.kind, name, workspaceId, candidates);
 }

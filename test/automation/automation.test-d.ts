@@ -7,6 +7,7 @@ import {
   find,
   launchPipeline,
   relaunchRun,
+  setWorkspaceRole,
   toComputeEnvRequest,
   toCredentialsRequest,
   toLabelRequest,
@@ -64,6 +65,26 @@ export async function typeChecks(client: SeqeraClient): Promise<void> {
   >();
   expectTypeOf(await find.workspace(client, "org/ws")).toEqualTypeOf<WorkspaceInfo>();
   expectTypeOf((await find.primaryComputeEnv(client)).id).toEqualTypeOf<string>();
+  // The ids a found organization or team gives are what the team operations take: no `!`.
+  const team = await find.team(client, "acme/bioinfo");
+  await client.GET("/orgs/{orgId}/teams/{teamId}", {
+    params: { path: { orgId: team.orgId, teamId: team.teamId } },
+  });
+  const org = await find.organization(client, "acme", { optional: true });
+  expectTypeOf(org?.orgId).toEqualTypeOf<number | undefined>();
+  // `under` adds the objects and bytes, optional or not; without it there are none.
+  expectTypeOf(
+    (await find.dataLink(client, "raw", { under: "runs" })).bytes,
+  ).toEqualTypeOf<number>();
+  const maybeLink = await find.dataLink(client, "raw", { under: "", optional: true });
+  expectTypeOf(maybeLink?.objects).toEqualTypeOf<{ path: string; size: number }[] | undefined>();
+  // @ts-expect-error no objects without `under`
+  (await find.dataLink(client, "raw")).objects;
+  // @ts-expect-error a workspace role is one of the service's
+  await setWorkspaceRole(client, { team: "bioinfo" }, "maintainer");
+  expectTypeOf(await setWorkspaceRole(client, { user: "ana" }, "view")).toEqualTypeOf<
+    "added" | "changed" | "unchanged"
+  >();
 
   // What was read goes back as a request body: no `!`, no cast.
   const pipeline = await find.pipeline(client, "p");
