@@ -69,3 +69,11 @@ test("samplesheet-run.sh: a new dataset version, a run on it, its failed task an
   const lookups = emulator.requests.filter((r) => r.operationId === "UserInfo");
   expect(lookups).toHaveLength(1);
 });
+
+test("copy-pipelines.sh: the pipelines of prod missing in dev, on dev's compute environment of the same name", async () => {
+  const result = await script("copy-pipelines.sh", ["acme/prod", "acme/dev"]);
+  expect(result.stderr).toBe("");
+  expect(result.code).toBe(0);
+  expect(result.stdout).toBe("rnaseq: compute env by name\n");
+  expect(emulator.state.pipelines.byName("rnaseq", 8)).toBeDefined();
+});
