@@ -10,6 +10,8 @@ export function orgJobsSeed(): Seed {
       { org: "acme", name: "prod", id: 7 },
       { org: "acme", name: "dev", id: 8 },
     ],
+    members: [{ org: "acme", userName: "alice" }],
+    participants: [{ workspace: "acme/prod", member: "alice", role: "launch" }],
     credentials: [
       { id: "cr7", name: "aws-prod", workspaceId: 7 },
       { id: "cr8", name: "aws-prod", workspaceId: 8 },

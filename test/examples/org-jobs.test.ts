@@ -4,7 +4,12 @@ import path from "node:path";
 import { startEmulator, type Emulator } from "seqera-api-client/testing";
 import { afterEach, beforeEach, expect, test, vi } from "vitest";
 import { failLaunchedRuns, orgJobsSeed, stepRuns } from "./org-jobs-seed.js";
-import { cleanUpStaleRuns, rotateCredentials, runOnSamplesheet } from "./org-jobs.js";
+import {
+  cleanUpStaleRuns,
+  participantsOf,
+  rotateCredentials,
+  runOnSamplesheet,
+} from "./org-jobs.js";
 import { stubTwVariables } from "./tw-variables.js";
 
 // The organization jobs of docs/recipes.md, run as a user would (configured by the tw CLI's
@@ -58,4 +63,9 @@ test("runOnSamplesheet: a new dataset version, a run on it, its failed task and 
   const launch = emulator.requests.find((r) => r.operationId === "CreateWorkflowLaunch")!;
   const { paramsText } = (launch.body as { launch: { paramsText: string } }).launch;
   expect(JSON.parse(paramsText).input).toMatch(/\/datasets\/.+\/v\/1\/n\/samples/);
+});
+
+test("participantsOf: a workspace's participants by its name", async () => {
+  await participantsOf("acme/prod");
+  expect(printed).toContain("alice launch");
 });

@@ -3,6 +3,7 @@ import {
   cancelRun,
   createSeqeraClient,
   failedTasks,
+  find,
   launchPipeline,
   listRuns,
   listWorkspaces,
@@ -58,4 +59,14 @@ export async function runOnSamplesheet(workspace: string, pipeline: string, file
     return false;
   }
   return true;
+}
+
+/** The participants of a workspace given by name ("org/workspace"), with their roles. */
+export async function participantsOf(workspace: string) {
+  const client = createSeqeraClient();
+  const { orgId, workspaceId } = await find.workspace(client, workspace);
+  const path = { orgId: Number(orgId), workspaceId: Number(workspaceId) };
+  const participants = "/orgs/{orgId}/workspaces/{workspaceId}/participants";
+  for await (const p of client.paginate(participants, { params: { path } }))
+    console.log(p.userName ?? p.teamName, p.wspRole);
 }
