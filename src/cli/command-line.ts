@@ -263,6 +263,24 @@ export const OPTIONS = {
     help: "A JavaScript module whose default export sets handlers: { OperationId: (request) => answer }, or (emulator) => {...}.",
     commands: ["emulator"],
   },
+  "rate-limit": {
+    type: "string",
+    value: "calls/s",
+    help: "Calls per second each token may make (default 20, the service's), or off.",
+    commands: ["emulator"],
+  },
+  "rate-limit-mode": {
+    type: "string",
+    value: "mode",
+    help: "cycles (default, as the service: a call over the limit waits up to 500 ms for the next second) or sliding (refused at once: the strict worst case).",
+    commands: ["emulator"],
+  },
+  faults: {
+    type: "string",
+    value: "kind=share,...",
+    help: "Faults in front of the service: shares (0-1) of requests answered 503 (unavailable), cut (reset) or answered 429 (rate-limited); delay=<ms> before each answer; seed=<n> replays the draws. E.g. unavailable=0.1,rate-limited=0.2,seed=7.",
+    commands: ["emulator"],
+  },
   url: {
     type: "string",
     value: "url",

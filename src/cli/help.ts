@@ -111,6 +111,7 @@ Lists the API's operations, one a line: operationId, method and path, summary. W
 about every word: a word of the operation's name, tag or path, or one users say for it
 (studio, team, member, browse, add, run...): seqera-api operations studio stop.`,
   emulator: `seqera-api emulator [--port N] [--seed file.json] [--handlers module.mjs]
+                    [--rate-limit calls/s|off] [--rate-limit-mode cycles|sliding] [--faults kind=share,...]
 
 A local emulator of the Seqera Platform API, built from the same schema, keeping state. Listens
 on 127.0.0.1 (--port, else a free port) until SIGINT or SIGTERM, and prints on stdout
@@ -121,7 +122,10 @@ Runs advance one step each time they are described, so polling clients see them 
 --seed takes the emulator's seed (organizations, workspaces, pipelines, compute envs, runs, ...).
 --handlers answers chosen operations with your own code: a module whose default export is
   { ListDataStudios: (request) => ({ status: 200, body: {...} }) }, or (emulator) => {...}
-  (setHandler, state); answers are checked against the operation's response schema.`,
+  (setHandler, state); answers are checked against the operation's response schema.
+--rate-limit and --rate-limit-mode set each token's limit (default 20 calls/s, cycles, as the
+  service); --faults makes shares of requests fail as the network in front of it may:
+  seqera-api emulator --rate-limit 3 --faults unavailable=0.1,rate-limited=0.2,seed=7`,
 };
 
 const ENVIRONMENT = `Environment:

@@ -77,7 +77,7 @@ describe("auth and errors", () => {
 describe("retries", () => {
   test("a GET rides out a 503 and a connection reset; the answer arrives once", async () => {
     const client = clientWith();
-    const id = emulator.state.workflows.add({ status: "RUNNING" }).id;
+    const id = emulator.state.runs.add({ status: "RUNNING" }).id;
     const before = emulator.requests.length;
     emulator.faults.queue("unavailable", "reset");
     const { workflow } = await client.GET("/workflow/{workflowId}", {
@@ -107,7 +107,7 @@ describe("retries", () => {
 
 describe("pagination", () => {
   test("walks 230 runs in pages of 100 and stops at the total", async () => {
-    for (let i = 0; i < 230; i++) emulator.state.workflows.add({ workspaceId: 77 });
+    for (let i = 0; i < 230; i++) emulator.state.runs.add({ workspaceId: 77 });
     const client = clientWith({ workspaceId: "77", rateLimit: false });
     const before = emulator.requests.length;
     const ids = new Set<string>();
