@@ -85,6 +85,8 @@ export interface LaunchResult {
   createdLabels: string[];
   /** The run once it ended, when `wait` was asked. */
   run?: Identified<Run, "id">;
+  /** relaunchRun with `resume: "if-available"`: whether the run was resumed (false: a fresh run). */
+  resumed?: boolean;
 }
 
 /** The fields of a compute environment a launch reads (`GET /compute-envs/{id}`). */
@@ -257,8 +259,10 @@ export interface RelaunchOptions extends LaunchSettings {
    * Resume (default true, as tw): run again in the same session, from the commit the run used
    * and in its resume directory, so that finished tasks are cached. ResumeUnavailableError when
    * the service holds no commit for the run. `false`: a fresh run of the same configuration.
+   * `"if-available"`: resume when the service holds the run's commit, else a fresh run (the
+   * result's `resumed` says which).
    */
-  resume?: boolean;
+  resume?: boolean | "if-available";
   /** Another pipeline (repository URL) to run; only without resume. */
   pipeline?: string;
 }
@@ -274,13 +278,13 @@ export async function relaunchRun(
   options: RelaunchOptions = {},
 ): Promise<LaunchResult> {
   const { signal } = options;
-  const resume = options.resume ?? true;
-  if (resume && options.workDir !== undefined) {
+  const asked = options.resume ?? true;
+  if (asked && options.workDir !== undefined) {
     throw new ConfigurationError(
       "relaunchRun: a resumed run keeps its work directory; pass `resume: false` to run in another `workDir`.",
     );
   }
-  if (resume && options.pipeline !== undefined) {
+  if (asked && options.pipeline !== undefined) {
     throw new ConfigurationError(
       "relaunchRun: a resumed run keeps its pipeline; pass `resume: false` to run another `pipeline`.",
     );
@@ -296,7 +300,8 @@ export async function relaunchRun(
     }),
   ]);
   const saved = withTextParams("GET /workflow/{workflowId}/launch", launch);
-  if (resume && !saved.resumeCommitId) throw new ResumeUnavailableError(workflowId);
+  if (asked === true && !saved.resumeCommitId) throw new ResumeUnavailableError(workflowId);
+  const resume = asked !== false && !!saved.resumeCommitId;
   const request = toLaunchRequest(saved);
   // A relaunch gets a new run name unless one is given.
   delete request.runName;
@@ -317,7 +322,8 @@ export async function relaunchRun(
       await lookup(client, AVAILABLE_COMPUTE_ENVS, options.computeEnv, signal)
     ).id!;
   }
-  return submit(client, request, options, undefined);
+  const result = await submit(client, request, options, undefined);
+  return asked === "if-available" ? { ...result, resumed: resume } : result;
 }
 
 /** Cancels a run (`POST /workflow/{workflowId}/cancel`). */

@@ -21,6 +21,7 @@ import {
 import { ConfigurationError } from "../errors/configuration-error.js";
 import { NameNotFoundError } from "../errors/name-not-found-error.js";
 import { identified, type Identified } from "./identified.js";
+import { nearNames } from "../core/near-names.js";
 import { contentUnder, type DataLinkContent } from "./data-links.js";
 import type {
   ComputeEnvSummary,
@@ -100,7 +101,7 @@ const AVAILABLE_COMPUTE_ENVS: Lookup<ComputeEnvSummary> = {
   id: (c) => c.id ?? "",
 };
 
-const CREDENTIALS: Lookup<Credentials> = {
+export const CREDENTIALS: Lookup<Credentials> = {
   kind: "credentials",
   list: async (client, signal) => (await client.GET("/credentials", { signal })).credentials ?? [],
   names: (c) => [c.name ?? ""],
@@ -370,13 +371,31 @@ async function findWorkspace(
 
 /**
  * The workspaces of the user's organizations (`GET /user-info`, then
- * `GET /user/{userId}/workspaces`), without the organization-only entries. Kept per client.
+ * `GET /user/{userId}/workspaces`, kept per client), without the organization-only entries; or,
+ * with `organization`, every workspace of that organization the user can see (`GET /orgs`, then
+ * `GET /orgs/{orgId}/workspaces`), and NameNotFoundError naming the near organizations when the
+ * user has none of that name.
  */
 export async function listWorkspaces(
   client: SeqeraClient,
-  options: { signal?: AbortSignal } = {},
+  options: { organization?: string; signal?: AbortSignal } = {},
 ): Promise<WorkspaceInfo[]> {
-  return (await keptList(client, WORKSPACES, options.signal)).map((w) => ({ ...w }));
+  const { organization, signal } = options;
+  if (organization === undefined) {
+    return (await keptList(client, WORKSPACES, signal)).map((w) => ({ ...w }));
+  }
+  // Kept per client, and a NameNotFoundError naming the near ones when there is none.
+  const org = await lookup(client, ORGANIZATIONS, organization, signal);
+  const { workspaces } = await client.GET("/orgs/{orgId}/workspaces", {
+    params: { path: { orgId: org.orgId } },
+    signal,
+  });
+  return (workspaces ?? []).map((w) => ({
+    orgId: String(org.orgId),
+    orgName: organization,
+    workspaceId: String(w.id),
+    workspaceName: w.name ?? "",
+  }));
 }
 
 /**
@@ -414,4 +433,4 @@ export const find: {
 };
 
 export { PIPELINES, AVAILABLE_COMPUTE_ENVS, TEAMS };
-export { nearNames } from "../core/near-names.js";
+export { nearNames };

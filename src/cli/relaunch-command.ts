@@ -18,9 +18,12 @@ export async function relaunchCommand(
 ): Promise<ExitCode> {
   const workflowId = launchArgument(
     args,
-    "Usage: seqera-api relaunch <workflowId> [--no-resume] [--wait] [--timeout 6h]",
+    "Usage: seqera-api relaunch <workflowId> [--no-resume | --resume-if-available] [--wait] [--timeout 6h]",
   );
-  const resume = !values["no-resume"];
+  if (values["no-resume"] && values["resume-if-available"]) {
+    throw new UsageError("Give --no-resume or --resume-if-available, not both.");
+  }
+  const resume = values["resume-if-available"] ? "if-available" : !values["no-resume"];
   // A resumed run reuses its work directory's cache and its pipeline's: others resume nothing.
   if (resume && values["work-dir"] !== undefined) {
     throw new UsageError(

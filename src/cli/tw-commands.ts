@@ -25,7 +25,7 @@ const SET_ROLE =
 
 /** "tw word [sub [sub]]" → what does it here. */
 const TW: Readonly<Record<string, string>> = {
-  "runs list": "seqera-api ListWorkflows --paginate",
+  "runs list": "seqera-api runs [--status FAILED] [--after 24h] [--label name]",
   "runs view": "seqera-api DescribeWorkflow -p workflowId=<id>",
   "runs relaunch": "seqera-api relaunch <workflowId> [--no-resume]",
   "runs cancel": "seqera-api cancel <workflowId>",
@@ -122,7 +122,6 @@ const TW: Readonly<Record<string, string>> = {
 
 /** What a tw word alone points at, where more than its sub-commands' list helps. */
 const WORDS: Readonly<Record<string, string>> = {
-  runs: LIFECYCLE,
   run: LIFECYCLE,
 };
 
@@ -142,6 +141,8 @@ export const TW_COMMANDS: readonly string[] = Object.keys(TW);
 export function twCommandHint(args: readonly string[]): string | undefined {
   const [word, ...rest] = args;
   if (word === undefined || !TOP.has(word)) return undefined;
+  // `runs` is a command here too: only tw's sub-commands of it get a hint.
+  if (word === "runs" && !Object.hasOwn(TW, `runs ${rest[0]}`)) return undefined;
   if (Object.hasOwn(OWN_COMMANDS, word)) {
     if (rest[0] === OWN_COMMANDS[word as keyof typeof OWN_COMMANDS]) return undefined;
   }

@@ -4,7 +4,9 @@
  * node as a child process. The package test packs the same build.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { once } from "node:events";
+import { tmpdir } from "node:os";
 import { cp, mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -95,7 +97,7 @@ export interface CliResult {
 }
 
 export interface RunOptions {
-  /** The child's whole environment besides PATH (no TOWER_* leaks in from the test's). */
+  /** The child's whole environment besides PATH and a fresh XDG_CACHE_HOME (no TOWER_* leaks in). */
   env?: Record<string, string>;
   stdin?: string;
   /** Killed after this long (a hung CLI fails the test instead of hanging it). */
@@ -151,7 +153,12 @@ export async function runCommand(
 function start(command: string, args: string[], options: RunOptions): ChildProcess {
   return spawn(command, args, {
     cwd: options.cwd ?? root,
-    env: { PATH: process.env.PATH ?? "", ...options.env },
+    // A cache of workspace names of its own, unless the test shares one between commands.
+    env: {
+      PATH: process.env.PATH ?? "",
+      XDG_CACHE_HOME: path.join(tmpdir(), `seqera-cli-cache-${randomUUID()}`),
+      ...options.env,
+    },
     stdio: ["pipe", "pipe", "pipe"],
   });
 }

@@ -52,11 +52,13 @@ const launches = () => emulator.requests.filter((r) => r.operationId === "Create
 describe("tw's command words", () => {
   test.each([
     [
-      ["runs"],
-      /^seqera-api: seqera-api has no "runs" command: use seqera-api launch <pipeline>, relaunch <workflowId>, wait <workflowId>, logs <workflowId>, cancel <workflowId> \(each with --help\)\.\n$/,
+      ["run"],
+      /^seqera-api: seqera-api has no "run" command: use seqera-api launch <pipeline>, relaunch <workflowId>, wait <workflowId>, logs <workflowId>, cancel <workflowId> \(each with --help\)\.\n$/,
     ],
-    [["run"], /has no "run" command: use seqera-api launch <pipeline>, relaunch/],
-    [["runs", "list"], /has no "runs list" command: use seqera-api ListWorkflows --paginate\.\n$/],
+    [
+      ["runs", "list"],
+      /has no "runs list" command: use seqera-api runs \[--status FAILED\] \[--after 24h\] \[--label name\]\.\n$/,
+    ],
     // tw's own flags (-i) do not get in the way of the answer.
     [
       ["runs", "view", "-i", "5mDfiUtqyptDib"],

@@ -1,56 +1,71 @@
-import { RunFailedError } from "seqera-api-client";
+import { writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { startEmulator, type Emulator } from "seqera-api-client/testing";
-import { afterAll, beforeAll, expect, test, vi } from "vitest";
-import { cleanUp, costReport, rollOut } from "./org-jobs.js";
-import { orgJobsSeed } from "./org-seed.js";
+import { afterEach, beforeEach, expect, test, vi } from "vitest";
+import { failLaunchedRuns, orgJobsSeed, stepRuns } from "./org-jobs-seed.js";
+import {
+  cleanUpStaleRuns,
+  participantsOf,
+  rotateCredentials,
+  runOnSamplesheet,
+} from "./org-jobs.js";
 import { stubTwVariables } from "./tw-variables.js";
 
-// The recipes of docs/recipes.md written with the helpers: a version rollout, a label and
-// secret clean-up across an organization and a cost report, against a seeded emulator.
+// The organization jobs of docs/recipes.md, run as a user would (configured by the tw CLI's
+// variables) against a seeded emulator; what they print is what the test reads.
 let emulator: Emulator;
-
-beforeAll(async () => {
-  emulator = await startEmulator({ autoAdvance: true, seed: orgJobsSeed() });
+let printed: string[];
+beforeEach(async () => {
+  emulator = await startEmulator({ seed: orgJobsSeed(), autoAdvance: true });
   stubTwVariables(emulator);
+  printed = [];
+  vi.spyOn(console, "log").mockImplementation((...args: unknown[]) => {
+    printed.push(args.join(" "));
+  });
 });
-afterAll(async () => {
-  vi.unstubAllEnvs();
+afterEach(async () => {
   vi.restoreAllMocks();
+  vi.unstubAllEnvs();
   await emulator.close();
 });
 
-test("version rollout: published, launched by name, made the default", async () => {
-  const versions = await rollOut("acme/prod", "rnaseq", "3.15.0", 5);
-  expect(versions.map((v) => [v.name, v.revision, v.isDefault])).toEqual([
-    ["rnaseq-1", "3.14.0", false],
-    ["3.15.0", "3.15.0", true],
-  ]);
-  expect(emulator.state.pipelines.byName("rnaseq", 7)!.launch.revision).toBe("3.15.0");
+test("cleanUpStaleRuns: cancels the run going for 30 hours, watches the other end", async () => {
+  const stop = stepRuns(emulator, 150);
+  try {
+    await cleanUpStaleRuns("acme", 24, 10);
+  } finally {
+    stop();
+  }
+  expect(printed[0]).toBe("cancelled prod/stale");
+  expect(printed.at(-1)).toBe("fresh: RUNNING -> SUCCEEDED");
+  expect(emulator.state.runs.list(7)[0]!.status).toBe("CANCELLED");
 });
 
-test("version rollout: a test run that fails leaves the default as it was", async () => {
-  await expect(rollOut("acme/prod", "sarek", "3.5.0", 5)).rejects.toThrow(RunFailedError);
-  expect(emulator.state.pipelines.byName("sarek", 7)!.launch.revision).toBe("3.4.0");
+test("rotateCredentials: new keys in both workspaces; the compute environments using them", async () => {
+  await rotateCredentials("acme", "aws-prod", "AKIA-NEW", "new-secret");
+  expect(printed).toEqual(["prod batch AVAILABLE", "prod spot ERRORED", "dev batch AVAILABLE"]);
+  for (const id of ["cr7", "cr8"]) {
+    expect(emulator.state.credentials.get(id)!.keys).toEqual({
+      discriminator: "aws",
+      accessKey: "AKIA-NEW",
+      secretKey: "new-secret",
+    });
+  }
 });
 
-test("clean-up: the label and the secret gone from acme's workspaces, other's untouched", async () => {
-  await expect(cleanUp("acme", "obsolete", "OLD_TOKEN")).resolves.toEqual(["prod", "dev"]);
-  const names = (workspaceId: number) => [
-    ...emulator.state.labels.list(workspaceId).map((l) => l.name),
-    ...emulator.state.secrets.list(workspaceId).map((s) => s.name),
-  ];
-  expect([names(7), names(8), names(9)]).toEqual([[], ["keep"], ["obsolete", "OLD_TOKEN"]]);
+test("runOnSamplesheet: a new dataset version, a run on it, its failed task and stderr", async () => {
+  const file = path.join(tmpdir(), `samples-${process.pid}.csv`);
+  await writeFile(file, "sample,fastq\ns1,s3://b/s1.fq\n");
+  failLaunchedRuns(emulator);
+  await expect(runOnSamplesheet("acme/prod", "rnaseq", file)).resolves.toBe(false);
+  expect(printed).toEqual(["FASTQC (sample_1) exit 137: reading | sorting | Killed"]);
+  const launch = emulator.requests.find((r) => r.operationId === "CreateWorkflowLaunch")!;
+  const { paramsText } = (launch.body as { launch: { paramsText: string } }).launch;
+  expect(JSON.parse(paramsText).input).toMatch(/\/datasets\/.+\/v\/1\/n\/samples/);
 });
 
-test("cost report: the runs completed this week, one line each, and their total", async () => {
-  const log = vi.spyOn(console, "log").mockImplementation(() => {});
-  const total = await costReport("acme/prod");
-  const lines = log.mock.calls.map((c) => String(c[0]).split("\t"));
-  // This week's seeded run and the rollout's test runs; not last month's.
-  expect(lines.map(([name, status]) => `${name} ${status}`)).toContain("monday SUCCEEDED");
-  expect(lines.some(([name]) => name === "last_month")).toBe(false);
-  const monday = lines.find(([name]) => name === "monday")!;
-  expect(monday.slice(2, 4)).toEqual([String(2 * 3600_000), "4.2"]);
-  expect(total).toBeCloseTo(lines.reduce((sum, line) => sum + Number(line[3] || 0), 0));
-  log.mockRestore();
+test("participantsOf: a workspace's participants by its name", async () => {
+  await participantsOf("acme/prod");
+  expect(printed).toContain("alice launch");
 });

@@ -1,56 +1,72 @@
 import {
+  RunFailedError,
+  cancelRun,
   createSeqeraClient,
+  failedTasks,
   find,
   launchPipeline,
+  listRuns,
   listWorkspaces,
-  pipelineVersions,
-  runSummaries,
+  updateCredentials,
+  uploadDataset,
+  watchRuns,
 } from "seqera-api-client";
 
-/** A new version of `pipeline` at `revision`: published, test-launched, then made the default. */
-export async function rollOut(
-  workspace: string,
-  pipeline: string,
-  revision: string,
-  pollMs = 30_000,
-) {
-  const client = createSeqeraClient().withWorkspace(workspace);
-  await pipelineVersions.create(client, pipeline, { revision, name: revision });
-  // Waits for the run; one that does not succeed throws RunFailedError, and the default stays.
-  await launchPipeline(client, pipeline, {
-    versionName: revision,
-    wait: { pollIntervalMs: pollMs },
-  });
-  await pipelineVersions.makeDefault(client, pipeline, { versionName: revision });
-  return pipelineVersions.list(client, pipeline, { published: true });
-}
-
-/** Deletes the label and the secret of these names from every workspace of `org`. */
-export async function cleanUp(org: string, label: string, secret: string) {
+/** Cancels the runs of every workspace of `org` running for over `hours`, then watches the rest end. */
+export async function cleanUpStaleRuns(org: string, hours: number, pollIntervalMs = 30_000) {
   const client = createSeqeraClient();
-  const removed: string[] = [];
-  for (const { orgName, workspaceId, workspaceName } of await listWorkspaces(client)) {
-    if (orgName !== org) continue;
-    const ws = client.withWorkspace(workspaceId);
-    const found = await find.label(ws, label, { optional: true });
-    if (found) await ws.DELETE("/labels/{labelId}", { params: { path: { labelId: found.id } } });
-    const kept = await find.secret(ws, secret, { optional: true });
-    if (kept) {
-      await ws.DELETE("/pipeline-secrets/{secretId}", { params: { path: { secretId: kept.id } } });
+  for (const { workspaceId, workspaceName } of await listWorkspaces(client, {
+    organization: org,
+  })) {
+    const inWorkspace = client.withWorkspace(workspaceId);
+    for await (const run of listRuns(inWorkspace, { status: "RUNNING" })) {
+      if (run.elapsedMs! < hours * 3600_000) continue;
+      await cancelRun(inWorkspace, run.id!);
+      console.log(`cancelled ${workspaceName}/${run.runName}`);
     }
-    if (found || kept) removed.push(workspaceName);
   }
-  return removed;
+  const watch = watchRuns(client, { organization: org, untilEnded: true, pollIntervalMs });
+  for await (const { run, previousStatus } of watch)
+    if (previousStatus) console.log(`${run.runName}: ${previousStatus} -> ${run.status}`);
 }
 
-/** The runs that completed in the last `days` days: status, duration, cost, CPU hours; the total. */
-export async function costReport(workspace: string, days = 7) {
-  const client = createSeqeraClient().withWorkspace(workspace);
-  const after = new Date(Date.now() - days * 86_400_000);
-  let total = 0;
-  for await (const run of runSummaries(client, { after })) {
-    console.log([run.runName, run.status, run.durationMs, run.cost, run.cpuHours].join("\t"));
-    total += run.cost ?? 0;
+/** New keys for the credentials `name` in every workspace of `org` that has them. */
+export async function rotateCredentials(org: string, name: string, key: string, secret: string) {
+  const client = createSeqeraClient();
+  const keys = { accessKey: key, secretKey: secret };
+  for (const { workspaceId, workspaceName } of await listWorkspaces(client, {
+    organization: org,
+  })) {
+    const inWorkspace = client.withWorkspace(workspaceId);
+    const rotated = await updateCredentials(inWorkspace, name, keys, { optional: true });
+    for (const env of rotated?.computeEnvs ?? []) console.log(workspaceName, env.name, env.status);
   }
-  return total;
+}
+
+/** Uploads a samplesheet as the dataset's new version, runs `pipeline` on it, reports failures. */
+export async function runOnSamplesheet(workspace: string, pipeline: string, file: string) {
+  const client = createSeqeraClient().withWorkspace(workspace);
+  const { url } = await uploadDataset(client, { name: "samples", file, hasHeader: true });
+  try {
+    await launchPipeline(client, pipeline, {
+      params: { input: url },
+      wait: { pollIntervalMs: 10 },
+    });
+  } catch (error) {
+    if (!(error instanceof RunFailedError)) throw error;
+    for (const task of await failedTasks(client, error.workflowId, { stderrLines: 3 }))
+      console.log(`${task.name} exit ${task.exitStatus}: ${task.stderr!.join(" | ")}`);
+    return false;
+  }
+  return true;
+}
+
+/** The participants of a workspace given by name ("org/workspace"), with their roles. */
+export async function participantsOf(workspace: string) {
+  const client = createSeqeraClient();
+  const { orgId, workspaceId } = await find.workspace(client, workspace);
+  const path = { orgId: Number(orgId), workspaceId: Number(workspaceId) };
+  const participants = "/orgs/{orgId}/workspaces/{workspaceId}/participants";
+  for await (const p of client.paginate(participants, { params: { path } }))
+    console.log(p.userName ?? p.teamName, p.wspRole);
 }

@@ -4,7 +4,7 @@ const ago = (hours: number) => new Date(Date.now() - hours * 3600_000).toISOStri
 const launch = { pipeline: "https://github.com/nf-core/rnaseq", computeEnvId: "ce1" };
 
 /**
- * What the recipes of docs/recipes.md expect, for the library's versions (org-jobs.test.ts) and
+ * What the recipes of docs/recipes.md expect, for the library's versions (rollout-jobs.test.ts) and
  * the shell's (test/cli/recipes.test.ts): organization acme (prod 7, dev 8) and other (lab 9),
  * an obsolete label and secret in both, rnaseq (3.14.0) and sarek (its runs fail), a run that
  * completed two days ago (it cost 4.20) and one last month.
