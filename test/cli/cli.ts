@@ -139,6 +139,8 @@ export async function runCommand(
   options: RunOptions = {},
 ): Promise<CliResult> {
   const child = start(command, args, options);
+  // A command that exits without reading its input closes the pipe (EPIPE): its exit is the result.
+  child.stdin!.on("error", () => {});
   child.stdin!.end(options.stdin ?? "");
   let stdout = "";
   let stderr = "";
