@@ -3,7 +3,7 @@ import type { RunStatus } from "../automation/schema.js";
 import { UsageError } from "./cli-errors.js";
 import type { OptionValues } from "./command-line.js";
 import type { CliContext } from "./context.js";
-import { parseDuration } from "./duration.js";
+import { pastInstant } from "./duration.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { writeLine } from "./output.js";
 import { withSession } from "./session.js";
@@ -75,19 +75,7 @@ function runFilters(values: OptionValues): ListRunsOptions {
     ...(status && { status: status as RunStatus[] }),
     ...(labels && { labels }),
     ...(values.search && { search: values.search }),
-    ...(values.after && { after: instant("--after", values.after) }),
-    ...(values.before && { before: instant("--before", values.before) }),
+    ...(values.after && { after: pastInstant("--after", values.after) }),
+    ...(values.before && { before: pastInstant("--before", values.before) }),
   };
-}
-
-/** An instant or a day as it is; a duration as that long ago. */
-function instant(flag: string, text: string): Date | string {
-  if (/^\d{4}-\d\d-\d\d/.test(text.trim())) {
-    if (!Number.isNaN(Date.parse(text))) return text.trim();
-  } else if (/^\d/.test(text.trim())) {
-    return new Date(Date.now() - parseDuration(flag, text));
-  }
-  throw new UsageError(
-    `${flag} ${text}: expected an instant (2024-05-10T09:00:00Z), a day (2024-05-10) or a duration ago (24h).`,
-  );
 }

@@ -3,7 +3,7 @@
  * project's own build config (as `npm run build` does, into a private folder), then run with
  * node as a child process. The package test packs the same build.
  */
-import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { execFile, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { once } from "node:events";
 import { tmpdir } from "node:os";
@@ -215,4 +215,11 @@ export function lines(stdout: string): unknown[] {
     .split("\n")
     .filter(Boolean)
     .map((line) => JSON.parse(line));
+}
+
+/** The recipes' shell scripts need jq: a machine without it fails loudly, never skips. */
+export function requireJq(): void {
+  if (spawnSync("jq", ["--version"]).status !== 0) {
+    throw new Error("jq is not installed: the recipes' scripts need it (apt-get install jq)");
+  }
 }

@@ -2,22 +2,19 @@
  * The organization jobs of docs/recipes.md as seqera-api scripts (test/cli/*.sh, with jq),
  * against the emulator seeded as for the library's versions (test/examples/org-jobs.test.ts).
  */
-import { spawnSync } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { startEmulator, type Emulator } from "seqera-api-client/testing";
 import { afterEach, beforeAll, beforeEach, expect, test } from "vitest";
 import { failLaunchedRuns, orgJobsSeed, stepRuns } from "../examples/org-jobs-seed.js";
-import { runScript, sharedBuild, type BuiltCli } from "./cli.js";
+import { runScript, sharedBuild, type BuiltCli, requireJq } from "./cli.js";
 
 let cli: BuiltCli;
 let work: string;
 let emulator: Emulator;
 beforeAll(async () => {
-  if (spawnSync("jq", ["--version"]).status !== 0) {
-    throw new Error("jq is not installed: these scripts need it (apt-get install jq)");
-  }
+  requireJq();
   [cli, work] = await Promise.all([sharedBuild(), mkdtemp(path.join(tmpdir(), "seqera-org-"))]);
 });
 beforeEach(async () => {

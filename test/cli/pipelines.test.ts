@@ -139,6 +139,6 @@ test("report: the runs completed in the window, one JSON line each", async () =>
   const bad = await seqera(["report", "--after", "last week"]);
   expect(bad).toMatchObject({ code: EXIT.usage });
   expect(bad.stderr).toContain(
-    "expected an ISO 8601 instant, a day (YYYY-MM-DD) or a duration ago (24h, 7d)",
+    "expected an instant (2024-05-10T09:00:00Z), a day (2024-05-10) or a duration ago (24h, 7d)",
   );
 });

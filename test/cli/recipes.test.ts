@@ -2,23 +2,20 @@
  * The recipes of docs/recipes.md as seqera-api scripts (version rollout, clean-up across an
  * organization, cost report), run against a seeded emulator. They use jq.
  */
-import { spawnSync } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { startEmulator, type Emulator } from "seqera-api-client/testing";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { orgJobsSeed } from "../examples/org-seed.js";
-import { runScript, sharedBuild, type BuiltCli } from "./cli.js";
+import { runScript, sharedBuild, type BuiltCli, requireJq } from "./cli.js";
 
 let cli: BuiltCli;
 let work: string;
 let emulator: Emulator;
 
 beforeAll(async () => {
-  if (spawnSync("jq", ["--version"]).status !== 0) {
-    throw new Error("jq is not installed: the recipes' scripts need it (apt-get install jq)");
-  }
+  requireJq();
   [cli, work, emulator] = await Promise.all([
     sharedBuild(),
     mkdtemp(path.join(tmpdir(), "seqera-recipes-")),
