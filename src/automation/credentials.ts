@@ -80,7 +80,8 @@ export async function updateCredentials(
         description: options.description ?? found.description ?? undefined,
         baseUrl: found.baseUrl ?? undefined,
         category: found.category ?? undefined,
-        keys: { discriminator: found.provider, ...keys } as ServiceKeys,
+        // Object.assign: before 1.102.0 the keys have no discriminated type to spread.
+        keys: Object.assign({ discriminator: found.provider }, keys) as ServiceKeys,
       },
     },
     signal,

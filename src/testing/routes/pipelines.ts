@@ -1,3 +1,4 @@
+import { hasOperation } from "../../openapi/require-operation.js";
 import type { Pipeline } from "../state/pipelines.js";
 import {
   badVersionName,
@@ -85,6 +86,9 @@ export const pipelineRoutes: Record<string, StateRoute> = {
   DeletePipeline: pipelines.delete,
 };
 
+/** Releases before pipeline versions (1.109) edit a pipeline's one saved launch in place. */
+const VERSIONED = hasOperation("GET /pipelines/{pipelineId}/versions");
+
 /**
  * An UpdatePipeline or UpdatePipelineVersion body applied: name and description as given, the
  * labels replaced by `labelIds` (absent or null removes them all, as the service's schema
@@ -99,7 +103,11 @@ export function updatePipeline(
 ): PipelineVersion {
   const launch = body.launch as Record<string, unknown> | undefined;
   const { pipeline: repository, ...fields } = launch ?? {};
-  const version = launch ? editVersion(pipeline.versions, from, fields) : from;
+  const version = !launch
+    ? from
+    : VERSIONED
+      ? editVersion(pipeline.versions, from, fields)
+      : Object.assign(from, { launch: { ...from.launch, ...fields } });
   ctx.state.pipelines.update(pipeline.id, {
     ...(typeof body.name === "string" && { name: body.name }),
     ...(typeof body.description === "string" && { description: body.description }),
@@ -138,7 +146,7 @@ export function pipelineDto(
       env && ctx.dto("ComputeEnvDbDto", { id: env.id, name: env.name, platform: env.platform }),
     labels: labelDtos(ctx, p.labelIds),
     visibility: p.visibility,
-    ...(version && { version: versionDto(ctx, version) }),
+    ...(version && VERSIONED && { version: versionDto(ctx, version) }),
   });
 }
 
