@@ -271,7 +271,7 @@ async function afterAborts(): Promise<void> {
   const limiter = createRateLimiter(`aborts-${Math.random()}`, { perSecond: 20, perHour: 40 });
   for (let i = 0; i < 20; i++) (await limiter.acquire(call)).done(200);
   const first = performance.now();
-  await sleep(0); // grants count from when the loop was free to send them
+  await sleep(0); // slots count from when the loop was free to send them
   const controllers = Array.from({ length: 10_000 }, () => new AbortController());
   const aborted = controllers.map((c) => limiter.acquire(call, c.signal).catch(() => {}));
   await sleep(100);
@@ -279,7 +279,7 @@ async function afterAborts(): Promise<void> {
   for (const c of controllers) c.abort();
   await Promise.all(aborted);
   const settledMs = performance.now() - abortedAt;
-  // The window frees 1005 ms after the first 20 grants; the next 20 use the rest of the hour's 40.
+  // The window frees 1005 ms after the first 20 slots; the next 20 use the rest of the hour's 40.
   const free = first + 1005;
   const next = await limiter.acquire(call);
   const lateMs = performance.now() - Math.max(free, abortedAt);

@@ -55,7 +55,7 @@ describe("rate limiter in cluster mode (Redis)", () => {
   }
 
   // The same checks as in process (rate-limit.test.ts).
-  it("a request whose SYN was dropped counts from when it left, a second after its grant", async () => {
+  it("a request whose SYN was dropped counts from when it left, a second after its slot was taken", async () => {
     await expectSlotsCountFromTheSend(`late-${Math.random()}`, { redis: redis.url });
   });
 

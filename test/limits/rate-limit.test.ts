@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { RateLimiterUnavailableError } from "../../src/errors/index.js";
 import { createSeqeraClient, type SeqeraClient } from "../../src/index.js";
 import type { FetchFunction } from "../../src/config/config.js";
-import { createRateLimiter, type Slot as Permit } from "../../src/limits/limiter.js";
+import { createRateLimiter, type Slot } from "../../src/limits/limiter.js";
 import { GATEWAY_SCRIPT, startGatewayServer } from "../helpers/gateway-server.js";
 import { startThreadedServer, THREADED_SCRIPT } from "../helpers/threaded-server.js";
 import {
@@ -143,7 +143,7 @@ describe("rate limiter (in process)", () => {
     });
   }
 
-  it("a client with an hourly budget joining later counts the token's grants of the last second", async () => {
+  it("a client with an hourly budget joining later counts the token's slots of the last second", async () => {
     const t = token("hour-joins");
     const lax = createRateLimiter(t, { perHour: null });
     for (let i = 0; i < 3; i++) (await lax.acquire(info)).done(200);
@@ -196,7 +196,7 @@ describe("rate limiter (in process)", () => {
     expect(Math.abs(at("5") - at("4"))).toBeLessThan(1000);
   });
 
-  it("a request whose SYN was dropped counts from when it left, a second after its grant", async () => {
+  it("a request whose SYN was dropped counts from when it left, a second after its slot was taken", async () => {
     await expectSlotsCountFromTheSend(token("late"), {});
   });
 
@@ -249,13 +249,13 @@ describe("rate limiter, on a fake clock", () => {
       toFake: ["setTimeout", "clearTimeout", "setImmediate", "clearImmediate", "performance"],
     });
 
-  /** Acquires and records, on the fake clock, when the permit came. */
+  /** Acquires and records, on the fake clock, when the slot came. */
   const timed = (limiter: ReturnType<typeof createRateLimiter>, signal?: AbortSignal) => {
-    const at = { ms: NaN, permit: undefined as Permit | undefined };
-    const promise = limiter.acquire(info, signal).then((permit) => {
+    const at = { ms: NaN, slot: undefined as Slot | undefined };
+    const promise = limiter.acquire(info, signal).then((slot) => {
       at.ms = performance.now();
-      at.permit = permit;
-      return permit;
+      at.slot = slot;
+      return slot;
     });
     return Object.assign(at, { promise });
   };
@@ -272,7 +272,7 @@ describe("rate limiter, on a fake clock", () => {
     await expect(aborted).rejects.toMatchObject({ name: "AbortError" });
     const rest = Array.from({ length: 130 }, () => timed(limiter));
     // Each answered at once (one unanswered and unseen leaving counts a window later: below).
-    for (const call of [...first, ...rest]) void call.promise.then((permit) => permit.done(200));
+    for (const call of [...first, ...rest]) void call.promise.then((slot) => slot.done(200));
     await vi.advanceTimersByTimeAsync(3 * 3_600_000);
     const times = [...first, ...rest].map((t) => t.ms - start);
     expect(times.filter(Number.isNaN)).toHaveLength(0);
@@ -280,22 +280,19 @@ describe("rate limiter, on a fake clock", () => {
       expect(times.filter((u) => u >= t && u < t + 3_600_000).length).toBeLessThanOrEqual(50);
     }
     // Sliding, not fixed: the 51st goes as soon as the 1st is an hour old, one second-window
-    // of grants at a time, and the aborted call took no unit (50 went in the first hour).
+    // of slots at a time, and the aborted call took no unit (50 went in the first hour).
     expect(times.filter((t) => t < 3_600_000)).toHaveLength(50);
     expect(times[50]).toBeGreaterThanOrEqual(3_600_000);
     expect(times[50]).toBeLessThan(3_600_000 + 50);
   });
 
   /** Tells a slot its request left now, as undici's event does for Node's fetch. */
-  const send = (permit: Permit | undefined, opened = false) =>
-    (permit as unknown as { sent(at: number, cold: boolean): void }).sent(
-      performance.now(),
-      opened,
-    );
+  const send = (slot: Slot | undefined, opened = false) =>
+    (slot as unknown as { sent(at: number, cold: boolean): void }).sent(performance.now(), opened);
   /** As timed(), and its request leaves as soon as its slot comes, on a used connection. */
   const leaving = (limiter: ReturnType<typeof createRateLimiter>) => {
     const call = timed(limiter);
-    void call.promise.then((permit) => send(permit));
+    void call.promise.then((slot) => send(slot));
     return call;
   };
 
@@ -306,7 +303,7 @@ describe("rate limiter, on a fake clock", () => {
     for (let i = 0; i < 16; i++) {
       const call = leaving(limiter);
       await vi.advanceTimersByTimeAsync(700);
-      call.permit!.done(200);
+      call.slot!.done(200);
       await vi.advanceTimersByTimeAsync(1100);
     }
     await vi.advanceTimersByTimeAsync(2000);
@@ -317,13 +314,13 @@ describe("rate limiter, on a fake clock", () => {
     expect(when(rejected!)).toBe(30 + 1005);
     await vi.advanceTimersByTimeAsync(300);
     // Answered after 365 ms: the service saw too many; the allowance widens by 50 ms.
-    rejected!.permit!.done(429);
+    rejected!.slot!.done(429);
     await vi.advanceTimersByTimeAsync(800);
     expect(when(last!)).toBe(when(rejected!) + 30 + 1005);
     // Never answered: it counts from 80 ms after it left.
     await vi.advanceTimersByTimeAsync(1200);
     expect(when(after!)).toBe(when(last!) + 80 + 1005);
-    for (const call of [slow, last, after]) call!.permit!.done(undefined);
+    for (const call of [slow, last, after]) call!.slot!.done(undefined);
   });
 
   it("where most answers are prompt, a late one counts from when it came, up to a window after its request left", async () => {
@@ -332,18 +329,18 @@ describe("rate limiter, on a fake clock", () => {
     const start = performance.now();
     const calls = Array.from({ length: 9 }, () => leaving(limiter));
     await vi.advanceTimersByTimeAsync(5);
-    for (const call of calls.slice(0, 3)) call.permit!.done(200); // 5 ms each
+    for (const call of calls.slice(0, 3)) call.slot!.done(200); // 5 ms each
     await vi.advanceTimersByTimeAsync(1010);
     expect(calls.slice(3, 6).map((c) => c.ms - start)).toEqual([1010, 1010, 1010]);
-    calls[4]!.permit!.done(200);
-    calls[5]!.permit!.done(200);
+    calls[4]!.slot!.done(200);
+    calls[5]!.slot!.done(200);
     await vi.advanceTimersByTimeAsync(395);
-    calls[3]!.permit!.done(200); // 400 ms: a request that waited on its way in, as likely
+    calls[3]!.slot!.done(200); // 400 ms: a request that waited on its way in, as likely
     await vi.advanceTimersByTimeAsync(1500);
     expect(calls.slice(6, 8).map((c) => c.ms - start)).toEqual([1015 + 1005, 1015 + 1005]);
     // The 9th took the late call's slot, 1,005 ms after its answer came.
     expect(calls[8]!.ms - start).toBe(1410 + 1005);
-    for (const call of calls.slice(6)) call.permit!.done(200);
+    for (const call of calls.slice(6)) call.slot!.done(200);
   });
 
   it("a request that opened its connection with many others counts up to a window after it left; one not yet left holds its slot a window at a time", async () => {
@@ -352,20 +349,20 @@ describe("rate limiter, on a fake clock", () => {
     const start = performance.now();
     const calls = Array.from({ length: 4 }, () => timed(limiter));
     await vi.advanceTimersByTimeAsync(0);
-    send(calls[0]!.permit, true); // never answered
+    send(calls[0]!.slot, true); // never answered
     // Seen as a request of Node's fetch that has not left (its connect waits out dropped SYNs).
-    (calls[1]!.permit as unknown as { tracked: boolean }).tracked = true;
+    (calls[1]!.slot as unknown as { tracked: boolean }).tracked = true;
     await vi.advanceTimersByTimeAsync(2500);
-    send(calls[1]!.permit); // left at last, 2.5 s after its slot was taken
+    send(calls[1]!.slot); // left at last, 2.5 s after its slot was taken
     await vi.advanceTimersByTimeAsync(10);
-    calls[1]!.permit!.done(200);
+    calls[1]!.slot!.done(200);
     await vi.advanceTimersByTimeAsync(3000);
     expect(calls[2]!.ms - start).toBe(1005 + 1005);
     expect(calls[3]!.ms - start).toBe(2510 + 1005);
-    for (const call of calls) call.permit!.done(undefined);
+    for (const call of calls) call.slot!.done(undefined);
   });
 
-  it("a call unanswered and unseen leaving is counted from one window after its grant", async () => {
+  it("a call unanswered and unseen leaving is counted from one window after its slot was taken", async () => {
     fake();
     const limiter = createRateLimiter(token("hold"), { perSecond: 1, perHour: null });
     const start = performance.now();
@@ -375,20 +372,20 @@ describe("rate limiter, on a fake clock", () => {
     await vi.advanceTimersByTimeAsync(5000);
     expect(unanswered.ms - start).toBe(0);
     expect(next.ms - start).toBe(2010); // one window later than an answered call's, no more
-    unanswered.permit!.done(200);
-    next.permit!.done(200);
+    unanswered.slot!.done(200);
+    next.slot!.done(200);
   });
 
-  it("grants made before held ones' new times are counted in order with them", async () => {
+  it("slots taken before held ones' new times are counted in order with them", async () => {
     fake();
     const limiter = createRateLimiter(token("held-order"), { perSecond: 3, perHour: null });
     const start = performance.now();
     // 40 calls, one every 150 ms; every third is never answered (counted from a window after
-    // its grant, once 755 ms have passed), the others are answered at once.
+    // its slot was taken, once 755 ms have passed), the others are answered at once.
     const calls: ReturnType<typeof timed>[] = [];
     for (let i = 0; i < 40; i++) {
       const call = timed(limiter);
-      if (i % 3 !== 0) void call.promise.then((permit) => permit.done(200));
+      if (i % 3 !== 0) void call.promise.then((slot) => slot.done(200));
       calls.push(call);
       await vi.advanceTimersByTimeAsync(150);
     }
@@ -400,7 +397,7 @@ describe("rate limiter, on a fake clock", () => {
     // No 4 within a window (1,005 ms): the 4th from any one comes a window or more later.
     const early = counted.filter((t, i) => i + 3 < counted.length && counted[i + 3]! - t < 1005);
     expect(early).toEqual([]);
-    for (const [i, call] of calls.entries()) if (i % 3 === 0) call.permit!.done(200);
+    for (const [i, call] of calls.entries()) if (i % 3 === 0) call.slot!.done(200);
   });
 });
 

@@ -1,6 +1,6 @@
 /**
  * The limits tests' calls, through the real client (its call path acquires a rate-limiter
- * permit per attempt), with retries off so that each call is one attempt the server counts.
+ * slot per attempt), with retries off so that each call is one attempt the server counts.
  */
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -60,7 +60,7 @@ export async function call(
  * threaded fixture) whose listen backlog is full while the first 20 connect: their SYNs are
  * dropped and they leave a second later, on TCP's retransmission; and of those sent at once on
  * new connections, the server reads some only when TCP sends them again. Their slots must count
- * from then: counted from their grants, they free at 1,005 ms, before those requests even left,
+ * from then: counted from when they were taken, they free at 1,005 ms, before those requests even left,
  * and 40 arrive within a second (the server answers 20 × 429). Expects every call answered 200
  * and at most 20 in any second as the server counts them.
  */
