@@ -51,26 +51,9 @@ export {
   type LaunchResult,
   type LaunchSettings,
 } from "./automation/launch.js";
-export {
-  failedTasks,
-  listRuns,
-  waitForComputeEnv,
-  waitForRun,
-  type WaitForRunOptions,
-} from "./automation/runs.js";
-export {
-  findComputeEnv,
-  findCredentials,
-  findDataLink,
-  findDataset,
-  findLabel,
-  findPipeline,
-  findSecret,
-  findStudio,
-  findWorkspace,
-  listWorkspaces,
-  primaryComputeEnv,
-} from "./automation/names.js";
+export { failedTasks, listRuns, waitForComputeEnv, waitForRun } from "./automation/runs.js";
+export { find, listWorkspaces } from "./automation/names.js";
+export { addMembers, setWorkspaceRole } from "./automation/members.js";
 export { downloadRunLog, followRunLog, saveRunLogs, taskLog } from "./automation/logs.js";
 export { uploadDataset } from "./automation/datasets.js";
 export { copyPipeline } from "./automation/copy.js";

@@ -132,14 +132,14 @@ class Step {
    */
   async #runUrl(workflowId: string, signal: AbortSignal): Promise<string | undefined> {
     const { client, inputs } = this;
-    const { findWorkspace } = await import("../index.js");
+    const { find } = await import("../index.js");
     const web = new URL(client.config.baseUrl);
     web.hostname = web.hostname.replace(/^api\./, "");
     const root = `${web.origin}${web.pathname.replace(/\/+$/, "").replace(/\/api$/, "")}`;
     const part = encodeURIComponent;
     try {
       if (inputs.workspace !== undefined) {
-        const found = await findWorkspace(client, inputs.workspace, { signal });
+        const found = await find.workspace(client, inputs.workspace, { signal });
         this.#workspaceId = String(found.workspaceId);
         return `${root}/orgs/${part(found.orgName)}/workspaces/${part(found.workspaceName)}/watch/${part(workflowId)}`;
       }

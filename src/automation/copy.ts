@@ -3,7 +3,7 @@ import type { SeqeraClient } from "../client/client.js";
 import { lookupOptional } from "../client/names.js";
 import { toPipelineRequest } from "./convert.js";
 import { savedLaunch } from "./launch.js";
-import { AVAILABLE_COMPUTE_ENVS, primaryComputeEnv, type WorkspaceRef } from "./names.js";
+import { AVAILABLE_COMPUTE_ENVS, find, type WorkspaceRef } from "./names.js";
 
 export interface CopyPipelineOptions {
   /** The workspace to copy it to: an id or "organization/workspace". */
@@ -47,7 +47,7 @@ export async function copyPipeline(
   const sameName = savedName
     ? await lookupOptional(target, AVAILABLE_COMPUTE_ENVS, savedName, signal)
     : undefined;
-  const computeEnvId = sameName?.id ?? (await primaryComputeEnv(target, { signal })).id;
+  const computeEnvId = sameName?.id ?? (await find.primaryComputeEnv(target, { signal })).id;
   const { computeEnv } = await target.GET("/compute-envs/{computeEnvId}", {
     params: { path: { computeEnvId } },
     signal,

@@ -2,7 +2,7 @@
 import type { SeqeraClient } from "../client/client.js";
 import { ConflictError } from "../errors/conflict-error.js";
 import { UnexpectedAnswerError } from "./errors/unexpected-answer-error.js";
-import { findDataset } from "./names.js";
+import { find } from "./names.js";
 
 /** What to upload: text or a Blob, or a file read from disk. */
 export type DatasetSource =
@@ -57,7 +57,7 @@ export async function uploadDataset(
     datasetId = id;
   } catch (error) {
     if (!(error instanceof ConflictError)) throw error;
-    datasetId = (await findDataset(client, name, { signal })).id!;
+    datasetId = (await find.dataset(client, name, { signal })).id!;
   }
   const uploaded = await client.POST("/datasets/{datasetId}/upload", {
     params: { path: { datasetId }, query: { header: options.hasHeader ?? false } },

@@ -9,7 +9,7 @@ import { NameNotFoundError } from "../errors/name-not-found-error.js";
 import { requireOperation } from "../openapi/require-operation.js";
 import { ResumeUnavailableError } from "./errors/resume-unavailable-error.js";
 import { UnexpectedAnswerError } from "./errors/unexpected-answer-error.js";
-import { AVAILABLE_COMPUTE_ENVS, PIPELINES, primaryComputeEnv } from "./names.js";
+import { AVAILABLE_COMPUTE_ENVS, PIPELINES, find } from "./names.js";
 import { lookup, withFresh } from "../client/names.js";
 import { applyCopiedSettings, type CopiedSettings } from "./launch-settings.js";
 import { checkNextflowVersion } from "./nextflow-versions.js";
@@ -136,7 +136,7 @@ export async function launchPipeline(
     request.postRunScript ??= config.postRunScript ?? undefined;
     request.configText ??= config.nextflowConfig ?? undefined;
   }
-  request.computeEnvId ??= (await primaryComputeEnv(client, { signal })).id;
+  request.computeEnvId ??= (await find.primaryComputeEnv(client, { signal })).id;
   if (!request.workDir && !settings.workDir) {
     const { computeEnv } = await client.GET("/compute-envs/{computeEnvId}", {
       params: { path: { computeEnvId: request.computeEnvId } },
@@ -238,7 +238,7 @@ async function describeComputeEnv(
 ): Promise<ComputeEnvConfig> {
   const id = ref
     ? (await lookup(client, AVAILABLE_COMPUTE_ENVS, ref, signal)).id!
-    : (await primaryComputeEnv(client, { signal })).id;
+    : (await find.primaryComputeEnv(client, { signal })).id;
   const { computeEnv } = await client.GET("/compute-envs/{computeEnvId}", {
     params: { path: { computeEnvId: id } },
     signal,

@@ -1,5 +1,6 @@
 /** Run and task logs: follow a run's console log as it grows, read a task's, download log files. */
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
+import { offAbort, onAbort } from "../core/abort.js";
 import { sleep } from "../core/backoff.js";
 import type { SeqeraClient } from "../client/client.js";
 import { pollDelays, type PollOptions } from "./poll.js";
@@ -216,8 +217,34 @@ export async function saveRunLogs(
     // The name comes from the server: keep it inside `dir`.
     const file = path.join(dir, path.basename(download.saveName || download.fileName));
     const source = stream ? Readable.fromWeb(stream as WebReadableStream) : Readable.from([]);
-    await pipeline(source, createWriteStream(file), { signal });
+    await copyToDisk(pipeline, source, createWriteStream(file), signal);
     written.push(file);
   }
   return written;
+}
+
+/**
+ * `pipeline(source, file)`, stopped by `signal` with its reason. The pipeline listens to a signal
+ * of its own, which the caller's reaches through its one listener (core/abort.ts): given the
+ * caller's, 50 downloads under one batch's signal were 50 listeners on it, and a warning.
+ */
+async function copyToDisk(
+  pipeline: typeof import("node:stream/promises").pipeline,
+  source: NodeJS.ReadableStream,
+  file: NodeJS.WritableStream,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  if (!signal) return pipeline(source, file);
+  signal.throwIfAborted();
+  const stop = new AbortController();
+  const forward = () => stop.abort(signal.reason);
+  onAbort(signal, forward);
+  try {
+    await pipeline(source, file, { signal: stop.signal });
+  } catch (error) {
+    signal.throwIfAborted();
+    throw error;
+  } finally {
+    offAbort(signal, forward);
+  }
 }

@@ -1,6 +1,7 @@
 /**
- * Names instead of ids: "org/workspace" references, and pipelines, compute environments,
- * credentials, datasets, labels and secrets by name within a workspace. Pipelines are searched
+ * Names instead of ids: "org/workspace" references, organizations, "org/team" teams, and
+ * pipelines, compute environments, credentials, datasets, labels, secrets, data links and
+ * studios by name within a workspace. Pipelines are searched
  * by the service (`search` and `visibility=all`, so pipelines shared from the organization are
  * found too); the other kinds are listed. What was fetched is kept per client: a name not found
  * in a kept answer asks again once, so resources created since are found, and `withFresh` asks
@@ -15,9 +16,11 @@ import {
   lookup,
   lookupOptional,
   type Lookup,
-  type WorkspaceMembership,
+  type WorkspaceInfo,
 } from "../client/names.js";
+import { ConfigurationError } from "../errors/configuration-error.js";
 import { NameNotFoundError } from "../errors/name-not-found-error.js";
+import { contentUnder, type DataLinkContent } from "./data-links.js";
 import type {
   ComputeEnvSummary,
   Credentials,
@@ -25,28 +28,22 @@ import type {
   Dataset,
   Studio,
   Label,
+  Organization,
   Pipeline,
   PipelineSecret,
+  Team,
 } from "./schema.js";
 
 /** A workspace: its numeric id, or "org/workspace" (the organization's and workspace's names). */
 export type WorkspaceRef = number | string;
 
 /**
- * A finder's options. The workspace is the client's: `findPipeline(client.withWorkspace("acme/dev"), "rnaseq")`.
+ * A finder's options. The workspace is the client's: `find.pipeline(client.withWorkspace("acme/dev"), "rnaseq")`.
  */
 export interface FindOptions {
   /** Resolve with undefined when nothing has that name, instead of rejecting with NameNotFoundError. */
   optional?: boolean;
   signal?: AbortSignal;
-}
-
-/** A workspace the user belongs to, with its organization; ids as digits (int64-safe). */
-export interface WorkspaceInfo {
-  orgId: string;
-  orgName: string;
-  workspaceId: string;
-  workspaceName: string;
 }
 
 /**
@@ -134,6 +131,65 @@ const SECRETS: Lookup<PipelineSecret> = {
   id: (s) => String(s.id),
 };
 
+/** An organization the user belongs to, as `GET /orgs` lists it. */
+export type FoundOrganization = Organization & { orgId: number; name: string };
+
+const ORGANIZATIONS: Lookup<FoundOrganization> = {
+  kind: "organization",
+  global: true,
+  list: async (client, signal) =>
+    ((await client.GET("/orgs", { signal })).organizations ?? []).filter(
+      (o): o is FoundOrganization => o.orgId != null && o.name != null,
+    ),
+  names: (o) => [o.name],
+  id: (o) => String(o.orgId),
+};
+
+/** A team, with the id and name of its organization (every team operation takes the `orgId`). */
+export type FoundTeam = Team & { teamId: number; name: string; orgId: number; orgName: string };
+
+/**
+ * Teams by "organization/team": the organization by name, then its teams as the service
+ * searches them by name (`search=<team>`); after a miss, one page of them for near names.
+ */
+const TEAMS: Lookup<FoundTeam> = {
+  kind: "team",
+  global: true,
+  searched: true,
+  list: (client, signal, ref) => teamsOf(client, ref, true, signal),
+  suggest: (client, signal, ref) => teamsOf(client, ref, false, signal),
+  names: (t) => [`${t.orgName}/${t.name}`],
+  id: (t) => String(t.teamId),
+};
+
+async function teamsOf(
+  client: SeqeraClient,
+  ref: string,
+  search: boolean,
+  signal: AbortSignal | undefined,
+): Promise<FoundTeam[]> {
+  const slash = ref.indexOf("/");
+  if (slash <= 0) {
+    throw new ConfigurationError(
+      `Team ${JSON.stringify(ref)}: name a team as "organization/team", e.g. "acme/bioinfo"`,
+    );
+  }
+  const orgName = ref.slice(0, slash);
+  const { orgId } = await lookup(client, ORGANIZATIONS, orgName, signal);
+  const teams = await collect(
+    client.paginate("/orgs/{orgId}/teams", {
+      params: { path: { orgId }, query: search ? { search: ref.slice(slash + 1) } : {} },
+      ...(!search && { limit: 100 }),
+      signal,
+    }),
+  );
+  return teams.flatMap((t) =>
+    t.teamId == null || t.name == null
+      ? []
+      : [{ ...t, teamId: t.teamId, name: t.name, orgId, orgName }],
+  );
+}
+
 /** A find function: the one resource of a kind with that name, or (optional) undefined. */
 export interface Finder<T> {
   (
@@ -156,42 +212,88 @@ function finder<T>(kind: Lookup<T>): Finder<T> {
  * The pipeline with that name in the workspace's Launchpad, or shared with it from the
  * organization (its `workspaceId` is then the one it lives in).
  */
-export const findPipeline: Finder<Pipeline> = finder(PIPELINES);
+const findPipeline: Finder<Pipeline> = finder(PIPELINES);
 /** The compute environment with that name (any status). */
-export const findComputeEnv: Finder<ComputeEnvSummary> = finder(COMPUTE_ENVS);
+const findComputeEnv: Finder<ComputeEnvSummary> = finder(COMPUTE_ENVS);
 /** The credentials with that name. */
-export const findCredentials: Finder<Credentials> = finder(CREDENTIALS);
+const findCredentials: Finder<Credentials> = finder(CREDENTIALS);
 /** The dataset with that name. */
-export const findDataset: Finder<Dataset> = finder(DATASETS);
+const findDataset: Finder<Dataset> = finder(DATASETS);
 /** The label with that name, or "name=value" for a resource label. */
-export const findLabel: Finder<Label> = finder(LABELS);
-/** The data link (bucket) with that name, with its credentials and `status`. */
-export const findDataLink: Finder<DataLink> = finder(DATA_LINKS);
+const findLabel: Finder<Label> = finder(LABELS);
+/**
+ * The data link (bucket) with that name, with its credentials and `status`; with `under` (a
+ * folder, "" for the whole bucket), also the objects under it at any depth and their bytes.
+ */
+export interface DataLinkFinder {
+  (
+    client: SeqeraClient,
+    name: string,
+    options: FindOptions & { under: string; optional: true },
+  ): Promise<(DataLink & DataLinkContent) | undefined>;
+  (
+    client: SeqeraClient,
+    name: string,
+    options: FindOptions & { under: string; optional?: false },
+  ): Promise<DataLink & DataLinkContent>;
+  (
+    client: SeqeraClient,
+    name: string,
+    options: FindOptions & { optional: true },
+  ): Promise<DataLink | undefined>;
+  (
+    client: SeqeraClient,
+    name: string,
+    options?: FindOptions & { optional?: false },
+  ): Promise<DataLink>;
+  (
+    client: SeqeraClient,
+    name: string,
+    options?: FindOptions & { under?: string },
+  ): Promise<(DataLink & Partial<DataLinkContent>) | undefined>;
+}
+
+const findDataLinkOnly: Finder<DataLink> = finder(DATA_LINKS);
+const findDataLink = (async (
+  client: SeqeraClient,
+  name: string,
+  options: FindOptions & { under?: string } = {},
+) => {
+  const link = await findDataLinkOnly(client, name, options);
+  if (link === undefined || options.under === undefined) return link;
+  const content = await contentUnder(client, link.id!, options.under, options.signal);
+  return { ...link, ...content };
+}) as DataLinkFinder;
 /** The Data Studio with that name, with its `statusInfo` (its session id is `sessionId`). */
-export const findStudio: Finder<Studio> = finder(STUDIOS);
+const findStudio: Finder<Studio> = finder(STUDIOS);
 /** The pipeline secret with that name. */
-export const findSecret: Finder<PipelineSecret> = finder(SECRETS);
-/** The AVAILABLE compute environment with that name or id (what a launch may use). */
-export const findAvailableComputeEnv: Finder<ComputeEnvSummary> = finder(AVAILABLE_COMPUTE_ENVS);
+const findSecret: Finder<PipelineSecret> = finder(SECRETS);
+/** The organization with that name, among the user's. */
+const findOrganization: Finder<FoundOrganization> = finder(ORGANIZATIONS);
+/**
+ * The team "organization/team", with its organization's `orgId` and `orgName`; the
+ * organization must exist (a NameNotFoundError for it, with the optional form too).
+ */
+const findTeam: Finder<FoundTeam> = finder(TEAMS);
 
 /**
  * The workspace's primary compute environment among the AVAILABLE ones (`GET
  * /compute-envs?status=AVAILABLE`), as tw picks it; NameNotFoundError naming the available ones
  * when none is primary (or undefined with `optional`).
  */
-export async function primaryComputeEnv(
+async function primaryComputeEnv(
   client: SeqeraClient,
   options: FindOptions & { optional: true },
 ): Promise<ComputeEnvSummary | undefined>;
-export async function primaryComputeEnv(
+async function primaryComputeEnv(
   client: SeqeraClient,
   options?: FindOptions & { optional?: false },
 ): Promise<ComputeEnvSummary & { id: string }>;
-export async function primaryComputeEnv(
+async function primaryComputeEnv(
   client: SeqeraClient,
   options?: FindOptions,
 ): Promise<ComputeEnvSummary | undefined>;
-export async function primaryComputeEnv(
+async function primaryComputeEnv(
   client: SeqeraClient,
   options: FindOptions = {},
 ): Promise<ComputeEnvSummary | undefined> {
@@ -217,22 +319,22 @@ export async function primaryComputeEnv(
  * The workspace "organization/workspace" (or a workspace id) the user belongs to, with its
  * organization's id and name (`GET /user-info`, `GET /user/{userId}/workspaces`, kept per client).
  */
-export async function findWorkspace(
+async function findWorkspace(
   client: SeqeraClient,
   ref: WorkspaceRef,
   options: { signal?: AbortSignal; optional: true },
 ): Promise<WorkspaceInfo | undefined>;
-export async function findWorkspace(
+async function findWorkspace(
   client: SeqeraClient,
   ref: WorkspaceRef,
   options?: { signal?: AbortSignal; optional?: false },
 ): Promise<WorkspaceInfo>;
-export async function findWorkspace(
+async function findWorkspace(
   client: SeqeraClient,
   ref: WorkspaceRef,
   options?: { signal?: AbortSignal; optional?: boolean },
 ): Promise<WorkspaceInfo | undefined>;
-export async function findWorkspace(
+async function findWorkspace(
   client: SeqeraClient,
   ref: WorkspaceRef,
   options: { signal?: AbortSignal; optional?: boolean } = {},
@@ -241,7 +343,7 @@ export async function findWorkspace(
   const text = String(ref).trim();
   const byId = /^[1-9]\d*$/.test(text);
   const found = byId
-    ? (await keptList(client, WORKSPACES, signal)).find((w) => String(w.workspaceId) === text)
+    ? (await keptList(client, WORKSPACES, signal)).find((w) => w.workspaceId === text)
     : await lookupOptional(client, WORKSPACES, text, signal);
   if (!found) {
     if (options.optional) return undefined;
@@ -249,16 +351,8 @@ export async function findWorkspace(
     if (!byId) await lookup(client, WORKSPACES, text, signal);
     throw new NameNotFoundError("workspace", text, undefined, []);
   }
-  return workspaceInfo(found);
+  return { ...found };
 }
-
-/** A membership as the service lists it, its ids as digits (the list keeps only whole entries). */
-const workspaceInfo = (w: WorkspaceMembership): WorkspaceInfo => ({
-  orgId: String(w.orgId),
-  orgName: w.orgName ?? "",
-  workspaceId: String(w.workspaceId),
-  workspaceName: w.workspaceName!,
-});
 
 /**
  * The workspaces of the user's organizations (`GET /user-info`, then
@@ -268,8 +362,42 @@ export async function listWorkspaces(
   client: SeqeraClient,
   options: { signal?: AbortSignal } = {},
 ): Promise<WorkspaceInfo[]> {
-  return (await keptList(client, WORKSPACES, options.signal)).map(workspaceInfo);
+  return (await keptList(client, WORKSPACES, options.signal)).map((w) => ({ ...w }));
 }
 
-export { PIPELINES, AVAILABLE_COMPUTE_ENVS };
+/**
+ * One resource by its name, a function per kind: `find.pipeline(client, "rnaseq")`,
+ * `find.workspace(client, "acme/dev")`, `find.team(client, "acme/bioinfo")`,
+ * `find.primaryComputeEnv(client)`. The workspace is the client's; `{ optional: true }` resolves
+ * with undefined instead of rejecting with NameNotFoundError.
+ */
+export const find: {
+  pipeline: Finder<Pipeline>;
+  computeEnv: Finder<ComputeEnvSummary>;
+  primaryComputeEnv: typeof primaryComputeEnv;
+  credentials: Finder<Credentials>;
+  dataset: Finder<Dataset>;
+  label: Finder<Label>;
+  dataLink: DataLinkFinder;
+  studio: Finder<Studio>;
+  secret: Finder<PipelineSecret>;
+  workspace: typeof findWorkspace;
+  organization: Finder<FoundOrganization>;
+  team: Finder<FoundTeam>;
+} = {
+  pipeline: findPipeline,
+  computeEnv: findComputeEnv,
+  primaryComputeEnv,
+  credentials: findCredentials,
+  dataset: findDataset,
+  label: findLabel,
+  dataLink: findDataLink,
+  studio: findStudio,
+  secret: findSecret,
+  workspace: findWorkspace,
+  organization: findOrganization,
+  team: findTeam,
+};
+
+export { PIPELINES, AVAILABLE_COMPUTE_ENVS, TEAMS };
 export { nearNames } from "../core/near-names.js";

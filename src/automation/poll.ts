@@ -23,7 +23,7 @@ export interface PollOptions {
 
 export interface WaitOptions extends PollOptions {
   /** Give up after this many ms with a WaitTimeoutError naming the last status; default none. */
-  timeoutMs?: number;
+  maxWaitMs?: number;
   /**
    * How long polls may keep failing in a row with a transient failure (a 5xx but 501, 505,
    * 506, 508, 510 and 511; a 429, no response, a timeout, a body broken off) before the wait
@@ -80,7 +80,7 @@ export interface WaitSpec<T> {
   };
 }
 
-/** Polls until `isDone`, within `timeoutMs` and until `signal` aborts; resolves with the last answer. */
+/** Polls until `isDone`, within `maxWaitMs` and until `signal` aborts; resolves with the last answer. */
 export async function waitFor<T>(spec: WaitSpec<T>, options: WaitOptions): Promise<T> {
   const delays = pollDelays(options);
   const toleranceMs = positive("toleranceMs", options.toleranceMs ?? DEFAULT_TOLERANCE_MS, true);
@@ -107,14 +107,14 @@ export async function waitFor<T>(spec: WaitSpec<T>, options: WaitOptions): Promi
         polled = true;
         lastStatus = status;
         if (changed) {
-          if (status !== undefined) noteUnknown(spec, status, options.timeoutMs);
+          if (status !== undefined) noteUnknown(spec, status, options.maxWaitMs);
           spec.onStatus?.(value);
         }
         if (spec.isDone(value)) return value;
         await sleep(delays(changed), signal);
       }
     },
-    (timeoutMs) => new WaitTimeoutError(spec.resource, spec.id, timeoutMs, lastStatus),
+    (maxWaitMs) => new WaitTimeoutError(spec.resource, spec.id, maxWaitMs, lastStatus),
   );
 }
 
@@ -126,10 +126,10 @@ export async function waitFor<T>(spec: WaitSpec<T>, options: WaitOptions): Promi
 const LASTING_SERVER_STATUSES = new Set([501, 505, 506, 508, 510, 511]);
 
 /** Tells the logger, once per change, that the resource reports a status the release lacks. */
-function noteUnknown<T>(spec: WaitSpec<T>, status: string, timeoutMs: number | undefined): void {
+function noteUnknown<T>(spec: WaitSpec<T>, status: string, maxWaitMs: number | undefined): void {
   const known = spec.known;
   if (!known || known.statuses.includes(status)) return;
-  const until = timeoutMs === undefined ? "" : ` (or until the wait's timeout, ${timeoutMs} ms)`;
+  const until = maxWaitMs === undefined ? "" : ` (or until maxWaitMs, ${maxWaitMs} ms, runs out)`;
   const notice =
     `${spec.resource} ${spec.id} reports status ${JSON.stringify(status)}, which API ` +
     `${SCHEMA_VERSION} does not list (${known.statuses.join(", ")}): not an end; waiting on ` +
@@ -153,27 +153,27 @@ const TIMED_OUT = Symbol("timed out");
 
 /**
  * Runs `body` with a signal that aborts when the caller's does (with its reason) or when
- * `timeoutMs` passes; a timeout rejects with `onTimeout(timeoutMs)`, whatever call was in flight.
+ * `maxWaitMs` passes; a timeout rejects with `onTimeout(maxWaitMs)`, whatever call was in flight.
  */
 async function withDeadline<T>(
   options: WaitOptions,
   body: (signal: AbortSignal) => Promise<T>,
-  onTimeout: (timeoutMs: number) => Error,
+  onTimeout: (maxWaitMs: number) => Error,
 ): Promise<T> {
-  const { signal, timeoutMs } = options;
-  if (timeoutMs !== undefined) positive("timeoutMs", timeoutMs, true);
+  const { signal, maxWaitMs } = options;
+  if (maxWaitMs !== undefined) positive("maxWaitMs", maxWaitMs, true);
   signal?.throwIfAborted();
   const controller = new AbortController();
   const forward = () => controller.abort(signal?.reason);
   if (signal) onAbort(signal, forward);
   const timer =
-    timeoutMs !== undefined && timeoutMs <= MAX_TIMER_MS
-      ? setTimeout(() => controller.abort(TIMED_OUT), timeoutMs)
+    maxWaitMs !== undefined && maxWaitMs <= MAX_TIMER_MS
+      ? setTimeout(() => controller.abort(TIMED_OUT), maxWaitMs)
       : undefined;
   try {
     return await body(controller.signal);
   } catch (error) {
-    if (controller.signal.reason === TIMED_OUT) throw onTimeout(timeoutMs!);
+    if (controller.signal.reason === TIMED_OUT) throw onTimeout(maxWaitMs!);
     throw error;
   } finally {
     clearTimeout(timer);

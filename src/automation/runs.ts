@@ -41,7 +41,7 @@ export interface WaitForRunOptions extends WaitOptions {
  * Polls `GET /workflow/{workflowId}` until the run reaches a status of `until` (default: it
  * ends) and resolves with the run; the interval starts at `pollIntervalMs` and grows while
  * nothing changes. Rejects with RunFailedError for a run that ended without success (unless
- * `throwOnFailure: false`), WaitTimeoutError after `timeoutMs`, or the signal's reason. A status
+ * `throwOnFailure: false`), WaitTimeoutError after `maxWaitMs`, or the signal's reason. A status
  * this release does not list (a newer service's) is not an end: the wait goes on, and says so
  * to the client's logger.
  */
@@ -154,7 +154,7 @@ export interface WaitForComputeEnvOptions extends WaitOptions {
 /**
  * Polls `GET /compute-envs/{computeEnvId}` while it is CREATING; resolves with it once
  * AVAILABLE. Any other status (ERRORED, INVALID, DISABLED, DELETING, DELETED) rejects with
- * ComputeEnvFailedError carrying the service's message; `timeoutMs` with WaitTimeoutError. A
+ * ComputeEnvFailedError carrying the service's message; `maxWaitMs` with WaitTimeoutError. A
  * status this release does not list is waited through, as CREATING is, and logged.
  */
 export async function waitForComputeEnv(

@@ -37,6 +37,12 @@ export type PipelineSecret = Read<"PipelineSecret">;
 export type DataLink = Read<"DataLinkDto">;
 /** A Data Studio (`GET /studios`'s `studios`). */
 export type Studio = Read<"DataStudioDto">;
+/** An organization (`GET /orgs`'s `organizations`). */
+export type Organization = Read<"OrganizationDbDto">;
+/** A team of an organization (`GET /orgs/{orgId}/teams`'s `teams`). */
+export type Team = Read<"TeamDbDto">;
+/** A workspace role, as the service names them. */
+export type WorkspaceRole = "owner" | "admin" | "maintain" | "launch" | "connect" | "view";
 /**
  * A pipeline's saved launch configuration (`GET /pipelines/{pipelineId}/launch`), every field
  * optional: the service leaves out what is unset, though 1.85.0 declares some required.

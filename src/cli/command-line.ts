@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 import type { FieldArg } from "./body-fields.js";
 import { didYouMean } from "./closest.js";
 import { UsageError } from "./cli-errors.js";
-import { twCommandHint } from "./tw-commands.js";
+import { twCommandHint, type OWN_COMMANDS } from "./tw-commands.js";
 import { LAUNCH_SETTINGS, launchSettingRows } from "../automation/launch-settings.js";
 
 /** What the first positional argument selects. "call" is an API operation (by id or path). */
@@ -15,7 +15,8 @@ export type CommandName =
   | "wait"
   | "logs"
   | "cancel"
-  | "datasets";
+  | "datasets"
+  | keyof typeof OWN_COMMANDS;
 
 /** The commands that talk to the API (all but the emulator). */
 const API_COMMANDS: readonly CommandName[] = [
@@ -26,6 +27,10 @@ const API_COMMANDS: readonly CommandName[] = [
   "logs",
   "cancel",
   "datasets",
+  "teams",
+  "members",
+  "participants",
+  "data-links",
 ];
 const LAUNCHING: readonly CommandName[] = ["launch", "relaunch"];
 const WAITING: readonly CommandName[] = [...LAUNCHING, "wait", "logs"];
@@ -151,11 +156,16 @@ export const OPTIONS = {
     help: "The dataset's description, when it is created.",
     commands: ["datasets"],
   },
+  team: {
+    type: "boolean",
+    help: "The participant named is a team of the workspace's organization, not a user.",
+    commands: ["participants"],
+  },
   timeout: {
     type: "string",
     value: "duration",
     help: "Give up after this long (90s, 30m, 2h): the whole command, lookups, retries, pages and waits included; exit code 3.",
-    commands: ["call", ...WAITING, "cancel", "datasets"],
+    commands: API_COMMANDS,
   },
   "poll-interval": {
     type: "string",
@@ -179,6 +189,24 @@ export const OPTIONS = {
     type: "string",
     value: "module",
     help: "A JavaScript module whose default export sets handlers: { OperationId: (request) => answer }, or (emulator) => {...}.",
+    commands: ["emulator"],
+  },
+  "rate-limit": {
+    type: "string",
+    value: "calls/s",
+    help: "Calls per second each token may make (default 20, the service's), or off.",
+    commands: ["emulator"],
+  },
+  "rate-limit-mode": {
+    type: "string",
+    value: "mode",
+    help: "cycles (default, as the service: a call over the limit waits up to 500 ms for the next second) or sliding (refused at once: the strict worst case).",
+    commands: ["emulator"],
+  },
+  faults: {
+    type: "string",
+    value: "kind=share,...",
+    help: "Faults in front of the service: shares (0-1) of requests answered 503 (unavailable), cut (reset) or answered 429 (rate-limited); delay=<ms> before each answer; seed=<n> replays the draws. E.g. unavailable=0.1,rate-limited=0.2,seed=7.",
     commands: ["emulator"],
   },
   url: {

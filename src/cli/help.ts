@@ -1,6 +1,7 @@
 import { INSECURE_HTTP_ENV, REDIS_ENV } from "./client-options.js";
 import { OPTIONS, type CommandName } from "./command-line.js";
 import { EXIT_MEANINGS } from "./exit-codes.js";
+import { RESOURCE_USAGE } from "./resource-commands.js";
 
 const INTRO = `seqera-api: the Seqera Platform API from the shell.
 
@@ -15,6 +16,10 @@ Usage:
   seqera-api logs <workflowId> [--follow]   a run's console output
   seqera-api cancel <workflowId>            cancel a run
   seqera-api datasets add <name> <file>     upload a CSV/TSV as a dataset
+  seqera-api teams add <org>/<team> [user]  a team and its members, each added if absent
+  seqera-api members add <org> <user>...    organization members, each added if absent
+  seqera-api participants set-role <n> <r>  a user's (--team: a team's) role in the workspace
+  seqera-api data-links browse <name> [dir] the objects and bytes under a folder, any depth
   seqera-api emulator [--port N]            serve a local emulator of the API
   seqera-api --version
 
@@ -54,12 +59,32 @@ console log as it grows, each line once, until the run has ended.`,
 
 Creates the dataset (or adds a version to the one of that name) and prints
 {"datasetId", "version", "url"}: the url is what a pipeline's input param takes.`,
+  teams: `${RESOURCE_USAGE.teams}
+
+Creates the team when the organization has none of that name, and adds the users (user names
+or e-mails, members of the organization) that are not in it yet. Prints {"team", "created",
+"added"}: run twice, the second run creates and adds nothing.`,
+  members: `${RESOURCE_USAGE.members}
+
+Adds the users (user names or e-mails, compared in any case) that are not members of the
+organization yet. Prints {"org", "added"}.`,
+  participants: `${RESOURCE_USAGE.participants}
+
+Gives the user (a member of the workspace's organization), or with --team the team, the role
+in the workspace: adds them as a participant when absent, sets the role when it differs.
+Prints {"user" or "team", "role", "done"}: done is added, changed or unchanged.`,
+  "data-links": `${RESOURCE_USAGE["data-links"]}
+
+The data link of the workspace with that name, with every object under the folder (the whole
+bucket without one), at any depth, and their bytes: {..., "objects": [{"path", "size"}],
+"bytes"}. Folders are browsed one at a time, a page at a time.`,
   operations: `seqera-api operations [word...]
 
 Lists the API's operations, one a line: operationId, method and path, summary. Words keep those
 about every word: a word of the operation's name, tag or path, or one users say for it
 (studio, team, member, browse, add, run...): seqera-api operations studio stop.`,
   emulator: `seqera-api emulator [--port N] [--seed file.json] [--handlers module.mjs]
+                    [--rate-limit calls/s|off] [--rate-limit-mode cycles|sliding] [--faults kind=share,...]
 
 A local emulator of the Seqera Platform API, built from the same schema, keeping state. Listens
 on 127.0.0.1 (--port, else a free port) until SIGINT or SIGTERM, and prints on stdout
@@ -70,7 +95,10 @@ Runs advance one step each time they are described, so polling clients see them 
 --seed takes the emulator's seed (organizations, workspaces, pipelines, compute envs, runs, ...).
 --handlers answers chosen operations with your own code: a module whose default export is
   { ListDataStudios: (request) => ({ status: 200, body: {...} }) }, or (emulator) => {...}
-  (setHandler, state); answers are checked against the operation's response schema.`,
+  (setHandler, state); answers are checked against the operation's response schema.
+--rate-limit and --rate-limit-mode set each token's limit (default 20 calls/s, cycles, as the
+  service); --faults makes shares of requests fail as the network in front of it may:
+  seqera-api emulator --rate-limit 3 --faults unavailable=0.1,rate-limited=0.2,seed=7`,
 };
 
 const ENVIRONMENT = `Environment:

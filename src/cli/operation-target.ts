@@ -46,9 +46,12 @@ function byOperationId(name: string): OperationInfo {
       `Unknown operation "${name}". A path needs its method first: GET /workflow.`,
     );
   }
-  // A misspelt command (`relauch`) reads as an operation: offer the commands too; then the
+  // A misspelt command (`relauch`) reads as an operation: offer the commands too, but not one
+  // the name only contains (ListTeams means the teams' list, not `teams add`); then the
   // operations saying the same words (StopStudio: StopDataStudio).
-  const near = closest(name, [...COMMAND_WORDS, ...all.map((o) => o.operationId)]);
+  const near = closest(name, [...COMMAND_WORDS, ...all.map((o) => o.operationId)]).filter(
+    (near) => !(COMMAND_WORDS.has(near) && wanted.includes(near)),
+  );
   const saying = operationsSaying(name, all).filter((id) => !near.includes(id));
   const offered = [...near, ...saying].slice(0, 4);
   const more = offered.length

@@ -73,6 +73,13 @@ export async function run(argv: string[], context: CliContext): Promise<ExitCode
         const { datasetsCommand } = await import("./datasets-command.js");
         return await datasetsCommand(line.args, line.values, context);
       }
+      case "teams":
+      case "members":
+      case "participants":
+      case "data-links": {
+        const { resourceCommand } = await import("./resource-commands.js");
+        return await resourceCommand(line.command, line.args, line.values, context);
+      }
     }
   } catch (error) {
     // Bad input is reported without loading the client's error classes.

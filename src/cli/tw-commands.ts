@@ -9,6 +9,20 @@
 const LIFECYCLE =
   "seqera-api launch <pipeline>, relaunch <workflowId>, wait <workflowId>, logs <workflowId>, cancel <workflowId>";
 
+/**
+ * tw's words whose command is ours too (src/cli/resource-commands.ts): `seqera-api teams add`,
+ * `members add`, `participants set-role`, `data-links browse`.
+ */
+export const OWN_COMMANDS = {
+  teams: "add",
+  members: "add",
+  participants: "set-role",
+  "data-links": "browse",
+} as const;
+
+const SET_ROLE =
+  "seqera-api participants set-role <user|team> <role> [--team] -w <org>/<workspace> (adds the participant when absent)";
+
 /** "tw word [sub [sub]]" → what does it here. */
 const TW: Readonly<Record<string, string>> = {
   "runs list": "seqera-api ListWorkflows --paginate",
@@ -56,7 +70,6 @@ const TW: Readonly<Record<string, string>> = {
   "organizations update": "seqera-api UpdateOrganization -p orgId=<id>",
   "organizations delete": "seqera-api DeleteOrganization -p orgId=<id>",
   "members list": "seqera-api ListOrganizationMembers -p orgId=<id> --paginate",
-  "members add": "seqera-api CreateOrganizationMember -p orgId=<id> -F user=<email>",
   "members update":
     "seqera-api UpdateOrganizationMemberRole -p orgId=<id> -p memberId=<id> -F role=<role>",
   "members delete": "seqera-api DeleteOrganizationMember -p orgId=<id> -p memberId=<id>",
@@ -64,22 +77,18 @@ const TW: Readonly<Record<string, string>> = {
   "collaborators list": "seqera-api ListOrganizationCollaborators -p orgId=<id> --paginate",
   "participants list":
     "seqera-api ListWorkspaceParticipants -p orgId=<id> -p workspaceId=<id> --paginate",
-  "participants add":
-    "seqera-api CreateWorkspaceParticipant -p orgId=<id> -p workspaceId=<id> -F userNameOrEmail=<email> (or -F teamId=<id>)",
-  "participants update":
-    "seqera-api UpdateWorkspaceParticipantRole -p orgId=<id> -p workspaceId=<id> -p participantId=<id> -F role=<role>",
+  "participants add": SET_ROLE,
+  "participants update": SET_ROLE,
   "participants delete":
     "seqera-api DeleteWorkspaceParticipant -p orgId=<id> -p workspaceId=<id> -p participantId=<id>",
   "participants leave": "seqera-api LeaveWorkspaceParticipant -p orgId=<id> -p workspaceId=<id>",
   "teams list": "seqera-api ListOrganizationTeams -p orgId=<id> --paginate",
   "teams view": "seqera-api DescribeOrganizationTeam -p orgId=<id> -p teamId=<id>",
-  "teams add": "seqera-api CreateOrganizationTeam -p orgId=<id> -F team.name=<name>",
   "teams update": "seqera-api UpdateOrganizationTeam -p orgId=<id> -p teamId=<id>",
   "teams delete": "seqera-api DeleteOrganizationTeam -p orgId=<id> -p teamId=<id>",
   "teams workspaces": "seqera-api ListWorkspacesByTeam -p orgId=<id> -p teamId=<id> --paginate",
   "teams members": "seqera-api ListOrganizationTeamMembers -p orgId=<id> -p teamId=<id> --paginate",
-  "teams members add":
-    "seqera-api CreateOrganizationTeamMember -p orgId=<id> -p teamId=<id> -F userNameOrEmail=<email>",
+  "teams members add": "seqera-api teams add <org>/<team> <user>... (adds those not in it)",
   "teams members delete":
     "seqera-api DeleteOrganizationTeamMember -p orgId=<id> -p teamId=<id> -p memberId=<id>",
   "actions list": "seqera-api ListActions",
@@ -102,8 +111,6 @@ const TW: Readonly<Record<string, string>> = {
   "data-links add": "seqera-api CreateCustomDataLink",
   "data-links update": "seqera-api UpdateCustomDataLink -p dataLinkId=<id>",
   "data-links delete": "seqera-api DeleteCustomDataLink -p dataLinkId=<id>",
-  "data-links browse":
-    "seqera-api ExploreDataLinkWithPath -p dataLinkId=<id> -p path=<folder> --paginate (ExploreDataLink for the top)",
   "data-links download": "seqera-api DownloadDataLink -p dataLinkId=<id> -p filePath=<path>",
   "data-links upload": "seqera-api GenerateDataLinkUploadUrl -p dataLinkId=<id>",
   "access-tokens list": "seqera-api TokenList",
@@ -134,6 +141,9 @@ export const TW_COMMANDS: readonly string[] = Object.keys(TW);
 export function twCommandHint(args: readonly string[]): string | undefined {
   const [word, ...rest] = args;
   if (word === undefined || !TOP.has(word)) return undefined;
+  if (Object.hasOwn(OWN_COMMANDS, word)) {
+    if (rest[0] === OWN_COMMANDS[word as keyof typeof OWN_COMMANDS]) return undefined;
+  }
   const key = word === "run" ? "runs" : word;
   for (const length of [2, 1]) {
     const command = [key, ...rest.slice(0, length)].join(" ");

@@ -25,7 +25,7 @@ import { SeqeraApiError } from "../errors/seqera-api-error.js";
 import { logAttempt } from "../http/log.js";
 import { createPlanLookup } from "../http/operation-plan.js";
 import { paginate, type FetchPage, type PaginateOptions } from "./paginate.js";
-import { createRateLimiter, type RateLimiter, type Slot } from "../limits/limiter.js";
+import { createRateLimiter, type RateLimiter } from "../limits/limiter.js";
 import { shareLookups, workspaceIdOf } from "./names.js";
 import { createRedactor } from "../core/redact.js";
 import { followRedirects, sendRequest } from "../http/redirects.js";
@@ -122,7 +122,6 @@ function clientFor(config: SeqeraConfig, connection: Connection): SeqeraClient {
     // Waiting for a slot is bounded by the call's timeout too (a TimeoutError, unsent).
     const slot = limiter && (await limiter.acquire(call, init.signal, timeoutMs));
     const timing = { sent: performance.now(), queued };
-    const done = slot && once(slot);
     let response: Response | undefined;
     let attempt: Attempt | undefined;
     try {
@@ -132,9 +131,8 @@ function clientFor(config: SeqeraConfig, connection: Connection): SeqeraClient {
       const first = await (slot
         ? slot.sending(() => sendRequest(request, sender))
         : sendRequest(request, sender));
-      // The API server has answered: the slot ends here (a 429 widens the limiter's allowance),
-      // not after redirects.
-      done?.(first.status);
+      // The API server has answered: the slot ends here, not after redirects.
+      slot?.done();
       response = await followRedirects(first, request, sender);
       const data = await readResponse(response, step);
       if (!(data instanceof ReadableStream)) {
@@ -146,8 +144,8 @@ function clientFor(config: SeqeraConfig, connection: Connection): SeqeraClient {
     } catch (error) {
       return { error: attempt ? attempt.failure(error, response?.status) : error, timing };
     } finally {
-      // No status arrived: the slot ends here.
-      done?.(undefined);
+      // No answer arrived: the slot ends here.
+      slot?.done();
     }
   }
 
@@ -275,13 +273,3 @@ type Outcome = { timing: { queued: number; sent: number } } & (
 );
 
 const statusOf = (error: unknown) => (error instanceof SeqeraApiError ? error.status : undefined);
-
-/** The slot ends once: when the status arrives, or when the attempt failed without one. */
-function once(slot: Slot): (status?: number) => void {
-  let ended = false;
-  return (status) => {
-    if (ended) return;
-    ended = true;
-    slot.done(status);
-  };
-}

@@ -13,11 +13,17 @@ import { NotFoundError } from "../errors/not-found-error.js";
 import { NameNotFoundError } from "../errors/name-not-found-error.js";
 import { offAbort, onAbort } from "../core/abort.js";
 import { nearNames } from "../core/near-names.js";
-import type { Readable } from "openapi-typescript-helpers";
-import type { components } from "../../generated/schema.js";
 
-/** One organization-and-workspace pair the user belongs to (`GET /user/{userId}/workspaces`). */
-export type WorkspaceMembership = Readable<components["schemas"]["OrgAndWorkspaceDto"]>;
+/**
+ * A workspace the user belongs to, with its organization (`GET /user/{userId}/workspaces`); ids
+ * as digits (int64-safe).
+ */
+export interface WorkspaceInfo {
+  orgId: string;
+  orgName: string;
+  workspaceId: string;
+  workspaceName: string;
+}
 
 /** How to list one kind of resource and read its names and id. */
 export interface Lookup<T> {
@@ -31,8 +37,11 @@ export interface Lookup<T> {
   global?: boolean;
   /** The service searches by name: one call per name instead of the whole list. */
   searched?: boolean;
-  /** For a searched kind: some of its resources (one page), to suggest near names after a miss. */
-  suggest?(client: SeqeraClient, signal: AbortSignal | undefined): Promise<T[]>;
+  /**
+   * For a searched kind: some of its resources (one page) where `name` was looked for, to
+   * suggest near names after a miss.
+   */
+  suggest?(client: SeqeraClient, signal: AbortSignal | undefined, name: string): Promise<T[]>;
   /** The names a lookup matches: a label "env" with value "prod" answers "env" and "env=prod". */
   names(item: T): string[];
   id(item: T): string;
@@ -196,7 +205,7 @@ export async function lookup<T>(
 ): Promise<T> {
   const { match, items, workspaceId } = await search(client, kind, name, signal);
   if (match !== undefined) return match;
-  const near = kind.suggest ? await kind.suggest(client, signal) : items;
+  const near = kind.suggest ? await kind.suggest(client, signal, name) : items;
   const candidates = nearNames(name, near.flatMap(kind.names));
   throw new NameNotFoundError(kind.kind, name, workspaceId, candidates);
 }
@@ -270,7 +279,7 @@ export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   return all;
 }
 
-export const WORKSPACES: Lookup<WorkspaceMembership> = {
+export const WORKSPACES: Lookup<WorkspaceInfo> = {
   kind: "workspace",
   global: true,
   list: async (client, signal) => {
@@ -279,10 +288,22 @@ export const WORKSPACES: Lookup<WorkspaceMembership> = {
       params: { path: { userId: user!.id! } },
       signal,
     });
-    return (orgsAndWorkspaces ?? []).filter((w) => w.workspaceId != null && w.workspaceName);
+    // The answer also lists each organization alone (no workspace): only whole entries are kept.
+    return (orgsAndWorkspaces ?? []).flatMap((w) =>
+      w.workspaceId != null && w.workspaceName
+        ? [
+            {
+              orgId: String(w.orgId),
+              orgName: w.orgName ?? "",
+              workspaceId: String(w.workspaceId),
+              workspaceName: w.workspaceName,
+            },
+          ]
+        : [],
+    );
   },
   names: (w) => [`${w.orgName}/${w.workspaceName}`],
-  id: (w) => String(w.workspaceId),
+  id: (w) => w.workspaceId,
 };
 
 /**
@@ -295,5 +316,5 @@ export async function workspaceIdOf(
   signal: AbortSignal | undefined,
 ): Promise<string> {
   if (/^[1-9]\d*$/.test(ref)) return ref;
-  return String((await lookup(client, WORKSPACES, ref, signal)).workspaceId!);
+  return (await lookup(client, WORKSPACES, ref, signal)).workspaceId;
 }

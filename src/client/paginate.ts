@@ -52,7 +52,7 @@ export function paginate<Item>(
   options: PaginateOptions,
   call: CallInfo,
 ): Paginated<Item> {
-  // Options were checked by the client (config.ts).
+  // Options were checked by the client (checkPageOptions, config/checks.ts).
   const pageSize = Math.min(options.pageSize ?? MAX_PAGE_SIZE, MAX_PAGE_SIZE);
   const limit = options.limit ?? Infinity;
   const pages = () =>

@@ -5,9 +5,8 @@
  *   server never sees more than `perSecond` calls in any second, and bursts of `perSecond` go
  *   out at once; and, when `perHour` binds, of a sliding 60 minutes.
  * - A slot counts from when the server may have counted its request (slot.ts): from its
- *   answer, or at most a bound after its request left (30 ms on a used connection, a window on
- *   a new one); slow or unanswered calls hold no slot past that, and waiting for one is bounded
- *   by the call's `timeoutMs` and signal.
+ *   answer, or at the latest one window after its request left; slow or unanswered calls hold
+ *   no slot past that, and waiting for one is bounded by the call's `timeoutMs` and signal.
  * - In process (sliding-window.ts), there is one window per token, keyed by sha256(token) (never
  *   by the token itself), living for the life of the process (never evicted): an idle period
  *   never resets the hourly budget, and every client on one token counts the others' calls,
@@ -15,10 +14,11 @@
  *   is closed.
  * - Cluster mode (`redis`, redis-limiter.ts): the window lives in Redis, shared by every
  *   process and machine using the same token and limits.
- * - The window is 1 s plus `windowMarginMs`; the service's 429s widen the allowance (margin.ts).
+ * - The window is 1 s plus `windowMarginMs`. A 429 the service still answers is retried by the
+ *   call (src/http), after its `Retry-After`, through a new slot.
  *
- * Options are validated by the client's configuration (config.ts); this module assumes valid
- * values.
+ * Options are validated by the client's configuration (src/config/checks.ts); this module
+ * assumes valid values.
  */
 import { sha256 } from "../core/builtin.js";
 import type { RateLimiter, RateLimitOptions } from "./types.js";

@@ -24,9 +24,8 @@ import type { Redis as RedisClient, RedisOptions as IORedisOptions } from "iored
 import type { CallInfo } from "../errors/seqera-api-error.js";
 import type { RateLimiter, RedisOptions, Slot } from "./types.js";
 import { brokenError, closedError, unreachableError } from "./errors.js";
-import { decayed, widened } from "./margin.js";
-import { MOVE, TAKE, WIDEN } from "./redis-scripts.js";
-import { ALLOWANCE_MS, CountedSlot, PendingSlots } from "./slot.js";
+import { MOVE, TAKE } from "./redis-scripts.js";
+import { CountedSlot, PendingSlots } from "./slot.js";
 import { WaiterQueue } from "./waiters.js";
 import { HOUR_MS } from "../core/time.js";
 
@@ -41,17 +40,14 @@ export interface RedisLimiterSettings {
   timeoutMs: number;
 }
 
-/** State of a budget outlives idle periods: the hourly log, and the allowance learned. */
+/** State of a budget outlives idle periods: its hourly log, and when it was created. */
 const STATE_TTL_MS = 24 * HOUR_MS;
 /** A command unanswered this long counts as Redis not answering (a stopped server, a dead link). */
 const COMMAND_TIMEOUT_MS = 2_000;
 
 interface Scripts {
-  seqeraTake(
-    ...args: (string | number)[]
-  ): Promise<[number, number, number, number, number, number, number]>;
+  seqeraTake(...args: (string | number)[]): Promise<[number, number, number, number]>;
   seqeraMove(...args: (string | number)[]): Promise<number>;
-  seqeraWiden(...args: (string | number)[]): Promise<number>;
 }
 type Connection = RedisClient & Scripts;
 
@@ -86,8 +82,6 @@ class RedisLimiter implements RateLimiter {
   private readonly latest = new Map<number, number>();
   /** A send of the moves is queued for this turn of the event loop. */
   private sendQueued = false;
-  /** The learned allowance, shared through Redis, as of the last take: its value and time here. */
-  private learned = { ms: 0, at: 0 };
 
   constructor(private readonly settings: RedisLimiterSettings) {
     this.stamps = `${settings.prefix}:stamps`;
@@ -127,19 +121,6 @@ class RedisLimiter implements RateLimiter {
   close(): Promise<void> {
     this.closing ??= this.shutDown();
     return this.closing;
-  }
-
-  widen(epoch: number): void {
-    const learned = widened(this.learnedMs(performance.now()));
-    this.redis?.seqeraWiden(this.state, epoch, learned, STATE_TTL_MS).catch(ignore);
-  }
-
-  allowanceMs(): number {
-    return ALLOWANCE_MS + this.learnedMs(performance.now());
-  }
-
-  private learnedMs(now: number): number {
-    return decayed(this.learned.ms, now - this.learned.at);
   }
 
   /** Moves are sent together, in one script call per turn of the event loop. */
@@ -200,14 +181,12 @@ class RedisLimiter implements RateLimiter {
         STATE_TTL_MS,
       )
       .then(
-        ([taken, first, waitMs, epoch, learned, learnedAgeMs, takenAt]) => {
+        ([taken, first, waitMs, takenAt]) => {
           this.asking = false;
           this.failures = 0;
           this.down = undefined;
           this.stopDeadline();
-          const now = performance.now();
-          this.learned = { ms: learned, at: now - learnedAgeMs };
-          this.hand(taken, first, { epoch, sentAt, takenAt, windowMs });
+          this.hand(taken, first, { sentAt, takenAt, windowMs });
           if (taken < want) this.askIn(waitMs);
           else this.ask();
         },
@@ -304,7 +283,6 @@ class RedisLimiter implements RateLimiter {
 
 /** One answer of the take script, as the slots it gave need it. */
 interface Take {
-  epoch: number;
   /** performance.now() when it was asked for: the slots were taken at or after this. */
   sentAt: number;
   /** When Redis took them, on its clock (rounded up). */
@@ -325,14 +303,6 @@ class RedisSlot extends CountedSlot {
   /** On Redis's clock: as long after the take as `to` is after it was asked for (no earlier). */
   protected move(_from: number, to: number): void {
     this.limiter.move(this.member, this.take.takenAt + (to - this.take.sentAt));
-  }
-
-  protected allowanceMs(): number {
-    return this.limiter.allowanceMs();
-  }
-
-  protected rejected(): void {
-    this.limiter.widen(this.take.epoch);
   }
 }
 
@@ -363,7 +333,6 @@ async function connect(
   client.on("error", onError);
   client.defineCommand("seqeraTake", { numberOfKeys: 2, lua: TAKE });
   client.defineCommand("seqeraMove", { numberOfKeys: 1, lua: MOVE });
-  client.defineCommand("seqeraWiden", { numberOfKeys: 1, lua: WIDEN });
   return client as Connection;
 }
 

@@ -5,45 +5,33 @@
  *
  * Keys (one hash slot, for Redis Cluster): `<prefix>:stamps`, a ZSET whose members are slot
  * numbers and scores the times the slots count from (slot.ts), in ms; `<prefix>:state`, a HASH
- * with `since` (when this state was created), `seq` (the last slot number), and the learned
- * allowance (`learned`, `learnedAt`, `epoch`; margin.ts computes with them, the scripts only
- * store). Every script that writes a key sets its TTL again, so a key outlives every stamp in it.
+ * with `since` (when this state was created) and `seq` (the last slot number). Every script that
+ * writes a key sets its TTL again, so a key outlives every stamp in it.
  *
  * When the state is missing (a Redis that restarted empty, or keys evicted), the slots taken
  * just before are unknown, so none is taken for one window after `since`: whatever was taken
  * before the loss has left every window by then.
  */
 
-const NOW = `
-local function now_ms()
-  local t = redis.call('TIME')
-  return tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
-end
-`;
-
 /**
  * KEYS: stamps, state. ARGV: perSecond, perHour (0: no hourly log), windowMs, want, keepMs,
  * stateTtlMs. Takes up to `want` slots. Returns { taken, first slot number, ms until the next
- * slot frees (0 when all were taken), epoch, learned allowance, its age in ms, when they were
- * taken (Redis's ms, rounded up) }.
+ * slot frees (0 when all were taken), when they were taken (Redis's ms, rounded up) }.
  */
-export const TAKE = `${NOW}
+export const TAKE = `
 local per_second, per_hour = tonumber(ARGV[1]), tonumber(ARGV[2])
 local window, want = tonumber(ARGV[3]), tonumber(ARGV[4])
 local keep, state_ttl = tonumber(ARGV[5]), tonumber(ARGV[6])
-local now = now_ms()
-local state = redis.call('HMGET', KEYS[2], 'since', 'learned', 'learnedAt', 'epoch')
-local since = tonumber(state[1])
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + tonumber(time[2]) / 1000
+local since = tonumber(redis.call('HGET', KEYS[2], 'since'))
 if since == nil then
   since = now
   redis.call('HSET', KEYS[2], 'since', since)
 end
 redis.call('PEXPIRE', KEYS[2], state_ttl)
-local epoch = tonumber(state[4]) or 0
-local learned = tonumber(state[2]) or 0
-local age = math.floor(now - (tonumber(state[3]) or now))
 if now < since + window then
-  return {0, 0, math.ceil(since + window - now), epoch, learned, age, math.ceil(now)}
+  return {0, 0, math.ceil(since + window - now), math.ceil(now)}
 end
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - keep)
 local free = per_second - redis.call('ZCOUNT', KEYS[1], now - window, '+inf')
@@ -72,7 +60,7 @@ if n < want then
   end
   wait = math.max(1, math.ceil(wait))
 end
-return {n, first, wait, epoch, learned, age, math.ceil(now)}
+return {n, first, wait, math.ceil(now)}
 `;
 
 /**
@@ -85,16 +73,4 @@ for i = 2, #ARGV, 2 do
 end
 if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[1]) then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return 0
-`;
-
-/**
- * KEYS: state. ARGV: epoch of the 429'd slot, the widened allowance (margin.ts), stateTtlMs.
- * Sets it once per epoch.
- */
-export const WIDEN = `${NOW}
-local epoch = tonumber(redis.call('HGET', KEYS[1], 'epoch')) or 0
-if epoch ~= tonumber(ARGV[1]) then return 0 end
-redis.call('HSET', KEYS[1], 'learned', ARGV[2], 'learnedAt', now_ms(), 'epoch', epoch + 1)
-redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[3]))
-return 1
 `;

@@ -16,8 +16,7 @@
  * a queued one a few hundred bytes.
  */
 import type { CallInfo } from "../errors/seqera-api-error.js";
-import { Learned } from "./margin.js";
-import { ALLOWANCE_MS, CountedSlot, PendingSlots } from "./slot.js";
+import { CountedSlot, PendingSlots } from "./slot.js";
 import { WaiterQueue } from "./waiters.js";
 import type { Slot } from "./types.js";
 import { HOUR_MS } from "../core/time.js";
@@ -97,7 +96,6 @@ export class Member {
 }
 
 export class TokenWindow {
-  private readonly learned = new Learned();
   private readonly second = new SlidingLog(0, 0);
   private hour: SlidingLog | undefined;
   private readonly members = new Set<Member>();
@@ -157,14 +155,6 @@ export class TokenWindow {
     if (to < from && this.queued > 0) this.reschedule();
   }
 
-  widen(epoch: number): void {
-    this.learned.widen(epoch, performance.now());
-  }
-
-  allowanceMs(): number {
-    return ALLOWANCE_MS + this.learned.ms(performance.now());
-  }
-
   /** The timer again, for the queues as they are now. */
   reschedule(): void {
     this.queued = 0;
@@ -194,7 +184,7 @@ export class TokenWindow {
   private take(member: Member, now: number): LocalSlot {
     this.second.add(now);
     this.hour?.add(now);
-    return new LocalSlot(this, this.pending, now, 1000 + member.marginMs, this.learned.epoch);
+    return new LocalSlot(this, this.pending, now, 1000 + member.marginMs);
   }
 
   /** Gives slots, oldest call first, to every waiting call whose member may go now. */
@@ -219,20 +209,11 @@ class LocalSlot extends CountedSlot {
     pending: PendingSlots,
     takenAt: number,
     windowMs: number,
-    private readonly epoch: number,
   ) {
     super(pending, takenAt, windowMs);
   }
 
   protected move(from: number, to: number): void {
     this.window.move(from, to);
-  }
-
-  protected allowanceMs(): number {
-    return this.window.allowanceMs();
-  }
-
-  protected rejected(): void {
-    this.window.widen(this.epoch);
   }
 }

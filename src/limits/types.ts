@@ -29,7 +29,6 @@ export interface RateLimitOptions {
   /**
    * Added to the 1-s window, in ms (≥ 0), for the way from this process's socket to the
    * server's count (a proxy, a gateway). Default 5: each millisecond costs 0.1% of throughput.
-   * The limiter widens it by itself after a 429, and narrows it back slowly.
    */
   windowMarginMs?: number;
   /**
@@ -54,11 +53,10 @@ export interface Slot {
    */
   sending<T>(send: () => Promise<T>): Promise<T>;
   /**
-   * The attempt ended: `status` of the response whose headers arrived, or undefined when no
-   * response arrived (connection error, timeout, abort). Call exactly once. A 429 tells the
-   * limiter its allowance was too small.
+   * The attempt ended: its response's headers arrived, or none will (connection error, timeout,
+   * abort). Calls after the first do nothing.
    */
-  done(status?: number): void;
+  done(): void;
 }
 
 export interface RateLimiter {

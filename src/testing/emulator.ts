@@ -244,6 +244,10 @@ export class Emulator {
         const unavailable = { status: 503, body: { message: "Service Unavailable" } };
         return this.#refuse(req, res, record, unavailable);
       }
+      if (fault.kind === "rate-limited") {
+        record.fault = "rate-limited";
+        return this.#refuse(req, res, record, tooManyRequests(0));
+      }
       // Refused before the body is read: a stranger cannot make the emulator hold anything.
       const admitted = await this.#admit(req, url, record);
       if ("status" in admitted) return this.#refuse(req, res, record, admitted);
@@ -349,13 +353,7 @@ export class Emulator {
       return { status: 413, body: { message: this.#bodyTooLarge() } };
     if (token !== undefined && this.#limiter) {
       const decision = this.#limiter.take(token);
-      if (!decision.allowed) {
-        return {
-          status: 429,
-          headers: { "retry-after": String(decision.retryAfterSeconds) },
-          body: { message: rateLimitMessage(decision.retryAfterSeconds) },
-        };
-      }
+      if (!decision.allowed) return tooManyRequests(decision.retryAfterSeconds);
       if (decision.waitMs > 0) await new Promise((r) => setTimeout(r, decision.waitMs));
     }
     return { route, token };
@@ -451,6 +449,15 @@ export class Emulator {
   #isValid(token: string): boolean {
     return this.#tokens.has(token) && !this.#revoked.has(token);
   }
+}
+
+/** The service's 429: the whole seconds to wait, in `Retry-After` and in its message. */
+function tooManyRequests(retryAfterSeconds: number): EmulatorResponse {
+  return {
+    status: 429,
+    headers: { "retry-after": String(retryAfterSeconds) },
+    body: { message: rateLimitMessage(retryAfterSeconds) },
+  };
 }
 
 /** The body, or undefined once it grows over `max` bytes (the rest is never read). */

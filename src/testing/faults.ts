@@ -1,13 +1,18 @@
 import { ConfigurationError } from "../errors/configuration-error.js";
 
-/** What the infrastructure in front of the service may do to one request. */
-export type FaultKind = "unavailable" | "reset";
+/**
+ * What the infrastructure in front of the service may do to one request: a 503, a reset
+ * connection, or a 429 as the service's limiter sends it (`Retry-After: 0`), whatever the load.
+ */
+export type FaultKind = "unavailable" | "reset" | "rate-limited";
 
 export interface FaultOptions {
   /** Share of requests (0–1) answered 503 before they reach the service. */
   unavailableRate?: number;
   /** Share of requests (0–1) whose connection is reset without an answer. */
   resetRate?: number;
+  /** Share of requests (0–1) answered 429, as when other clients use the token's limit. */
+  rateLimitedRate?: number;
   /** Delay before every answer, in milliseconds. */
   delayMs?: number;
   /** Seed of the draws behind the rates, so a failing run can be replayed; default 1. */
@@ -30,10 +35,13 @@ export class Faults {
 
   /** Replaces the fault settings and restarts the draws from the seed. */
   configure(options: FaultOptions): void {
-    for (const rate of [options.unavailableRate, options.resetRate]) {
+    const rates = [options.unavailableRate, options.resetRate, options.rateLimitedRate];
+    for (const rate of rates) {
       if (rate !== undefined && !(rate >= 0 && rate <= 1))
         throw new ConfigurationError("A fault rate is a share between 0 and 1");
     }
+    if (rates.reduce((sum: number, rate) => sum + (rate ?? 0), 0) > 1)
+      throw new ConfigurationError("The fault rates add up to more than 1");
     this.options = { ...options };
     this.random = mulberry32(options.seed ?? 1);
   }
@@ -56,9 +64,11 @@ export class Faults {
     if (queued) return { delayMs, kind: queued };
     const draw = this.random();
     const unavailable = this.options.unavailableRate ?? 0;
-    const reset = this.options.resetRate ?? 0;
+    const reset = unavailable + (this.options.resetRate ?? 0);
+    const rateLimited = reset + (this.options.rateLimitedRate ?? 0);
     if (draw < unavailable) return { delayMs, kind: "unavailable" };
-    if (draw < unavailable + reset) return { delayMs, kind: "reset" };
+    if (draw < reset) return { delayMs, kind: "reset" };
+    if (draw < rateLimited) return { delayMs, kind: "rate-limited" };
     return { delayMs };
   }
 }

@@ -4,11 +4,10 @@
  */
 import { expectTypeOf } from "vitest";
 import {
-  findPipeline,
-  findWorkspace,
+  find,
   launchPipeline,
-  primaryComputeEnv,
   relaunchRun,
+  setWorkspaceRole,
   toComputeEnvRequest,
   toCredentialsRequest,
   toLabelRequest,
@@ -21,7 +20,7 @@ import {
   type SeqeraClient,
 } from "../../src/index.js";
 import { type Pipeline } from "../../src/automation/schema.js";
-import { type WorkspaceInfo } from "../../src/automation/names.js";
+import { type WorkspaceInfo } from "../../src/client/names.js";
 
 export async function typeChecks(client: SeqeraClient): Promise<void> {
   // A launch as read goes back as a request body with no cast.
@@ -35,14 +34,14 @@ export async function typeChecks(client: SeqeraClient): Promise<void> {
   await client.POST("/workflow/launch", { body: { launch: toLaunchRequest(earlier!) } });
 
   // The final run is the typed Workflow; `until` takes the schema's statuses only.
-  const run = await waitForRun(client, "x", { until: ["RUNNING"], timeoutMs: 1000 });
+  const run = await waitForRun(client, "x", { until: ["RUNNING"], maxWaitMs: 1000 });
   expectTypeOf(run).toEqualTypeOf<Run>();
   // The service writes an absent status as null.
   expectTypeOf(run.status).toEqualTypeOf<RunStatus | null | undefined>();
   // @ts-expect-error not a run status
   await waitForRun(client, "x", { until: ["RUNING"] });
 
-  await launchPipeline(client, "rnaseq", { params: { a: 1 }, wait: { timeoutMs: 1 } });
+  await launchPipeline(client, "rnaseq", { params: { a: 1 }, wait: { maxWaitMs: 1 } });
   // @ts-expect-error the pipeline is required, as the second argument
   await launchPipeline(client, { pipeline: "rnaseq" });
   // The pipeline first, then tw's settings named as the request's fields.
@@ -56,19 +55,39 @@ export async function typeChecks(client: SeqeraClient): Promise<void> {
   await relaunchRun(client, "x", { resume: false, workDir: "s3://w" });
 
   // Optional finds say so in their type; the others give the resource.
-  expectTypeOf(await findPipeline(client, "p")).toEqualTypeOf<Pipeline>();
-  expectTypeOf(await findPipeline(client, "p", { optional: true })).toEqualTypeOf<
+  expectTypeOf(await find.pipeline(client, "p")).toEqualTypeOf<Pipeline>();
+  expectTypeOf(await find.pipeline(client, "p", { optional: true })).toEqualTypeOf<
     Pipeline | undefined
   >();
   const maybe = Math.random() > 0.5;
-  expectTypeOf(await findPipeline(client, "p", { optional: maybe })).toEqualTypeOf<
+  expectTypeOf(await find.pipeline(client, "p", { optional: maybe })).toEqualTypeOf<
     Pipeline | undefined
   >();
-  expectTypeOf(await findWorkspace(client, "org/ws")).toEqualTypeOf<WorkspaceInfo>();
-  expectTypeOf((await primaryComputeEnv(client)).id).toEqualTypeOf<string>();
+  expectTypeOf(await find.workspace(client, "org/ws")).toEqualTypeOf<WorkspaceInfo>();
+  expectTypeOf((await find.primaryComputeEnv(client)).id).toEqualTypeOf<string>();
+  // The ids a found organization or team gives are what the team operations take: no `!`.
+  const team = await find.team(client, "acme/bioinfo");
+  await client.GET("/orgs/{orgId}/teams/{teamId}", {
+    params: { path: { orgId: team.orgId, teamId: team.teamId } },
+  });
+  const org = await find.organization(client, "acme", { optional: true });
+  expectTypeOf(org?.orgId).toEqualTypeOf<number | undefined>();
+  // `under` adds the objects and bytes, optional or not; without it there are none.
+  expectTypeOf(
+    (await find.dataLink(client, "raw", { under: "runs" })).bytes,
+  ).toEqualTypeOf<number>();
+  const maybeLink = await find.dataLink(client, "raw", { under: "", optional: true });
+  expectTypeOf(maybeLink?.objects).toEqualTypeOf<{ path: string; size: number }[] | undefined>();
+  // @ts-expect-error no objects without `under`
+  (await find.dataLink(client, "raw")).objects;
+  // @ts-expect-error a workspace role is one of the service's
+  await setWorkspaceRole(client, { team: "bioinfo" }, "maintainer");
+  expectTypeOf(await setWorkspaceRole(client, { user: "ana" }, "view")).toEqualTypeOf<
+    "added" | "changed" | "unchanged"
+  >();
 
   // What was read goes back as a request body: no `!`, no cast.
-  const pipeline = await findPipeline(client, "p");
+  const pipeline = await find.pipeline(client, "p");
   const { launch: saved } = await client.GET("/pipelines/{pipelineId}/launch", {
     params: { path: { pipelineId: 1 } },
   });

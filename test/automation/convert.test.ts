@@ -6,8 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
   copyPipeline,
-  findComputeEnv,
-  findPipeline,
+  find,
   toComputeEnvRequest,
   toCredentialsRequest,
   toLabelRequest,
@@ -135,7 +134,7 @@ describe("from tw's recorded answers", () => {
 describe("round trips the emulator's validation accepts", () => {
   test("a compute environment and a pipeline copied to another workspace", async () => {
     const client = clientOf(emulator);
-    const summary = await findComputeEnv(client, "aws");
+    const summary = await find.computeEnv(client, "aws");
     const { computeEnv } = await client.GET("/compute-envs/{computeEnvId}", {
       params: { path: { computeEnvId: summary.id! } },
     });
@@ -148,7 +147,7 @@ describe("round trips the emulator's validation accepts", () => {
       workspaceId: 43,
     });
 
-    const pipeline = await findPipeline(client, "rnaseq");
+    const pipeline = await find.pipeline(client, "rnaseq");
     const { launch } = await client.GET("/pipelines/{pipelineId}/launch", {
       params: { path: { pipelineId: pipeline.pipelineId! } },
     });

@@ -187,7 +187,7 @@ describe("launchPipeline", () => {
       return undefined;
     });
     const { workflowId, run } = await launchPipeline(clientOf(emulator), "rnaseq", {
-      wait: { ...FAST, timeoutMs: 60_000 },
+      wait: { ...FAST, maxWaitMs: 60_000 },
     });
     expect(run).toMatchObject({ id: workflowId, status: "SUCCEEDED" });
   });

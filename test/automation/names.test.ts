@@ -4,14 +4,7 @@ import {
   ConfigurationError,
   ForbiddenError,
   NameNotFoundError,
-  findComputeEnv,
-  findCredentials,
-  findDataLink,
-  findDataset,
-  findLabel,
-  findPipeline,
-  findSecret,
-  findStudio,
+  find,
   launchPipeline,
   listWorkspaces,
 } from "../../src/index.js";
@@ -102,55 +95,55 @@ describe("workspaces by name", () => {
 describe("resources by name within a workspace", () => {
   test("each kind is found by name in the client's workspace", async () => {
     const client = clientOf(emulator);
-    await expect(findPipeline(client, "sarek")).resolves.toMatchObject({
+    await expect(find.pipeline(client, "sarek")).resolves.toMatchObject({
       name: "sarek",
       workspaceId: 42,
     });
-    await expect(findComputeEnv(client, "aws-dev")).resolves.toMatchObject({ name: "aws-dev" });
-    await expect(findCredentials(client, "aws-keys")).resolves.toMatchObject({
+    await expect(find.computeEnv(client, "aws-dev")).resolves.toMatchObject({ name: "aws-dev" });
+    await expect(find.credentials(client, "aws-keys")).resolves.toMatchObject({
       name: "aws-keys",
       provider: "aws",
     });
-    await expect(findDataset(client, "samples")).resolves.toMatchObject({ name: "samples" });
-    await expect(findSecret(client, "NCBI_KEY")).resolves.toMatchObject({ name: "NCBI_KEY" });
-    await expect(findLabel(client, "nightly")).resolves.toMatchObject({ name: "nightly" });
-    await expect(findDataLink(client, "acme-raw")).resolves.toMatchObject({
+    await expect(find.dataset(client, "samples")).resolves.toMatchObject({ name: "samples" });
+    await expect(find.secret(client, "NCBI_KEY")).resolves.toMatchObject({ name: "NCBI_KEY" });
+    await expect(find.label(client, "nightly")).resolves.toMatchObject({ name: "nightly" });
+    await expect(find.dataLink(client, "acme-raw")).resolves.toMatchObject({
       resourceRef: "s3://acme-raw",
     });
-    await expect(findStudio(client, "analysis")).resolves.toMatchObject({
+    await expect(find.studio(client, "analysis")).resolves.toMatchObject({
       statusInfo: { status: "running" },
     });
   });
 
   test("data links and studios: a missing name names the near ones, or is undefined when optional", async () => {
     const client = clientOf(emulator);
-    await expect(findDataLink(client, "acme-raws")).rejects.toThrow(
+    await expect(find.dataLink(client, "acme-raws")).rejects.toThrow(
       'No data link named "acme-raws" in workspace 42; did you mean "acme-raw"?',
     );
-    await expect(findStudio(client, "nothing", { optional: true })).resolves.toBeUndefined();
+    await expect(find.studio(client, "nothing", { optional: true })).resolves.toBeUndefined();
     await expect(
-      findStudio(client.withWorkspace(43), "analysis", { optional: true }),
+      find.studio(client.withWorkspace(43), "analysis", { optional: true }),
     ).resolves.toBeUndefined();
   });
 
   test("the same name in another workspace, by id or by org/workspace", async () => {
     const client = clientOf(emulator);
-    const here = await findPipeline(client, "rnaseq");
-    const there = await findPipeline(client.withWorkspace("acme/dev"), "rnaseq");
+    const here = await find.pipeline(client, "rnaseq");
+    const there = await find.pipeline(client.withWorkspace("acme/dev"), "rnaseq");
     expect(here.workspaceId).toBe(42);
     expect(there.workspaceId).toBe(43);
     expect(there.pipelineId).not.toBe(here.pipelineId);
-    await expect(findPipeline(client.withWorkspace(43), "rnaseq")).resolves.toEqual(there);
+    await expect(find.pipeline(client.withWorkspace(43), "rnaseq")).resolves.toEqual(there);
   });
 
   test("a workspace the user is not in answers 403", async () => {
     await expect(
-      findPipeline(clientOf(emulator).withWorkspace(999), "rnaseq"),
+      find.pipeline(clientOf(emulator).withWorkspace(999), "rnaseq"),
     ).rejects.toBeInstanceOf(ForbiddenError);
   });
 
   test("a missing name is a NameNotFoundError with the near names", async () => {
-    const error = await findComputeEnv(clientOf(emulator), "aws-prd").catch((e: unknown) => e);
+    const error = await find.computeEnv(clientOf(emulator), "aws-prd").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NameNotFoundError);
     expect(error).toMatchObject({
       kind: "compute environment",
@@ -166,13 +159,13 @@ describe("resources by name within a workspace", () => {
 
   test("an ambiguous name is an AmbiguousNameError telling the matches apart", async () => {
     const client = clientOf(emulator);
-    const error = await findLabel(client, "team").catch((e: unknown) => e);
+    const error = await find.label(client, "team").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AmbiguousNameError);
     expect((error as AmbiguousNameError).matches.map((m) => m.name).sort()).toEqual([
       "team=bio",
       "team=chem",
     ]);
-    await expect(findLabel(client, "team=chem")).resolves.toMatchObject({
+    await expect(find.label(client, "team=chem")).resolves.toMatchObject({
       name: "team",
       value: "chem",
     });
@@ -180,17 +173,17 @@ describe("resources by name within a workspace", () => {
 
   test("lists are kept per client; a name missing from a kept list is looked up once more", async () => {
     const client = clientOf(emulator);
-    await findDataset(client, "samples");
+    await find.dataset(client, "samples");
     const from = emulator.requests.length;
-    await findDataset(client, "samples");
+    await find.dataset(client, "samples");
     expect(servedSince(emulator, from)).toEqual([]);
     // Created since the list was kept: found with one more list call.
     emulator.state.datasets.add({ name: "samples-2", workspaceId: 42 });
-    await expect(findDataset(client, "samples-2")).resolves.toMatchObject({ name: "samples-2" });
+    await expect(find.dataset(client, "samples-2")).resolves.toMatchObject({ name: "samples-2" });
     expect(servedSince(emulator, from)).toEqual(["ListDatasetsV2"]);
     // Another client keeps its own lists.
     const other = clientOf(emulator);
-    await findDataset(other, "samples");
+    await find.dataset(other, "samples");
     expect(servedSince(emulator, from)).toEqual(["ListDatasetsV2", "ListDatasetsV2"]);
   });
 });
@@ -207,10 +200,10 @@ describe("shared look-ups and kept lists", () => {
       const client = clientOf(emulator, { workspaceId: "acme/prod" });
       const from = emulator.requests.length;
       const first = new AbortController();
-      const aborted = findPipeline(client, "rnaseq", { signal: first.signal }).catch(
-        (e: unknown) => e,
-      );
-      const other = findPipeline(client, "sarek");
+      const aborted = find
+        .pipeline(client, "rnaseq", { signal: first.signal })
+        .catch((e: unknown) => e);
+      const other = find.pipeline(client, "sarek");
       while (!emulator.requests.slice(from).some((r) => r.operationId === "UserInfo")) {
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
@@ -227,7 +220,7 @@ describe("shared look-ups and kept lists", () => {
 
   test("a finder's kept list is dropped when another look-up of that kind fetched a newer one", async () => {
     const client = clientOf(emulator);
-    const old = await findComputeEnv(client, "aws-prod");
+    const old = await find.computeEnv(client, "aws-prod");
     // Deleted and re-created under a new id, as a user does in the UI.
     emulator.state.computeEnvs.delete(old.id!);
     const recreated = emulator.state.computeEnvs.add({
@@ -238,17 +231,17 @@ describe("shared look-ups and kept lists", () => {
     // The launch finds the new one (its own look-up of AVAILABLE ones is fetched now).
     const { workflowId } = await launchPipeline(client, "rnaseq", { computeEnv: "aws-prod" });
     expect(emulator.state.runs.get(workflowId)?.computeEnvId).toBe(recreated.id);
-    await expect(findComputeEnv(client, "aws-prod")).resolves.toMatchObject({ id: recreated.id });
+    await expect(find.computeEnv(client, "aws-prod")).resolves.toMatchObject({ id: recreated.id });
   });
 
   test("kept lists are bounded: past 100 names, the least recently used is fetched again", async () => {
     const client = clientOf(emulator);
-    await findPipeline(client, "rnaseq");
+    await find.pipeline(client, "rnaseq");
     for (let i = 0; i < 100; i++) {
-      await findPipeline(client, `missing-${i}`, { optional: true });
+      await find.pipeline(client, `missing-${i}`, { optional: true });
     }
     const from = emulator.requests.length;
-    await findPipeline(client, "rnaseq");
+    await find.pipeline(client, "rnaseq");
     expect(servedSince(emulator, from)).toEqual(["ListPipelines"]);
   });
 });

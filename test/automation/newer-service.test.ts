@@ -10,18 +10,11 @@ import {
   createSeqeraClient,
   downloadRunLog,
   failedTasks,
-  findComputeEnv,
-  findCredentials,
-  findDataset,
-  findLabel,
-  findPipeline,
-  findSecret,
-  findWorkspace,
+  find,
   followRunLog,
   launchPipeline,
   listRuns,
   listWorkspaces,
-  primaryComputeEnv,
   relaunchRun,
   cancelRun,
   SeqeraApiError,
@@ -163,18 +156,18 @@ describe("lists and name lookups keep items with added values and fields", () =>
       }
     });
     const c = client();
-    expect((await findPipeline(c, "rnaseq")).name).toBe("rnaseq");
-    expect((await findComputeEnv(c, "aws")).id).toBe("ce-aws");
-    expect((await primaryComputeEnv(c)).id).toBe("ce-aws");
-    const credentials = await findCredentials(c, "aws-keys");
+    expect((await find.pipeline(c, "rnaseq")).name).toBe("rnaseq");
+    expect((await find.computeEnv(c, "aws")).id).toBe("ce-aws");
+    expect((await find.primaryComputeEnv(c)).id).toBe("ce-aws");
+    const credentials = await find.credentials(c, "aws-keys");
     expect(credentials.provider).toBe("added_in_next_release");
-    expect((await findLabel(c, "nightly")).name).toBe("nightly");
-    expect((await findSecret(c, "TOKEN")).name).toBe("TOKEN");
-    expect((await findDataset(c, "samples")).name).toBe("samples");
-    expect((await findWorkspace(c, "acme/dev")).workspaceId).toBe("43");
+    expect((await find.label(c, "nightly")).name).toBe("nightly");
+    expect((await find.secret(c, "TOKEN")).name).toBe("TOKEN");
+    expect((await find.dataset(c, "samples")).name).toBe("samples");
+    expect((await find.workspace(c, "acme/dev")).workspaceId).toBe("43");
     expect((await listWorkspaces(c)).length).toBeGreaterThanOrEqual(3);
     // Converted to requests: the added field is not one the pinned request knows, and is left out.
-    expect(toLabelRequest(await findLabel(c, "nightly"))).not.toHaveProperty(ADDED_FIELD);
+    expect(toLabelRequest(await find.label(c, "nightly"))).not.toHaveProperty(ADDED_FIELD);
     // A provider this release does not list is sent back as read.
     expect(toCredentialsRequest(credentials, { discriminator: "aws" } as never)).toMatchObject({
       credentials: { name: "aws-keys", provider: "added_in_next_release" },

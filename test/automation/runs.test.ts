@@ -95,14 +95,14 @@ describe("waitForRun", () => {
     ).resolves.toMatchObject({ status: "FAILED" });
   });
 
-  test("gives up after timeoutMs with a WaitTimeoutError naming the last status", async () => {
+  test("gives up after maxWaitMs with a WaitTimeoutError naming the last status", async () => {
     const id = emulator.state.runs.add({ workspaceId: 42, status: "RUNNING" }).id;
     // Long enough for the first answer on a loaded machine (50 ms was not), so a status is known.
-    const error = await waitForRun(clientOf(emulator), id, { ...FAST, timeoutMs: 1000 }).catch(
+    const error = await waitForRun(clientOf(emulator), id, { ...FAST, maxWaitMs: 1000 }).catch(
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(WaitTimeoutError);
-    expect(error).toMatchObject({ resource: "run", id, timeoutMs: 1000, lastStatus: "RUNNING" });
+    expect(error).toMatchObject({ resource: "run", id, maxWaitMs: 1000, lastStatus: "RUNNING" });
     expect((error as Error).message).toMatch(/still RUNNING/);
   });
 
@@ -202,7 +202,7 @@ describe("waitForComputeEnv", () => {
       status: "CREATING",
     });
     await expect(
-      waitForComputeEnv(clientOf(emulator), env.id, { ...FAST, timeoutMs: 30 }),
+      waitForComputeEnv(clientOf(emulator), env.id, { ...FAST, maxWaitMs: 30 }),
     ).rejects.toMatchObject({
       name: "WaitTimeoutError",
       resource: "compute environment",

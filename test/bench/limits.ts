@@ -226,7 +226,7 @@ async function limiterCost(): Promise<void> {
   const limiter = createRateLimiter(`cost-${Math.random()}`, { perSecond: 1e6, perHour: null });
   const run = async (calls: number) => {
     const started = performance.now();
-    for (let i = 0; i < calls; i++) (await limiter.acquire(call)).done(200);
+    for (let i = 0; i < calls; i++) (await limiter.acquire(call)).done();
     return ((performance.now() - started) / calls) * 1000;
   };
   await run(20_000); // warm up
@@ -243,7 +243,7 @@ function gc(): () => void {
 async function bytesPerQueued(): Promise<void> {
   const collect = gc();
   const limiter = createRateLimiter(`bytes-${Math.random()}`, { perSecond: 1, perHour: null });
-  (await limiter.acquire(call)).done(200); // the window is now full for a second
+  (await limiter.acquire(call)).done(); // the window is now full for a second
   const count = 20_000;
   for (const withSignal of [false, true]) {
     collect();
@@ -269,7 +269,7 @@ async function bytesPerQueued(): Promise<void> {
 /** After 10,000 queued calls abort, how late is the next call beyond its own wait? */
 async function afterAborts(): Promise<void> {
   const limiter = createRateLimiter(`aborts-${Math.random()}`, { perSecond: 20, perHour: 40 });
-  for (let i = 0; i < 20; i++) (await limiter.acquire(call)).done(200);
+  for (let i = 0; i < 20; i++) (await limiter.acquire(call)).done();
   const first = performance.now();
   await sleep(0); // slots count from when the loop was free to send them
   const controllers = Array.from({ length: 10_000 }, () => new AbortController());
@@ -283,7 +283,7 @@ async function afterAborts(): Promise<void> {
   const free = first + 1005;
   const next = await limiter.acquire(call);
   const lateMs = performance.now() - Math.max(free, abortedAt);
-  next.done(200);
+  next.done();
   const more = await Promise.race([
     Promise.all(Array.from({ length: 19 }, () => limiter.acquire(call))).then(() => 19),
     sleep(3000).then(() => 0),

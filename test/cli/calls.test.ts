@@ -46,7 +46,7 @@ async function requestsDuring<T>(fn: () => Promise<T>) {
 
 describe("calls", () => {
   test("by operationId in any case, with query parameters; compact JSON in a pipe", async () => {
-    const run = emulator.state.workflows.add({ workspaceId: 7 });
+    const run = emulator.state.runs.add({ workspaceId: 7 });
     const { result, requests } = await requestsDuring(() =>
       seqera(["listworkflows", "-q", "max=5", "-w", "7"]),
     );
@@ -61,7 +61,7 @@ describe("calls", () => {
   });
 
   test("by METHOD and a filled-in path, or a template with -p, and a query string in the path", async () => {
-    const run = emulator.state.workflows.add({ status: "RUNNING", workspaceId: 42 });
+    const run = emulator.state.runs.add({ status: "RUNNING", workspaceId: 42 });
     for (const args of [
       ["GET", `/workflow/${run.id}`],
       ["get", `workflow/${run.id}/`],
@@ -108,7 +108,7 @@ describe("calls", () => {
     );
     expect(result).toMatchObject({ code: 0, stderr: "" });
     const { workflowId } = JSON.parse(result.stdout);
-    expect(emulator.state.workflows.get(workflowId)?.pipeline).toBe("nf-core/rnaseq");
+    expect(emulator.state.runs.get(workflowId)?.pipeline).toBe("nf-core/rnaseq");
     expect(requests[0]!.body).toEqual({
       launch: {
         pipeline: "nf-core/rnaseq",
@@ -144,17 +144,17 @@ describe("calls", () => {
   });
 
   test("an operation answering no content prints nothing and exits 0", async () => {
-    const run = emulator.state.workflows.add({ status: "RUNNING", workspaceId: 42 });
+    const run = emulator.state.runs.add({ status: "RUNNING", workspaceId: 42 });
     const result = await seqera(["POST", `/workflow/${run.id}/cancel`]);
     expect(result).toMatchObject({ code: 0, stdout: "", stderr: "" });
-    expect(emulator.state.workflows.get(run.id)?.status).toBe("CANCELLED");
+    expect(emulator.state.runs.get(run.id)?.status).toBe("CANCELLED");
   });
 });
 
 describe("--paginate", () => {
   test("streams every item as one JSON line, fetching pages of -q max=N", async () => {
     const workspaceId = 31;
-    const ids = Array.from({ length: 7 }, () => emulator.state.workflows.add({ workspaceId }).id);
+    const ids = Array.from({ length: 7 }, () => emulator.state.runs.add({ workspaceId }).id);
     const { result, requests } = await requestsDuring(() =>
       seqera(["ListWorkflows", "--paginate", "-q", "max=3", "--workspace", String(workspaceId)]),
     );

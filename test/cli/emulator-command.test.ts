@@ -5,6 +5,7 @@ import path from "node:path";
 import type { ChildProcess } from "node:child_process";
 import { beforeAll, expect, test } from "vitest";
 import { EXIT } from "../../src/cli/exit-codes.js";
+import { Faults } from "../../src/testing/faults.js";
 import { freePort } from "../helpers/ports.js";
 import { emulatorEnv, sharedBuild, runCli, startCli, type BuiltCli } from "./cli.js";
 
@@ -129,4 +130,106 @@ test("a --handlers module that cannot be used is one line and exit 2", async () 
   expect(result.stderr).toBe(
     `seqera-api: --handlers ${file}: the module's default export must be { OperationId: (request) => answer } or (emulator) => {...}.\n`,
   );
+});
+
+/** Stops a served emulator and waits for it to exit. */
+async function stop(child: ChildProcess): Promise<void> {
+  const exited = once(child, "exit");
+  child.kill("SIGTERM");
+  await exited;
+}
+
+/** Calls `GET /user-info` `count` times at once with the emulator's token: the statuses, sorted. */
+async function statuses(env: Record<string, string>, count: number): Promise<number[]> {
+  const call = () =>
+    fetch(`${env.TOWER_API_ENDPOINT}/user-info`, {
+      headers: { authorization: `Bearer ${env.TOWER_ACCESS_TOKEN}` },
+    }).then(async (response) => {
+      await response.arrayBuffer();
+      return response.status;
+    });
+  return (await Promise.all(Array.from({ length: count }, call))).sort();
+}
+
+test("--rate-limit and --rate-limit-mode sliding: the call over the limit is a 429 at once", async () => {
+  const { child, env } = await serve("--rate-limit", "2", "--rate-limit-mode", "sliding");
+  try {
+    expect(await statuses(env, 3)).toEqual([200, 200, 429]);
+  } finally {
+    await stop(child);
+  }
+});
+
+test("--faults: shares of requests get the service's 429 or a 503, drawn from the seed as the library's faults are", async () => {
+  const { child, env } = await serve("--faults", "rate-limited=1");
+  try {
+    const response = await fetch(`${env.TOWER_API_ENDPOINT}/user-info`, {
+      headers: { authorization: `Bearer ${env.TOWER_ACCESS_TOKEN}` },
+    });
+    expect(response.status).toBe(429);
+    expect(response.headers.get("retry-after")).toBe("0");
+    expect(await response.json()).toEqual({
+      message: "Maximum request rate exceeded. Wait 0secs before issuing a new request",
+    });
+  } finally {
+    await stop(child);
+  }
+  const mixed = await serve("--faults", "unavailable=0.5,seed=7", "--rate-limit", "off");
+  try {
+    const library = new Faults();
+    library.configure({ unavailableRate: 0.5, seed: 7 });
+    const drawn = Array.from({ length: 40 }, () => library.next().kind);
+    const unavailable = drawn.filter((kind) => kind === "unavailable").length;
+    expect(unavailable).toBeGreaterThan(10);
+    const seen = await statuses(mixed.env, 40);
+    expect(seen.filter((s) => s === 503).length).toBe(unavailable);
+    expect(seen.filter((s) => s === 200).length).toBe(40 - unavailable);
+  } finally {
+    await stop(mixed.child);
+  }
+});
+
+test.each([
+  [
+    ["--rate-limit", "fast"],
+    '--rate-limit takes calls per second per token (a whole number, 1 or more) or off, got "fast".',
+  ],
+  [["--rate-limit-mode", "strict"], '--rate-limit-mode takes cycles or sliding, got "strict".'],
+  [
+    ["--rate-limit", "off", "--rate-limit-mode", "sliding"],
+    "--rate-limit-mode needs a limit: drop --rate-limit off.",
+  ],
+  [
+    ["--faults", "unavailable=2"],
+    "--faults unavailable is a share of requests from 0 to 1, got 2.",
+  ],
+  [
+    ["--faults", "timeout=0.1"],
+    '--faults has no "timeout": it takes unavailable, reset, rate-limited, delay, seed.',
+  ],
+  [
+    ["--faults", "reset"],
+    '--faults takes kind=number pairs separated by commas (unavailable, reset, rate-limited, delay, seed), e.g. unavailable=0.1,seed=7; got "reset".',
+  ],
+  [["--faults", "unavailable=0.6,reset=0.6"], "--faults shares add up to 1.2, more than 1."],
+])("emulator %j is one line and exit 2, before anything listens", async (args, message) => {
+  const result = await runCli(cli.main, ["emulator", ...args]);
+  expect(result).toMatchObject({ code: EXIT.usage, stdout: "" });
+  expect(result.stderr).toBe(`seqera-api: ${message}\n`);
+});
+
+test("a seed with an unknown key or a date in neither form is one line and exit 2, naming the flag", async () => {
+  const file = path.join(tmpdir(), `seed-bad-${process.pid}.json`);
+  await writeFile(file, JSON.stringify({ runs: [{ submit: "-7h" }, { cots: 3 }] }));
+  const unknown = await runCli(cli.main, ["emulator", "--seed", file]);
+  expect(unknown).toMatchObject({ code: EXIT.usage, stdout: "" });
+  expect(unknown.stderr).toMatch(
+    new RegExp(
+      `^seqera-api: --seed ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: The seed's runs\\[1\\] has an unknown key "cots" \\(did you mean "cost"\\?\\); the keys known there are .*\\.\\n$`,
+    ),
+  );
+  await writeFile(file, JSON.stringify({ runs: [{ submit: "yesterday" }] }));
+  const date = await runCli(cli.main, ["emulator", "--seed", file]);
+  expect(date).toMatchObject({ code: EXIT.usage, stdout: "" });
+  expect(date.stderr).toContain(`--seed ${file}: Not a date: "yesterday".`);
 });

@@ -169,7 +169,7 @@ describe("rate limits", () => {
   test("a 429 storm: two processes paging on an emulator allowing 3 calls/s all finish, paced by Retry-After", async () => {
     const strict = await startEmulator({ rateLimit: { perSecond: 3 } });
     try {
-      for (let i = 0; i < 6; i++) strict.state.workflows.add();
+      for (let i = 0; i < 6; i++) strict.state.runs.add();
       const options = { env: { TOWER_API_ENDPOINT: strict.url, TOWER_ACCESS_TOKEN: strict.token } };
       const args = ["ListWorkflows", "--paginate", "-q", "max=1", "--verbose"];
       const results = await Promise.all([

@@ -36,7 +36,7 @@ async function script(name: string, args: string[], input?: string) {
     emulator,
     env: { TOWER_WORKSPACE_ID: "acme/prod" },
     stdin: input,
-    // A bound, not a timing: the onboarding spawns 16 CLI processes, slow on a loaded machine.
+    // A bound, not a timing: CLI processes start slowly on a loaded machine.
     limitMs: 180_000,
   });
   expect(result.stderr).toBe("");
@@ -44,7 +44,7 @@ async function script(name: string, args: string[], input?: string) {
   return result.stdout;
 }
 
-test("data-link-inventory.sh: status, objects and bytes under a prefix", async () => {
+test("data-link-inventory.sh: status, objects and bytes under a folder", async () => {
   expect(await script("data-link-inventory.sh", ["runs"])).toBe(
     "acme-raw VALID 2 3000\nacme-old INVALID 0 0\n",
   );

@@ -78,18 +78,20 @@ describe("tw's command words", () => {
       /"studios stop" command: use seqera-api StopDataStudio -p sessionId=<id>\.\n$/,
     ],
     [
-      ["data-links", "browse"],
-      /use seqera-api ExploreDataLinkWithPath -p dataLinkId=<id> -p path=<folder>/,
-    ],
-    [
       ["participants", "add"],
-      /use seqera-api CreateWorkspaceParticipant -p orgId=<id> -p workspaceId=<id>/,
+      /use seqera-api participants set-role <user\|team> <role> \[--team\] -w <org>\/<workspace> \(adds the participant when absent\)\.\n$/,
     ],
-    [["participants", "update"], /use seqera-api UpdateWorkspaceParticipantRole /],
+    [["participants", "update"], /use seqera-api participants set-role /],
     [
       ["teams", "members", "add"],
-      /"teams members add" command: use seqera-api CreateOrganizationTeamMember /,
+      /"teams members add" command: use seqera-api teams add <org>\/<team> <user>\.\.\. \(adds those not in it\)\.\n$/,
     ],
+    // Ours: without its arguments, its usage.
+    [
+      ["data-links", "browse"],
+      /^seqera-api: Usage: seqera-api data-links browse <name> \[folder\]\n$/,
+    ],
+    [["teams", "add"], /^seqera-api: Usage: seqera-api teams add <org>\/<team> \[user\.\.\.\]\n$/],
     [["teams", "members"], /"teams members" command: use seqera-api ListOrganizationTeamMembers /],
     [
       ["teams", "nosuch"],

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { checkCompatibility, SCHEMA_VERSION } from "../../src/index.js";
 import { compareVersions } from "../../src/core/versions.js";
 import { SCHEMA_SHA256 } from "../../generated/version.js";
@@ -17,14 +17,14 @@ const serviceInfo = (apiVersion?: string) => ({
 });
 
 describe("schema version", () => {
-  it("exports the pinned release and its checksum", () => {
+  test("exports the pinned release and its checksum", () => {
     expect(SCHEMA_VERSION).toBe(pin.version);
     expect(SCHEMA_SHA256).toBe(pin.sha256);
   });
 });
 
 describe("checkCompatibility", () => {
-  it("reads GET /service-info and flags a server older than the schema", async () => {
+  test("reads GET /service-info and flags a server older than the schema", async () => {
     server.reply(serviceInfo("1.140.0"));
     const report = await checkCompatibility(clientFor(server));
     expect(server.requests.at(-1)!.pathname).toBe("/service-info");
@@ -36,35 +36,35 @@ describe("checkCompatibility", () => {
     expect(report.message).toContain(`older than API ${SCHEMA_VERSION}`);
   });
 
-  it("accepts the same version", async () => {
+  test("accepts the same version", async () => {
     server.reply(serviceInfo(SCHEMA_VERSION));
     const report = await checkCompatibility(clientFor(server));
     expect(report.compatible).toBe(true);
     expect(report.message).toMatch(/matches/);
   });
 
-  it("accepts a newer server, saying newer features are untyped", async () => {
+  test("accepts a newer server, saying newer features are untyped", async () => {
     server.reply(serviceInfo("1.200.3"));
     const report = await checkCompatibility(clientFor(server));
     expect(report.compatible).toBe(true);
     expect(report.message).toMatch(/newer than API/);
   });
 
-  it("says so when the server reports no apiVersion", async () => {
+  test("says so when the server reports no apiVersion", async () => {
     server.reply(serviceInfo(undefined));
     const report = await checkCompatibility(clientFor(server));
     expect(report).toMatchObject({ serverApiVersion: undefined, compatible: false });
     expect(report.message).toMatch(/did not report its API version/);
   });
 
-  it("propagates a failed service-info call as the usual error", async () => {
+  test("propagates a failed service-info call as the usual error", async () => {
     server.reply({ status: 403 });
     await expect(checkCompatibility(clientFor(server))).rejects.toThrow(/Forbidden \(403\)/);
   });
 });
 
 describe("compareVersions", () => {
-  it.each([
+  test.each([
     ["1.85.0", "1.181.0", -1],
     ["1.181.0", "1.181.0", 0],
     ["1.181", "1.181.0", 0],

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import {
   ConfigurationError,
   createSeqeraClient,
@@ -23,7 +23,7 @@ afterEach(() => {
 const quiet = { retry: false, rateLimit: false } as const;
 
 describe("token", () => {
-  it.each([
+  test.each([
     ["missing", undefined, /No Seqera access token/],
     ["blank", "   ", /No Seqera access token/],
     ["with a trailing newline", `${TOKEN}\n`, /whitespace, control/],
@@ -38,28 +38,28 @@ describe("token", () => {
     expect(server.requests).toHaveLength(0);
   });
 
-  it("never echoes a malformed token in the error", () => {
+  test("never echoes a malformed token in the error", () => {
     const token = "s3cr3t-value with-space";
     const error = captureError(() => createSeqeraClient({ ...quiet, token, baseUrl: server.url }));
     expect(error.message).not.toContain("s3cr3t");
     expect(JSON.stringify(error)).not.toContain("s3cr3t");
   });
 
-  it("reads TOWER_ACCESS_TOKEN and sends it as a bearer token", async () => {
+  test("reads TOWER_ACCESS_TOKEN and sends it as a bearer token", async () => {
     vi.stubEnv("TOWER_ACCESS_TOKEN", TOKEN);
     const client = createSeqeraClient({ ...quiet, baseUrl: server.url });
     await client.GET("/user-info");
     expect(server.requests[0]!.headers.authorization).toBe(`Bearer ${TOKEN}`);
   });
 
-  it("prefers the token option over TOWER_ACCESS_TOKEN", async () => {
+  test("prefers the token option over TOWER_ACCESS_TOKEN", async () => {
     vi.stubEnv("TOWER_ACCESS_TOKEN", "from-env");
     const client = createSeqeraClient({ ...quiet, token: TOKEN, baseUrl: server.url });
     await client.GET("/user-info");
     expect(server.requests[0]!.headers.authorization).toBe(`Bearer ${TOKEN}`);
   });
 
-  it("treats a blank token option as an error, not as a reason to fall back to the environment", () => {
+  test("treats a blank token option as an error, not as a reason to fall back to the environment", () => {
     vi.stubEnv("TOWER_ACCESS_TOKEN", TOKEN);
     expect(() => createSeqeraClient({ ...quiet, token: "", baseUrl: server.url })).toThrow(
       /No Seqera access token/,
@@ -68,13 +68,13 @@ describe("token", () => {
 });
 
 describe("base URL", () => {
-  it("defaults to Seqera Cloud", () => {
+  test("defaults to Seqera Cloud", () => {
     const client = createSeqeraClient({ ...quiet, token: TOKEN });
     expect(client.config.baseUrl).toBe(DEFAULT_BASE_URL);
     expect(DEFAULT_BASE_URL).toBe("https://api.cloud.seqera.io");
   });
 
-  it("accepts the legacy endpoint and Enterprise URLs with a path prefix", () => {
+  test("accepts the legacy endpoint and Enterprise URLs with a path prefix", () => {
     const legacy = createSeqeraClient({ ...quiet, token: TOKEN, baseUrl: "https://api.tower.nf/" });
     expect(legacy.config.baseUrl).toBe("https://api.tower.nf");
     const enterprise = createSeqeraClient({
@@ -85,7 +85,7 @@ describe("base URL", () => {
     expect(enterprise.config.baseUrl).toBe("https://seqera.example.org/api");
   });
 
-  it("reads TOWER_API_ENDPOINT, keeping its path prefix in every request", async () => {
+  test("reads TOWER_API_ENDPOINT, keeping its path prefix in every request", async () => {
     vi.stubEnv("TOWER_API_ENDPOINT", `${server.url}/api`);
     const client = createSeqeraClient({ ...quiet, token: TOKEN });
     await client.GET("/workflow/{workflowId}", {
@@ -94,14 +94,14 @@ describe("base URL", () => {
     expect(server.requests[0]!.pathname).toBe("/api/workflow/4Bi5xBK6E2Nbhj");
   });
 
-  it("prefers the baseUrl option over TOWER_API_ENDPOINT", async () => {
+  test("prefers the baseUrl option over TOWER_API_ENDPOINT", async () => {
     vi.stubEnv("TOWER_API_ENDPOINT", "https://api.tower.nf");
     const client = createSeqeraClient({ ...quiet, token: TOKEN, baseUrl: `${server.url}/tower` });
     await client.GET("/service-info");
     expect(server.requests[0]!.pathname).toBe("/tower/service-info");
   });
 
-  it.each(["http://seqera.example.org", "http://10.0.0.5:8080/api"])(
+  test.each(["http://seqera.example.org", "http://10.0.0.5:8080/api"])(
     "refuses plain http to %s before any request",
     (baseUrl) => {
       expect(() => createSeqeraClient({ ...quiet, token: TOKEN, baseUrl })).toThrow(
@@ -111,7 +111,7 @@ describe("base URL", () => {
     },
   );
 
-  it("allows plain http to a non-loopback host when explicitly allowed", () => {
+  test("allows plain http to a non-loopback host when explicitly allowed", () => {
     const client = createSeqeraClient({
       ...quiet,
       token: TOKEN,
@@ -121,14 +121,14 @@ describe("base URL", () => {
     expect(client.config.baseUrl).toBe("http://seqera.example.org/api");
   });
 
-  it.each(["http://localhost:8080", "http://127.0.0.1:9", "http://[::1]:8080/api"])(
+  test.each(["http://localhost:8080", "http://127.0.0.1:9", "http://[::1]:8080/api"])(
     "allows plain http to loopback %s",
     (baseUrl) => {
       expect(createSeqeraClient({ ...quiet, token: TOKEN, baseUrl }).config.baseUrl).toBe(baseUrl);
     },
   );
 
-  it.each([
+  test.each([
     ["api.cloud.seqera.io", /not an absolute URL/],
     ["ftp://api.cloud.seqera.io", /must use https/],
     ["https://user:pass@api.cloud.seqera.io", /credentials/],
@@ -139,14 +139,14 @@ describe("base URL", () => {
 });
 
 describe("workspace id", () => {
-  it("reads TOWER_WORKSPACE_ID and sends it to operations taking a workspaceId query parameter", async () => {
+  test("reads TOWER_WORKSPACE_ID and sends it to operations taking a workspaceId query parameter", async () => {
     vi.stubEnv("TOWER_WORKSPACE_ID", "138659136604200");
     const client = createSeqeraClient({ ...quiet, token: TOKEN, baseUrl: server.url });
     await client.GET("/workflow");
     expect(server.requests[0]!.query.get("workspaceId")).toBe("138659136604200");
   });
 
-  it("lets the call's own workspaceId win over the default", async () => {
+  test("lets the call's own workspaceId win over the default", async () => {
     const client = createSeqeraClient({
       ...quiet,
       token: TOKEN,
@@ -157,7 +157,7 @@ describe("workspace id", () => {
     expect(server.requests[0]!.query.getAll("workspaceId")).toEqual(["2"]);
   });
 
-  it("prefers the workspaceId option over TOWER_WORKSPACE_ID", async () => {
+  test("prefers the workspaceId option over TOWER_WORKSPACE_ID", async () => {
     vi.stubEnv("TOWER_WORKSPACE_ID", "999");
     const client = createSeqeraClient({
       ...quiet,
@@ -169,7 +169,7 @@ describe("workspace id", () => {
     expect(server.requests[0]!.query.get("workspaceId")).toBe("42");
   });
 
-  it("workspaceId: null sends no default workspace, whatever TOWER_WORKSPACE_ID says", async () => {
+  test("workspaceId: null sends no default workspace, whatever TOWER_WORKSPACE_ID says", async () => {
     vi.stubEnv("TOWER_WORKSPACE_ID", "999");
     const client = createSeqeraClient({
       ...quiet,
@@ -181,7 +181,7 @@ describe("workspace id", () => {
     expect(server.requests[0]!.query.has("workspaceId")).toBe(false);
   });
 
-  it("adds nothing to operations without a workspaceId query parameter", async () => {
+  test("adds nothing to operations without a workspaceId query parameter", async () => {
     const client = createSeqeraClient({
       ...quiet,
       token: TOKEN,
@@ -193,7 +193,7 @@ describe("workspace id", () => {
     expect(server.requests.map((r) => r.url)).toEqual(["/service-info", "/user-info"]);
   });
 
-  it.each(["abc", "-1", "1.5", "0", "org/", "/ws", "org/ws/x", "org ws/x"])(
+  test.each(["abc", "-1", "1.5", "0", "org/", "/ws", "org/ws/x", "org ws/x"])(
     "refuses workspace id %j",
     (workspaceId) => {
       vi.stubEnv("TOWER_WORKSPACE_ID", workspaceId);
@@ -203,7 +203,7 @@ describe("workspace id", () => {
     },
   );
 
-  it("takes a workspace by name, as tw does, kept as given until a call resolves it", () => {
+  test("takes a workspace by name, as tw does, kept as given until a call resolves it", () => {
     vi.stubEnv("TOWER_WORKSPACE_ID", "my-org/rna_seq");
     const client = createSeqeraClient({ ...quiet, token: TOKEN });
     expect(client.config.workspaceId).toBe("my-org/rna_seq");
@@ -215,7 +215,7 @@ describe("workspace id", () => {
 });
 
 describe("other options", () => {
-  it("reads the TOWER_* defaults from `env` when given, instead of process.env", async () => {
+  test("reads the TOWER_* defaults from `env` when given, instead of process.env", async () => {
     vi.stubEnv("TOWER_WORKSPACE_ID", "999");
     const client = createSeqeraClient({
       ...quiet,
@@ -226,7 +226,7 @@ describe("other options", () => {
     expect(server.requests[0]!.headers.authorization).toBe(`Bearer ${TOKEN}`);
   });
 
-  it("freezes the resolved config, retry defaults filled in", () => {
+  test("freezes the resolved config, retry defaults filled in", () => {
     const client = createSeqeraClient({ ...quiet, token: TOKEN, retry: { maxAttempts: 2 } });
     expect(client.config.retry).toEqual({
       maxAttempts: 2,
@@ -237,7 +237,7 @@ describe("other options", () => {
     expect(client.config.maxResponseBytes).toBe(64 * 1024 * 1024);
   });
 
-  it("freezes the resolved config", () => {
+  test("freezes the resolved config", () => {
     const client = createSeqeraClient({ ...quiet, token: TOKEN });
     expect(Object.isFrozen(client.config)).toBe(true);
   });
@@ -248,14 +248,14 @@ describe("bad option values are a ConfigurationError naming the option and the v
   const client = (options: Record<string, unknown>) =>
     createSeqeraClient({ token: TOKEN, env: {}, ...options } as SeqeraClientOptions);
 
-  it("rateLimit.redisTimeoutMs takes 0 and Infinity (wait for Redis without limit)", () => {
+  test("rateLimit.redisTimeoutMs takes 0 and Infinity (wait for Redis without limit)", () => {
     for (const redisTimeoutMs of [0, Infinity]) {
       const client = createSeqeraClient({ ...quiet, token: TOKEN, rateLimit: { redisTimeoutMs } });
       expect(client.config.rateLimit).toMatchObject({ redisTimeoutMs });
     }
   });
 
-  it.each([
+  test.each([
     [
       { timeoutMs: -1 },
       "timeoutMs must be 0 (no timeout) or a positive number of milliseconds, got -1.",
@@ -364,7 +364,7 @@ describe("bad option values are a ConfigurationError naming the option and the v
     expect(server.requests).toHaveLength(0);
   });
 
-  it.each([
+  test.each([
     [
       { timeoutMs: -1 },
       "timeoutMs (GET /service-info) must be 0 (no timeout) or a positive number of milliseconds, got -1.",
@@ -399,7 +399,7 @@ describe("bad option values are a ConfigurationError naming the option and the v
     expect(server.requests).toHaveLength(0);
   });
 
-  it.each([
+  test.each([
     [
       { pageSize: 0 },
       "pageSize (GET /workflow) must be a positive integer (at most 100 are asked for), got 0.",
@@ -422,7 +422,7 @@ describe("bad option values are a ConfigurationError naming the option and the v
     expect(server.requests).toHaveLength(0);
   });
 
-  it("keys it does not know are let through: options are often spread from a larger object", async () => {
+  test("keys it does not know are let through: options are often spread from a larger object", async () => {
     const settings = { token: TOKEN, baseUrl: server.url, pipeline: "nf-core/rnaseq" };
     const loose = createSeqeraClient({ ...settings, ...quiet, env: {} });
     const call = { params: { query: { max: 1 } }, label: "x" };
@@ -430,7 +430,7 @@ describe("bad option values are a ConfigurationError naming the option and the v
     expect(server.requests.map((r) => r.url)).toEqual(["/workflow?max=1"]);
   });
 
-  it("a path that is not a list cannot be paginated", () => {
+  test("a path that is not a list cannot be paginated", () => {
     expect(() => clientFor(server).paginate("/service-info" as never)).toThrow(
       new ConfigurationError("GET /service-info is not a paginated list operation."),
     );
@@ -446,7 +446,7 @@ function captureError(fn: () => unknown): Error {
   throw new Error("expected an error");
 }
 
-it("the docs' table of client options lists each option the client reads, once", () => {
+test("the docs' table of client options lists each option the client reads, once", () => {
   const resolvedApart = ["token", "baseUrl", "workspaceId", "rateLimit", "retry", "env"];
   const documented = CLIENT_OPTION_DOCS.map((option) => option.name);
   expect(new Set(documented).size).toBe(documented.length);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
   BadRequestError,
   createSeqeraClient,
@@ -45,7 +45,7 @@ function freshToken(): string {
 }
 
 describe("auth and errors", () => {
-  it("a revoked token and a mistyped path are both a ForbiddenError naming the path", async () => {
+  test("a revoked token and a mistyped path are both a ForbiddenError naming the path", async () => {
     const token = freshToken();
     const client = clientWith({ token });
     await expect(client.request("GET", "/workflowz")).rejects.toThrow(
@@ -55,7 +55,7 @@ describe("auth and errors", () => {
     await expect(client.GET("/user-info")).rejects.toBeInstanceOf(ForbiddenError);
   });
 
-  it("invalid input is a BadRequestError with the Error ID apart from the message", async () => {
+  test("invalid input is a BadRequestError with the Error ID apart from the message", async () => {
     const error = await clientWith()
       .GET("/workflow", { params: { query: { workspaceId: 1, max: 101 } } })
       .catch((e: unknown) => e);
@@ -65,7 +65,7 @@ describe("auth and errors", () => {
     expect(message).not.toContain("Error ID");
   });
 
-  it("an Accept-Version the server does not serve is refused, per client and per call", async () => {
+  test("an Accept-Version the server does not serve is refused, per client and per call", async () => {
     await expect(clientWith({ acceptVersion: "9" }).GET("/service-info")).rejects.toBeInstanceOf(
       BadRequestError,
     );
@@ -75,9 +75,9 @@ describe("auth and errors", () => {
 });
 
 describe("retries", () => {
-  it("a GET rides out a 503 and a connection reset; the answer arrives once", async () => {
+  test("a GET rides out a 503 and a connection reset; the answer arrives once", async () => {
     const client = clientWith();
-    const id = emulator.state.workflows.add({ status: "RUNNING" }).id;
+    const id = emulator.state.runs.add({ status: "RUNNING" }).id;
     const before = emulator.requests.length;
     emulator.faults.queue("unavailable", "reset");
     const { workflow } = await client.GET("/workflow/{workflowId}", {
@@ -88,7 +88,7 @@ describe("retries", () => {
     expect(emulator.requests.slice(before).map((r) => r.status)).toEqual([503, undefined, 200]);
   });
 
-  it("a POST is not sent again after a 503 unless the call opts in", async () => {
+  test("a POST is not sent again after a 503 unless the call opts in", async () => {
     const client = clientWith();
     const launch = { body: { launch: { pipeline: "nf-core/rnaseq", computeEnvId: "ce" } } };
     const launched = () =>
@@ -106,8 +106,8 @@ describe("retries", () => {
 });
 
 describe("pagination", () => {
-  it("walks 230 runs in pages of 100 and stops at the total", async () => {
-    for (let i = 0; i < 230; i++) emulator.state.workflows.add({ workspaceId: 77 });
+  test("walks 230 runs in pages of 100 and stops at the total", async () => {
+    for (let i = 0; i < 230; i++) emulator.state.runs.add({ workspaceId: 77 });
     const client = clientWith({ workspaceId: "77", rateLimit: false });
     const before = emulator.requests.length;
     const ids = new Set<string>();
@@ -122,7 +122,7 @@ describe("pagination", () => {
 });
 
 describe("rate limit", () => {
-  it("45 concurrent calls on one token: the emulator's 20/s limit never answers 429", async () => {
+  test("45 concurrent calls on one token: the emulator's 20/s limit never answers 429", async () => {
     const client = clientWith({ token: freshToken() });
     const before = emulator.requests.length;
     await Promise.all(Array.from({ length: 45 }, () => client.GET("/user-info")));
@@ -131,7 +131,7 @@ describe("rate limit", () => {
     expect(statuses.filter((s) => s !== 200)).toEqual([]);
   });
 
-  it("without the limiter the same burst meets the emulator's 429s", async () => {
+  test("without the limiter the same burst meets the emulator's 429s", async () => {
     // Retries off too: the 429s reach the caller as RateLimitError.
     const client = clientWith({ token: freshToken(), rateLimit: false, retry: false });
     const results = await Promise.allSettled(

@@ -1,5 +1,5 @@
 import { getEventListeners } from "node:events";
-import { describe, expect, it } from "vitest";
+import { describe, expect, test } from "vitest";
 import {
   BadRequestError,
   ConflictError,
@@ -31,7 +31,7 @@ const describeWorkflow = () =>
   clientFor(server).GET("/workflow/{workflowId}", { params: { path: { workflowId: "w1" } } });
 
 describe("HTTP errors", () => {
-  it("400 with an Error ID: BadRequestError with errorId and the message without the suffix", async () => {
+  test("400 with an Error ID: BadRequestError with errorId and the message without the suffix", async () => {
     server.reply({
       status: 400,
       body: { message: "Unexpected error while processing - Error ID: 54apnFENQxbvCr23JaIjLb" },
@@ -50,14 +50,14 @@ describe("HTTP errors", () => {
     });
   });
 
-  it("400 without an Error ID keeps the whole message", async () => {
+  test("400 without an Error ID keeps the whole message", async () => {
     server.reply({ status: 400, body: { message: "Invalid workflow id" } });
     const error = await failure(describeWorkflow());
     expect(error.message).toBe("Invalid workflow id");
     expect(error.errorId).toBeUndefined();
   });
 
-  it("403 with an empty body, no workspace sent: ForbiddenError naming the path and every cause", async () => {
+  test("403 with an empty body, no workspace sent: ForbiddenError naming the path and every cause", async () => {
     const client = clientFor({ ...server, url: `${server.url}/api` });
     server.reply({ status: 403 });
     const error = await failure(
@@ -73,7 +73,7 @@ describe("HTTP errors", () => {
     expect(error.response?.status).toBe(403);
   });
 
-  it("403 names the workspace sent (the client's, or the call's own) and quotes the server", async () => {
+  test("403 names the workspace sent (the client's, or the call's own) and quotes the server", async () => {
     const client = clientFor(server, { workspaceId: 42 });
     server.reply({ status: 403, body: { message: "Access denied" } }, { status: 403 });
     const error = (await failure(
@@ -93,7 +93,7 @@ describe("HTTP errors", () => {
     expect(own.message).toContain("sent with workspaceId 7:");
   });
 
-  it.each([
+  test.each([
     [404, NotFoundError, { message: "Workflow not found" }, "Workflow not found"],
     [
       409,
@@ -111,7 +111,7 @@ describe("HTTP errors", () => {
     expect(error.message).toBe(message);
   });
 
-  it("429: RateLimitError with retryAfter from Retry-After", async () => {
+  test("429: RateLimitError with retryAfter from Retry-After", async () => {
     server.reply({
       status: 429,
       headers: { "retry-after": "3" },
@@ -123,12 +123,12 @@ describe("HTTP errors", () => {
     expect(error.message).toMatch(/Maximum request rate exceeded/);
   });
 
-  it("429 with Retry-After 0 means 0, not absent", async () => {
+  test("429 with Retry-After 0 means 0, not absent", async () => {
     server.reply({ status: 429, headers: { "retry-after": "0" }, body: { message: "Wait 0secs" } });
     expect(((await failure(describeWorkflow())) as RateLimitError).retryAfter).toBe(0);
   });
 
-  it("429 with an HTTP date in Retry-After: the seconds until then", async () => {
+  test("429 with an HTTP date in Retry-After: the seconds until then", async () => {
     const inFive = new Date(Date.now() + 5_000).toUTCString();
     server.reply({ status: 429, headers: { "retry-after": inFive }, body: {} });
     const { retryAfter } = (await failure(describeWorkflow())) as RateLimitError;
@@ -136,14 +136,14 @@ describe("HTTP errors", () => {
     expect(retryAfter).toBeLessThanOrEqual(5);
   });
 
-  it("429 with a garbage Retry-After: undefined, not NaN or negative", async () => {
+  test("429 with a garbage Retry-After: undefined, not NaN or negative", async () => {
     for (const value of ["soon", "-3", "1.5"]) {
       server.reply({ status: 429, headers: { "retry-after": value }, body: {} });
       expect(((await failure(describeWorkflow())) as RateLimitError).retryAfter).toBeUndefined();
     }
   });
 
-  it("429 without the header: no retryAfter, the message's words are not read", async () => {
+  test("429 without the header: no retryAfter, the message's words are not read", async () => {
     server.reply({
       status: 429,
       body: { message: "Maximum request rate exceeded. Wait 7secs before issuing a new request" },
@@ -155,7 +155,7 @@ describe("HTTP errors", () => {
     );
   });
 
-  it("a non-JSON error body (a proxy's HTML page) is an error carrying a snippet", async () => {
+  test("a non-JSON error body (a proxy's HTML page) is an error carrying a snippet", async () => {
     server.reply({
       status: 502,
       headers: { "content-type": "text/html" },
@@ -167,14 +167,14 @@ describe("HTTP errors", () => {
     expect(error.body).toBe("<html><h1>502 Bad Gateway</h1></html>");
   });
 
-  it("an unmapped status is a plain SeqeraApiError", async () => {
+  test("an unmapped status is a plain SeqeraApiError", async () => {
     server.reply({ status: 401, body: { message: "Unauthorized" } });
     const error = await failure(describeWorkflow());
     expect(error.constructor).toBe(SeqeraApiError);
     expect(error.status).toBe(401);
   });
 
-  it("an error on an operation with an empty success body still fails", async () => {
+  test("an error on an operation with an empty success body still fails", async () => {
     server.reply({ status: 403 });
     const error = await failure(
       clientFor(server).DELETE("/workflow/{workflowId}", {
@@ -186,14 +186,14 @@ describe("HTTP errors", () => {
 });
 
 describe("success statuses with the wrong body", () => {
-  it("200 with an empty body where JSON is expected is an error, not undefined", async () => {
+  test("200 with an empty body where JSON is expected is an error, not undefined", async () => {
     server.reply({ status: 200, body: "" });
     const error = await failure(describeWorkflow());
     expect(error.constructor).toBe(SeqeraApiError);
     expect(error.message).toMatch(/empty body where JSON was expected/);
   });
 
-  it("200 with a body that is not JSON is an error", async () => {
+  test("200 with a body that is not JSON is an error", async () => {
     server.reply({
       status: 200,
       headers: { "content-type": "text/plain" },
@@ -203,7 +203,7 @@ describe("success statuses with the wrong body", () => {
     expect(error.message).toMatch(/not JSON \(text\/plain\)/);
   });
 
-  it("204 on an operation that may answer without content resolves to undefined", async () => {
+  test("204 on an operation that may answer without content resolves to undefined", async () => {
     server.reply({ status: 204 });
     const data = await clientFor(server).GET("/pipelines/{pipelineId}/schema", {
       params: { path: { pipelineId: 1 } },
@@ -213,7 +213,7 @@ describe("success statuses with the wrong body", () => {
 });
 
 describe("no response", () => {
-  it("connection refused: ConnectionError with the cause", async () => {
+  test("connection refused: ConnectionError with the cause", async () => {
     const closed = await startServer();
     await closed.close();
     const client = clientFor(closed);
@@ -226,12 +226,12 @@ describe("no response", () => {
     expect(error.cause).toBeInstanceOf(Error);
   });
 
-  it("connection dropped without an answer: ConnectionError", async () => {
+  test("connection dropped without an answer: ConnectionError", async () => {
     server.reply({ destroy: true });
     expect(await failure(describeWorkflow())).toBeInstanceOf(ConnectionError);
   });
 
-  it("no headers within the timeout: TimeoutError", async () => {
+  test("no headers within the timeout: TimeoutError", async () => {
     server.reply({ delayMs: 5_000, body: {} });
     const error = await failure(clientFor(server, { timeoutMs: 100 }).GET("/service-info"));
     expect(error).toBeInstanceOf(TimeoutError);
@@ -239,14 +239,14 @@ describe("no response", () => {
     expect(error.message).toBe("GET /service-info timed out after 100 ms");
   });
 
-  it("a call's timeoutMs overrides the client's", async () => {
+  test("a call's timeoutMs overrides the client's", async () => {
     server.reply({ delayMs: 5_000, body: {} });
     const error = await failure(clientFor(server).GET("/service-info", { timeoutMs: 50 }));
     expect(error).toBeInstanceOf(TimeoutError);
     expect((error as TimeoutError).timeoutMs).toBe(50);
   });
 
-  it("a timeout beyond what a timer can hold (Infinity, 2^31 ms) means none, not 1 ms", async () => {
+  test("a timeout beyond what a timer can hold (Infinity, 2^31 ms) means none, not 1 ms", async () => {
     server.reply({ delayMs: 50, body: { ok: 1 } }, { delayMs: 50, body: { ok: 2 } });
     const perCall = clientFor(server).GET("/service-info", { timeoutMs: Infinity });
     await expect(perCall).resolves.toEqual({ ok: 1 });
@@ -254,7 +254,7 @@ describe("no response", () => {
     await expect(perClient).resolves.toEqual({ ok: 2 });
   });
 
-  it("a body stalled past the timeout: TimeoutError", async () => {
+  test("a body stalled past the timeout: TimeoutError", async () => {
     server.reply({
       bodyDelayMs: 5_000,
       headers: { "content-type": "application/json" },
@@ -264,7 +264,7 @@ describe("no response", () => {
     expect(error).toBeInstanceOf(TimeoutError);
   });
 
-  it("a long-lived signal given to every call keeps nothing per call once the calls are done", async () => {
+  test("a long-lived signal given to every call keeps nothing per call once the calls are done", async () => {
     // Node 20's AbortSignal.any() records each composite on its sources and never forgets it:
     // a service passing one shutdown signal to all its calls grew by every call.
     const shutdown = new AbortController();
@@ -282,7 +282,7 @@ describe("no response", () => {
     expect(getEventListeners(shutdown.signal, "abort")).toHaveLength(0);
   });
 
-  it("the caller's abort rejects with the caller's reason, not a TimeoutError", async () => {
+  test("the caller's abort rejects with the caller's reason, not a TimeoutError", async () => {
     server.reply({ delayMs: 5_000, body: {} });
     const controller = new AbortController();
     const call = clientFor(server).GET("/service-info", { signal: controller.signal });

@@ -3,7 +3,7 @@
  * attempt's end (answered, failed and retried, body streamed or cancelled).
  */
 import { getEventListeners } from "node:events";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, test, vi } from "vitest";
 import { ServerError } from "../../src/index.js";
 import { clientFor } from "../helpers/client.js";
 import { useTestServer } from "../helpers/server.js";
@@ -37,7 +37,7 @@ afterEach(() => {
 });
 
 describe("one long-lived signal given to every call", () => {
-  it("after 200 failed, retried calls: no listener left on it, no MaxListenersExceededWarning, no timer", async () => {
+  test("after 200 failed, retried calls: no listener left on it, no MaxListenersExceededWarning, no timer", async () => {
     const warnings: Error[] = [];
     const onWarning = (warning: Error) => warnings.push(warning);
     process.on("warning", onWarning);
@@ -67,7 +67,7 @@ describe("one long-lived signal given to every call", () => {
     }
   });
 
-  it("50 concurrent calls on it: one listener, no MaxListenersExceededWarning; its abort ends them all", async () => {
+  test("50 concurrent calls on it: one listener, no MaxListenersExceededWarning; its abort ends them all", async () => {
     const warnings: Error[] = [];
     const onWarning = (warning: Error) => warnings.push(warning);
     process.on("warning", onWarning);
@@ -92,7 +92,7 @@ describe("one long-lived signal given to every call", () => {
     }
   });
 
-  it("a body handed over as a stream holds its attempt until read to the end, or cancelled", async () => {
+  test("a body handed over as a stream holds its attempt until read to the end, or cancelled", async () => {
     const pending = trackAttemptTimers();
     const signal = new AbortController().signal;
     const client = clientFor(server, { timeoutMs: TIMEOUT_MS });

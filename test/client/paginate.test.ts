@@ -3,7 +3,7 @@
  * 100 like the service, optionally lying about its total), GET /data-links/{id}/browse with
  * nextPageToken.
  */
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, test } from "vitest";
 import { operations } from "../../generated/operations.js";
 import { clientFor } from "../helpers/client.js";
 import { useTestServer } from "../helpers/server.js";
@@ -61,7 +61,7 @@ const browse = (init = {}) =>
   });
 
 describe("paginate, max/offset", () => {
-  it("the generated table describes GET /workflow as offset paging with a total", () => {
+  test("the generated table describes GET /workflow as offset paging with a total", () => {
     expect(operations["GET /workflow"]!.pagination).toEqual({
       style: "offset",
       items: "workflows",
@@ -70,7 +70,7 @@ describe("paginate, max/offset", () => {
     });
   });
 
-  it("walks all items in pages of 100 and stops at the total without an extra request", async () => {
+  test("walks all items in pages of 100 and stops at the total without an extra request", async () => {
     listing.total = 250;
     const items = await collect(clientFor(server).paginate("/workflow"));
     expect(ids(items)).toEqual(ids(rows(250)));
@@ -81,7 +81,7 @@ describe("paginate, max/offset", () => {
     ]);
   });
 
-  it("stops at the total when it falls on a page boundary", async () => {
+  test("stops at the total when it falls on a page boundary", async () => {
     listing.total = 200;
     const pages = await collect(clientFor(server).paginate("/workflow").pages());
     expect(pages.map((p) => [p.offset, p.items.length, p.total])).toEqual([
@@ -91,7 +91,7 @@ describe("paginate, max/offset", () => {
     expect(server.requests).toHaveLength(2);
   });
 
-  it("without a total, stops on a short page, or on an empty page", async () => {
+  test("without a total, stops on a short page, or on an empty page", async () => {
     listing.reportTotal = false;
     for (const [total, requests] of [
       [130, 2],
@@ -104,7 +104,7 @@ describe("paginate, max/offset", () => {
     }
   });
 
-  it("caps the page size at 100 and honours a smaller one and a limit", async () => {
+  test("caps the page size at 100 and honours a smaller one and a limit", async () => {
     listing.total = 150;
     const client = clientFor(server);
     const big = await collect(client.paginate("/workflow", { pageSize: 500 }).pages());
@@ -114,7 +114,7 @@ describe("paginate, max/offset", () => {
     expect(queries().map((q) => q.get("max"))).toEqual(["100", "100", "40", "40", "10"]);
   });
 
-  it("an early break fetches no further page", async () => {
+  test("an early break fetches no further page", async () => {
     listing.total = 1000;
     let seen = 0;
     for await (const item of clientFor(server).paginate("/workflow")) {
@@ -125,7 +125,7 @@ describe("paginate, max/offset", () => {
     expect(server.requests).toHaveLength(2);
   });
 
-  it("keeps the call's own query parameters and options on every page", async () => {
+  test("keeps the call's own query parameters and options on every page", async () => {
     listing.total = 30;
     const client = clientFor(server, { workspaceId: 7 });
     await collect(
@@ -143,7 +143,7 @@ describe("paginate, max/offset", () => {
     expect(server.requests.every((r) => r.headers["x-trace"] === "t1")).toBe(true);
   });
 
-  it("pages go through the rate limiter", async () => {
+  test("pages go through the rate limiter", async () => {
     listing.total = 50;
     const client = clientFor(server, {
       token: `pages-limited-${Math.random()}`,
@@ -163,14 +163,14 @@ describe("paginate, max/offset", () => {
     expect(times[4]! - times[0]!).toBeGreaterThanOrEqual(2000);
   });
 
-  it("with a total, a server capping pages below the asked size is still walked to the end", async () => {
+  test("with a total, a server capping pages below the asked size is still walked to the end", async () => {
     Object.assign(listing, { total: 100, cap: 60 });
     const items = await collect(clientFor(server).paginate("/workflow"));
     expect(ids(items)).toEqual(ids(rows(100)));
     expect(queries().map((q) => q.get("offset"))).toEqual(["0", "60"]);
   });
 
-  it("a server answering more than the asked size skips no item", async () => {
+  test("a server answering more than the asked size skips no item", async () => {
     Object.assign(listing, { total: 30, ignoreMax: true, cap: 20 });
     const items = await collect(clientFor(server).paginate("/workflow", { pageSize: 10 }));
     expect(ids(items)).toEqual(ids(rows(30)));
@@ -178,14 +178,14 @@ describe("paginate, max/offset", () => {
 });
 
 describe("paginate, nextPageToken", () => {
-  it("follows nextPageToken until it is absent", async () => {
+  test("follows nextPageToken until it is absent", async () => {
     listing.total = 25;
     const pages = await collect(browse({ pageSize: 10 }).pages());
     expect(pages.map((p) => p.items.length)).toEqual([10, 10, 5]);
     expect(queries().map((q) => q.get("nextPageToken"))).toEqual([null, "10", "20"]);
   });
 
-  it("stops on an empty token, and at a limit without fetching more", async () => {
+  test("stops on an empty token, and at a limit without fetching more", async () => {
     Object.assign(listing, { total: 15, emptyToken: true });
     expect(await collect(browse({ pageSize: 10 }))).toHaveLength(15);
     listing.total = 100;
@@ -193,7 +193,7 @@ describe("paginate, nextPageToken", () => {
     expect(server.requests).toHaveLength(4);
   });
 
-  it("an abort stops the iteration", async () => {
+  test("an abort stops the iteration", async () => {
     listing.total = 100;
     const controller = new AbortController();
     const iterator = browse({ pageSize: 10, signal: controller.signal })[Symbol.asyncIterator]();

@@ -71,7 +71,26 @@ describe("fault knobs", () => {
     }
   });
 
-  test("rates outside 0–1 are refused", () => {
+  test("rate-limited: the service's 429 (Retry-After 0, its message) whatever the load", async () => {
+    emulator.faults.queue("rate-limited");
+    const response = await api(emulator, "/user-info");
+    expect([response.status, response.headers.get("retry-after")]).toEqual([429, "0"]);
+    expect(await response.json()).toEqual({
+      message: "Maximum request rate exceeded. Wait 0secs before issuing a new request",
+    });
+    emulator.faults.configure({ rateLimitedRate: 1 });
+    expect(await statuses(2)).toEqual([429, 429]);
+    expect(emulator.requests.map((r) => r.fault)).toEqual([
+      "rate-limited",
+      "rate-limited",
+      "rate-limited",
+    ]);
+  });
+
+  test("rates outside 0–1, or adding up to more than 1, are refused", () => {
     expect(() => emulator.faults.configure({ unavailableRate: 1.5 })).toThrow(ConfigurationError);
+    expect(() => emulator.faults.configure({ resetRate: 0.6, rateLimitedRate: 0.6 })).toThrow(
+      "The fault rates add up to more than 1",
+    );
   });
 });

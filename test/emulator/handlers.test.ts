@@ -106,3 +106,78 @@ describe("handler overrides", () => {
     );
   });
 });
+
+describe("a handler that changes the state, then falls back to the emulator's answer", () => {
+  let own: Emulator;
+  beforeAll(async () => {
+    // As `seqera-api emulator` serves, runs advance when described; no rate limit (no 429s).
+    own = await startEmulator({
+      autoAdvance: true,
+      rateLimit: false,
+      seed: {
+        workspaces: [{ id: 42, org: "acme", name: "prod" }],
+        computeEnvs: [{ id: "ce42", name: "aws", workspaceId: 42 }],
+      },
+    });
+  });
+  afterAll(() => own.close());
+
+  const launched = async () => {
+    const response = await api(own, "/workflow/launch?workspaceId=42", {
+      method: "POST",
+      body: { launch: { pipeline: "https://github.com/nf-core/rnaseq" } },
+    });
+    return ((await response.json()) as { workflowId: string }).workflowId;
+  };
+  const seeded = async () => own.state.runs.add({ workspaceId: 42 }).id;
+  /** The tasks as the state holds them now, as ListWorkflowTasks lists them. */
+  const inState = (id: string) =>
+    own.state.runs
+      .get(id)!
+      .tasks.filter((t) => t.status !== "NEW")
+      .map((t) => `${t.name} ${t.status}`);
+  const listed = async (id: string) => {
+    const answer = await api(own, `/workflow/${id}/tasks?workspaceId=42`);
+    const { tasks } = (await answer.json()) as { tasks: { task: Schema<"Task"> }[] };
+    return tasks.map(({ task }) => `${task.name} ${task.status}`);
+  };
+  const changes: Record<string, (id: string) => void | Promise<void>> = {
+    "a step of the run": (id) => void own.state.runs.advance(id),
+    "a step after an await": async (id) => {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      own.state.runs.advance(id);
+    },
+    "its running task failed by hand": (id) => {
+      const task = own.state.runs.get(id)!.tasks.find((t) => t.status === "RUNNING");
+      if (task) task.status = "FAILED";
+      else own.state.runs.advance(id);
+    },
+  };
+
+  for (const [kind, makeRun] of [
+    ["a launched run (POST /workflow/launch)", launched],
+    ["a seeded run", seeded],
+  ] as const) {
+    for (const [change, apply] of Object.entries(changes)) {
+      test(`${kind}, ${change}: each ListWorkflowTasks answer shows its own call's change`, async () => {
+        const id = await makeRun();
+        own.setHandler("ListWorkflowTasks", async (request) => {
+          const run = own.state.runs.get(String(request.params.workflowId));
+          if (run && ["SUBMITTED", "RUNNING"].includes(run.status)) await apply(run.id);
+          return undefined;
+        });
+        try {
+          // Submitted, nothing listed: the first call's change is what the first answer shows.
+          expect(inState(id)).toEqual([]);
+          for (let call = 1; call <= 3; call++) {
+            const answer = await listed(id);
+            expect(answer, `call ${call}`).not.toEqual([]);
+            expect(answer, `call ${call}`).toEqual(inState(id));
+          }
+        } finally {
+          own.clearHandlers();
+        }
+      });
+    }
+  }
+});

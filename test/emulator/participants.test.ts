@@ -87,3 +87,32 @@ test("a participant naming no member, or neither a member nor a team, is a seed 
     startEmulator({ seed: { ...seed, participants: [{ workspace: 42, role: "view" }] } }),
   ).rejects.toThrow("give one of member and team");
 });
+
+test("a role set on a workspace's derived participant is kept, the other members kept too", async () => {
+  emulator = await startEmulator({ rateLimit: false, seed });
+  const orgId = emulator.state.workspaces.get(43)!.orgId;
+  const list = `/orgs/${orgId}/workspaces/43/participants`;
+  const before = await expectAnswer(
+    emulator,
+    `GET /orgs/{orgId}/workspaces/{workspaceId}/participants`,
+    list,
+  );
+  const bo = before.participants.find((p: any) => p.userName === "bo");
+  await expectAnswer(
+    emulator,
+    "PUT /orgs/{orgId}/workspaces/{workspaceId}/participants/{participantId}/role",
+    `${list}/${bo.participantId}/role`,
+    { body: { role: "maintain" }, status: 204 },
+  );
+  const after = await expectAnswer(
+    emulator,
+    `GET /orgs/{orgId}/workspaces/{workspaceId}/participants`,
+    list,
+  );
+  expect(after.participants.map((p: any) => [p.userName, p.wspRole])).toEqual([
+    ["emulated-user", "owner"],
+    ["ana", "launch"],
+    ["bo", "maintain"],
+    ["cy", "view"],
+  ]);
+});

@@ -3,7 +3,10 @@ import { startEmulator, type Emulator, type Seed } from "../../src/testing/index
 import { api, expectAnswer } from "./http.js";
 
 let emulator: Emulator | undefined;
-afterEach(() => emulator?.close());
+afterEach(async () => {
+  await emulator?.close();
+  emulator = undefined;
+});
 
 async function seeded(seed: Seed): Promise<Emulator> {
   emulator = await startEmulator({ seed, rateLimit: false });
@@ -269,5 +272,73 @@ describe("launches and relaunches end as seeded, and resume as the service does"
     });
     expect(workflow.sessionId).not.toBe(source.sessionId);
     expect(workflow).toMatchObject({ resume: false, runName: "rerun" });
+  });
+});
+
+describe("seeds say what they mean, or are refused saying why", () => {
+  test("dates relative to now: -7h, -2d, -1d12h", async () => {
+    const before = Date.now();
+    const e = await seeded({
+      runs: [
+        {
+          id: "last-night",
+          workspaceId: 42,
+          status: "SUCCEEDED",
+          submit: "-7h",
+          start: "-6h50m",
+          complete: "-1h",
+        },
+      ],
+    });
+    const { workflow } = await expectAnswer(
+      e,
+      "GET /workflow/{workflowId}",
+      "/workflow/last-night?workspaceId=42",
+    );
+    const ago = (field: string) => Math.round((before - Date.parse(workflow[field])) / 60_000);
+    expect([ago("submit"), ago("dateCreated"), ago("start"), ago("complete")]).toEqual([
+      420, 420, 410, 60,
+    ]);
+    expect(workflow.duration).toBe(350 * 60_000);
+  });
+
+  test("a date neither ISO 8601 nor relative is refused, showing both forms", async () => {
+    await expect(seeded({ runs: [{ submit: "7h ago" }] })).rejects.toThrow(
+      'Not a date: "7h ago". A seed\'s dates are ISO 8601 ("2024-05-02T01:00:00Z") or a time before now ("-7h", "-2d", "-1d12h"; units d, h, m, s).',
+    );
+    await expect(seeded({ runs: [{ submit: "-7y" }] })).rejects.toThrow('Not a date: "-7y"');
+  });
+
+  test("an unknown key is refused wherever it is, naming it, where it is and the known keys", async () => {
+    const refusal = (seed: unknown) => seeded(seed as Seed).then(() => "accepted", String);
+    expect(await refusal({ worksapces: [] })).toMatch(
+      /^ConfigurationError: The seed has an unknown key "worksapces" \(did you mean "workspaces"\?\); the keys known there are user, organizations, workspaces, /,
+    );
+    expect(await refusal({ runs: [{ runName: "a" }, { cots: 3 }] })).toMatch(
+      /The seed's runs\[1\] has an unknown key "cots" \(did you mean "cost"\?\); the keys known there are .*, cost, progress\.$/,
+    );
+    expect(await refusal({ runs: [{ tasks: ["FASTQC", { process: "X", exit: 1 }] }] })).toMatch(
+      /The seed's runs\[0\]\.tasks\[1\] has an unknown key "exit" \(did you mean "exitStatus"\?\)/,
+    );
+    expect(
+      await refusal({
+        pipelines: [{ name: "p", ending: { status: "FAILED", failures: [{ exitCode: 1 }] } }],
+      }),
+    ).toMatch(/The seed's pipelines\[0\]\.ending\.failures\[0\] has an unknown key "exitCode"/);
+    expect(await refusal({ runs: [{ progress: { cpuHours: 2 } }] })).toMatch(
+      /The seed's runs\[0\]\.progress has an unknown key "cpuHours"; the keys known there are cpus, cpuTime, /,
+    );
+    expect(await refusal({ runs: [{ progress: { cpuTime: "2h" } }] })).toMatch(
+      /A run's progress\.cpuTime is a number, 0 or more, as the service answers it; got "2h"\.$/,
+    );
+    expect(await refusal({ runs: [{ launch: { computeEnvID: "ce1" } }] })).toMatch(
+      /The seed's runs\[0\]\.launch has an unknown key "computeEnvID" \(did you mean "computeEnvId"\?\); the keys known there are .*pipeline.*revision/,
+    );
+    expect(await refusal({ user: { name: "x" } })).toMatch(
+      /The seed's user has an unknown key "name"/,
+    );
+    expect(await refusal({ workspaces: [{ org: "a", name: "b", visiblity: "SHARED" }] })).toMatch(
+      /The seed's workspaces\[0\] has an unknown key "visiblity" \(did you mean "visibility"\?\)/,
+    );
   });
 });

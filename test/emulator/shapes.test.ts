@@ -42,6 +42,10 @@ const MISSING: Record<string, Record<string, string>> = {
     "launch.computeEnv.config.platform":
       "older services named the config's platform `platform`; the pinned schema `discriminator`",
   },
+  DescribeLaunch: {
+    "launch.computeEnv.config.platform":
+      "older services named the config's platform `platform`; the pinned schema `discriminator`",
+  },
   DescribeWorkflowLaunch: {
     "launch.computeEnv.config.platform":
       "older services named the config's platform `platform`; the pinned schema `discriminator`",

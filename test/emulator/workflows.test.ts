@@ -70,7 +70,7 @@ describe("workflow runs are stateful", () => {
       method: "POST",
     });
     expect(cancelled.status).toBe(204);
-    expect(emulator.state.workflows.get(ids[0]!)?.status).toBe("CANCELLED");
+    expect(emulator.state.runs.get(ids[0]!)?.status).toBe("CANCELLED");
 
     const deleted = await api(emulator, `/workflow/${ids[0]}?workspaceId=7`, { method: "DELETE" });
     expect(deleted.status).toBe(204);
@@ -99,8 +99,8 @@ describe("workflow runs are stateful", () => {
   });
 
   test("tests drive a run's status, and describe reflects it", async () => {
-    const run = emulator.state.workflows.add({ runName: "seeded" });
-    emulator.state.workflows.setStatus(run.id, "SUCCEEDED");
+    const run = emulator.state.runs.add({ runName: "seeded" });
+    emulator.state.runs.setStatus(run.id, "SUCCEEDED");
     const body = await (await api(emulator, `/workflow/${run.id}`)).json();
     expectValid("GET /workflow/{workflowId}", body);
     expect(body.workflow).toMatchObject({ status: "SUCCEEDED", success: true });
@@ -109,13 +109,13 @@ describe("workflow runs are stateful", () => {
   });
 
   test("bulk delete reports the runs it could not delete", async () => {
-    const done = emulator.state.workflows.add({ status: "FAILED" });
-    const running = emulator.state.workflows.add({ status: "RUNNING" });
+    const done = emulator.state.runs.add({ status: "FAILED" });
+    const running = emulator.state.runs.add({ status: "RUNNING" });
     const response = await api(emulator, "/workflow/delete", {
       method: "POST",
       body: { workflowIds: [done.id, running.id, "unknown"] },
     });
     expect(await response.json()).toEqual({ failedWorkflowIds: [running.id, "unknown"] });
-    expect(emulator.state.workflows.get(done.id)).toBeUndefined();
+    expect(emulator.state.runs.get(done.id)).toBeUndefined();
   });
 });

@@ -83,6 +83,7 @@ export function worldFor(emulator: Emulator, operationId: string): World | undef
     path: "reads",
     filePath: "README.txt",
     workflowId: run.id,
+    launchId: run.launchId,
     taskId: run.tasks[0]!.taskId,
   };
   const bodies: Record<string, unknown> = {

@@ -23,14 +23,14 @@ export async function nightly(workspace: string, pipeline: string, samplesheet: 
   const config = { discriminator: "aws-batch", region: "eu-west-1", workDir: "s3://b/w" } as const;
   const computeEnv = { name: "aws", platform: "aws-batch", credentialsId, config } as const;
   const { computeEnvId } = await client.POST("/compute-envs", { body: { computeEnv } });
-  await waitForComputeEnv(client, computeEnvId!, { timeoutMs: 15 * 60_000 });
+  await waitForComputeEnv(client, computeEnvId!, { maxWaitMs: 15 * 60_000 });
 
   // The pipeline as saved in the Launchpad, on the samplesheet (a dataset now), another genome.
   const { url } = await uploadDataset(client, { name: "samples", file: samplesheet });
   const params = { input: url, genome: "GRCm39" };
   const { workflowId } = await launchPipeline(client, pipeline, { computeEnv: "aws", params });
   try {
-    await waitForRun(client, workflowId, { timeoutMs: 6 * 3600_000 });
+    await waitForRun(client, workflowId, { maxWaitMs: 6 * 3600_000 });
   } catch (error) {
     if (!(error instanceof RunFailedError)) throw error; // a WaitTimeoutError, a 403...
     for (const task of error.failedTasks) console.log(`${task.name}: ${task.errorMessage}`);

@@ -1,4 +1,4 @@
-import { createSeqeraClient, findPipeline, listRuns } from "seqera-api-client";
+import { createSeqeraClient, find, listRuns } from "seqera-api-client";
 
 /** The failed runs of each workspace, by name, through one client and one rate limit. */
 export async function failedRunsPerWorkspace(workspaces: string[]) {
@@ -14,7 +14,7 @@ export async function failedRunsPerWorkspace(workspaces: string[]) {
   }
   // Slower calls for one job: the other settings, and the connection, are shared.
   const patient = client.withOptions({ timeoutMs: 120_000 });
-  const rnaseq = await findPipeline(patient.withWorkspace(workspaces[0]!), "rnaseq", {
+  const rnaseq = await find.pipeline(patient.withWorkspace(workspaces[0]!), "rnaseq", {
     optional: true,
   });
   return { failed, rnaseqId: rnaseq?.pipelineId, workspaceId: await patient.resolveWorkspaceId() };

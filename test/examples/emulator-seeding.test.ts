@@ -5,7 +5,7 @@ import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { emulatorEnv, root, sharedBuild, startCli, type BuiltCli } from "../cli/cli.js";
 
-// The seed of docs/emulator-seeding.md, served by `seqera-api emulator --seed` and used as a
+// The seed of docs/emulator.md, served by `seqera-api emulator --seed` and used as a
 // shell script would (plain HTTP, no library).
 const seedFile = path.join(root, "test/examples/emulator-seeding.json");
 
@@ -49,22 +49,25 @@ async function waitForEnd(id: string): Promise<any> {
   throw new Error(`run ${id} did not end`);
 }
 
-test("the seed in docs/emulator-seeding.md is this file, verbatim", async () => {
-  const doc = await readFile(path.join(root, "docs/emulator-seeding.md"), "utf8");
+test("the seed in docs/emulator.md is this file, verbatim", async () => {
+  const doc = await readFile(path.join(root, "docs/emulator.md"), "utf8");
   const seed = await readFile(seedFile, "utf8");
   expect(doc).toContain("```json\n" + seed + "```");
 });
 
-test("the seeded failed run answers with its times, tasks, exit codes and stderr", async () => {
-  const { workflow } = await call("/workflow/1nightly?workspaceId=42");
+test("the seeded failed run answers with its times (relative to the start), cost, tasks, exit codes and stderr", async () => {
+  const { workflow, cost } = await call("/workflow/1nightly?workspaceId=42");
   expect(workflow).toMatchObject({
     status: "FAILED",
     projectName: "nf-core/rnaseq",
-    submit: "2024-05-02T01:00:00Z",
-    start: "2024-05-02T01:02:00Z",
-    complete: "2024-05-02T03:12:30Z",
     duration: 7_830_000,
   });
+  expect(cost).toBe(3.85);
+  // Minutes ago: the emulator started moments before this test.
+  const minutesAgo = (time: string) => Math.round((Date.now() - Date.parse(time)) / 60_000);
+  expect([workflow.submit, workflow.start, workflow.complete].map(minutesAgo)).toEqual([
+    600, 598, 468,
+  ]);
   const { tasks } = await call("/workflow/1nightly/tasks?workspaceId=42");
   expect(tasks.map((t: any) => [t.task.name, t.task.status, t.task.exitStatus])).toEqual([
     ["FASTQC (s1)", "COMPLETED", 0],
@@ -99,7 +102,7 @@ test("its resume keeps the session and fails again as seeded (relaunchEnding)", 
   ]);
 });
 
-test("a launch of the saved pipeline fails at MULTIQC with exit 2 (the pipeline's ending)", async () => {
+test("a launch of the saved pipeline fails at FASTQC and MULTIQC (the pipeline's ending)", async () => {
   const { pipelines } = await call("/pipelines?workspaceId=42&search=rnaseq");
   const { launch } = await call(`/pipelines/${pipelines[0].pipelineId}/launch?workspaceId=42`);
   const { workflowId } = await call("/workflow/launch?workspaceId=42", {
@@ -117,7 +120,10 @@ test("a launch of the saved pipeline fails at MULTIQC with exit 2 (the pipeline'
   });
   const { tasks } = await call(`/workflow/${workflowId}/tasks?workspaceId=42`);
   expect(tasks.map((t: any) => [t.task.process, t.task.status, t.task.exitStatus])).toEqual([
-    ["FASTQC", "COMPLETED", 0],
+    ["FASTQC", "FAILED", 1],
     ["MULTIQC", "FAILED", 2],
   ]);
+  expect(
+    await call(`/workflow/${workflowId}/download/1?workspaceId=42&fileName=.command.err`),
+  ).toBe("fastqc: truncated file\n");
 });

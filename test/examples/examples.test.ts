@@ -38,7 +38,7 @@ const seen = (operationId: string) =>
   emulator.requests.filter((r) => r.operationId === operationId);
 
 test("describe a run, and get the raw Response", async () => {
-  const id = emulator.state.workflows.add({
+  const id = emulator.state.runs.add({
     status: "RUNNING",
     workspaceId: 42,
   }).id;
@@ -52,8 +52,8 @@ test("describe a run, and get the raw Response", async () => {
 
 test("derived clients: one per workspace, the names looked up once", async () => {
   emulator.state.workspaces.add({ org: "acme", name: "lab", id: 77 });
-  const failed = emulator.state.workflows.add({ status: "FAILED", workspaceId: 77 }).id;
-  emulator.state.workflows.add({ status: "SUCCEEDED", workspaceId: 77 });
+  const failed = emulator.state.runs.add({ status: "FAILED", workspaceId: 77 }).id;
+  emulator.state.runs.add({ status: "SUCCEEDED", workspaceId: 77 });
   emulator.state.pipelines.add({ name: "rnaseq", workspaceId: 77 });
   const from = emulator.requests.length;
   const result = await failedRunsPerWorkspace(["acme/lab"]);
@@ -71,7 +71,7 @@ test("derived clients: one per workspace, the names looked up once", async () =>
 
 test("list workflows with pagination", async () => {
   const runs = ["FAILED", "SUCCEEDED", "FAILED", "RUNNING", "FAILED"] as const;
-  for (const status of runs) emulator.state.workflows.add({ status, workspaceId: 42 });
+  for (const status of runs) emulator.state.runs.add({ status, workspaceId: 42 });
   const before = seen("ListWorkflows").length;
   // Newest first: the last three added are FAILED, RUNNING, FAILED.
   await expect(failedRuns(3)).resolves.toHaveLength(2);
@@ -81,7 +81,7 @@ test("list workflows with pagination", async () => {
 
 test("launch a pipeline", async () => {
   const id = await launchPipeline("nf-core/rnaseq", "ce-1");
-  expect(emulator.state.workflows.get(id)).toBeDefined();
+  expect(emulator.state.runs.get(id)).toBeDefined();
   expect(seen("CreateWorkflowLaunch").at(-1)).toMatchObject({
     status: 200,
     search: "workspaceId=42",
@@ -90,22 +90,22 @@ test("launch a pipeline", async () => {
 });
 
 test("cancel a run", async () => {
-  const running = emulator.state.workflows.add({
+  const running = emulator.state.runs.add({
     status: "RUNNING",
     workspaceId: 42,
   }).id;
-  const done = emulator.state.workflows.add({
+  const done = emulator.state.runs.add({
     status: "SUCCEEDED",
     workspaceId: 42,
   }).id;
   await expect(cancelRun(running)).resolves.toBe(true);
   await expect(cancelRun(done)).resolves.toBe(false);
-  expect(emulator.state.workflows.get(running)?.status).toBe("CANCELLED");
+  expect(emulator.state.runs.get(running)?.status).toBe("CANCELLED");
   expect(seen("CancelWorkflow")).toHaveLength(1);
 });
 
 test("download logs", async () => {
-  const id = emulator.state.workflows.add({
+  const id = emulator.state.runs.add({
     status: "SUCCEEDED",
     workspaceId: 42,
   }).id;
@@ -164,7 +164,7 @@ test("share a token's rate limit across workers", async () => {
   try {
     const ids = Array.from(
       { length: 15 },
-      () => emulator.state.workflows.add({ status: "RUNNING", workspaceId: 42 }).id,
+      () => emulator.state.runs.add({ status: "RUNNING", workspaceId: 42 }).id,
     );
     // A token of their own: calls of the other tests still count in the emulator's window.
     const token = `shared-${Date.now()}`;

@@ -3,8 +3,7 @@ import {
   copyPipeline,
   createSeqeraClient,
   failedTasks,
-  findPipeline,
-  findWorkspace,
+  find,
   listRuns,
   relaunchRun,
 } from "seqera-api-client";
@@ -29,10 +28,11 @@ export async function resumeLastNight(workspace: string) {
 /** Copies the pipelines of `from` missing in `to` ("org/workspace" both), compute envs by name. */
 export async function copyPipelines(from: string, to: string) {
   const client = createSeqeraClient().withWorkspace(from);
-  const target = await findWorkspace(client, to); // its organization too, for the message
+  const target = await find.workspace(client, to); // its organization too, for the message
   const copied: string[] = [];
   for await (const { name } of client.paginate("/pipelines")) {
-    if (!name || (await findPipeline(client.withWorkspace(to), name, { optional: true }))) continue;
+    if (!name || (await find.pipeline(client.withWorkspace(to), name, { optional: true })))
+      continue;
     const { computeEnvBy } = await copyPipeline(client, name, { to });
     console.log(`${name} → ${target.orgName} (${target.orgId}), compute env by ${computeEnvBy}`);
     copied.push(name);

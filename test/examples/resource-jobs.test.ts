@@ -1,11 +1,13 @@
 import { startEmulator, type Emulator } from "seqera-api-client/testing";
 import { afterAll, beforeAll, expect, test, vi } from "vitest";
-import { dataLinkInventory, onboardTeam, stopStaleStudios } from "./resource-jobs.js";
+import { dataLinkInventory } from "./data-link-inventory.js";
+import { stopStaleStudios } from "./studio-cleanup.js";
+import { onboardTeam } from "./team-onboarding.js";
 import { expectOnboarded, resourceJobsSeed } from "./resource-jobs-seed.js";
 import { stubTwVariables } from "./tw-variables.js";
 
-// Three jobs new users wrote over data links, studios and teams, run against an emulator that
-// is only seeded: no handler stands in for any operation.
+// The recipes of docs/recipes.md over data links, studios and teams, run against an emulator
+// that is only seeded: no handler stands in for any operation.
 let emulator: Emulator;
 
 beforeAll(async () => {
@@ -17,7 +19,7 @@ afterAll(async () => {
   await emulator.close();
 });
 
-test("a data-link inventory: status, objects and bytes under a prefix", async () => {
+test("a data-link inventory: status, objects and bytes under a folder", async () => {
   expect(await dataLinkInventory("acme/prod", "runs")).toEqual([
     { name: "acme-raw", status: "VALID", objects: 2, bytes: 3000 },
     { name: "acme-old", status: "INVALID", objects: 0, bytes: 0 },

@@ -8,7 +8,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { OPTIONS } from "../../src/cli/command-line.js";
 import { EXIT } from "../../src/cli/exit-codes.js";
 import { startEmulator, type Emulator } from "../../src/testing/index.js";
@@ -61,7 +61,7 @@ const word = fc.oneof(
 const argvs = fc.tuple(fc.array(word, { minLength: 1, maxLength: 7 }), fileContent);
 
 describe("the CLI", () => {
-  it(
+  test(
     "any argv and file ends with a documented exit code, a failure in one line",
     async () => {
       await fc.assert(
@@ -88,7 +88,7 @@ describe("the CLI", () => {
     timeoutFor(10, 30_000),
   );
 
-  it(
+  test(
     "any seed file: the emulator serves it (and stops on SIGTERM with 0), or exits 2 in one line",
     async () => {
       const seedFile = fc.oneof(

@@ -6,7 +6,7 @@
  */
 import { connect } from "node:net";
 import fc from "fast-check";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, test } from "vitest";
 import { operations } from "../../generated/operations.js";
 import { startEmulator } from "../../src/testing/index.js";
 import { runs, timeoutFor } from "./settings.js";
@@ -92,7 +92,7 @@ const requests = fc.record({
 });
 
 describe("the emulator", () => {
-  it(
+  test(
     "any request is answered 2xx or 4xx, and the emulator stays up and bounded",
     async () => {
       await fc.assert(
@@ -120,7 +120,7 @@ describe("the emulator", () => {
     timeoutFor(150, 500),
   );
 
-  it(
+  test(
     "any seed is accepted or refused with a one-line message",
     async () => {
       const seed = fc.record(

@@ -6,7 +6,7 @@
 import fc from "fast-check";
 import { parseTree, type Node } from "jsonc-parser";
 import { isMap, isScalar, parseDocument, type Pair } from "yaml";
-import { describe, expect, it } from "vitest";
+import { describe, expect, test } from "vitest";
 import { mergeParamsText, parseParamsText } from "../../src/automation/params.js";
 import { runs } from "./settings.js";
 
@@ -157,7 +157,7 @@ async function expectUnmergedKept(
 }
 
 describe("params documents", () => {
-  it("JSON: entries not merged keep their exact text", async () => {
+  test("JSON: entries not merged keep their exact text", async () => {
     await fc.assert(
       fc.asyncProperty(
         jsonDocument.chain((doc) => fc.tuple(fc.constant(doc), mergeOver(doc.keys))),
@@ -171,7 +171,7 @@ describe("params documents", () => {
     );
   });
 
-  it("YAML: entries not merged keep their exact text and comments", async () => {
+  test("YAML: entries not merged keep their exact text and comments", async () => {
     await fc.assert(
       fc.asyncProperty(
         yamlDocument.chain((doc) => fc.tuple(fc.constant(doc), mergeOver(doc.keys))),

@@ -5,7 +5,7 @@
  * or its signal.
  */
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createSeqeraClient } from "../../src/index.js";
 import { startStrictServer, type StrictServer } from "../helpers/strict-server.js";
 import { runs, timeoutFor } from "./settings.js";
@@ -78,7 +78,7 @@ async function play(calls: ScheduledCall[]) {
 }
 
 describe("the rate limiter", () => {
-  it(
+  test(
     "any schedule: no more than the limit arrive in any window",
     async () => {
       await fc.assert(
@@ -96,7 +96,7 @@ describe("the rate limiter", () => {
 
   // The schedule given first: 5 calls never answered in time take every slot, then one with
   // timeoutMs 200 waits behind them; it fails with a TimeoutError after 200 ms, unsent.
-  it(
+  test(
     "any schedule: no call waits past its timeoutMs or its signal",
     async () => {
       await fc.assert(

@@ -4,7 +4,7 @@
  * ConfigurationError before anything is sent.
  */
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, test } from "vitest";
 import { ConfigurationError } from "../../src/index.js";
 import { useTestServer } from "../helpers/server.js";
 import { clientFor } from "../helpers/client.js";
@@ -42,7 +42,7 @@ function rawQuery(url: string): Map<string, string[]> {
 }
 
 describe("user input → the request", () => {
-  it("a path parameter is one segment, decoded to exactly the value given", async () => {
+  test("a path parameter is one segment, decoded to exactly the value given", async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.oneof(anyText, fc.integer(), fc.double(), fc.constantFrom(".", "..", "%2e", "/")),
@@ -63,7 +63,7 @@ describe("user input → the request", () => {
     );
   });
 
-  it("query values arrive as given: scalars once, attributes joined by literal commas", async () => {
+  test("query values arrive as given: scalars once, attributes joined by literal commas", async () => {
     await fc.assert(
       fc.asyncProperty(
         anyText,
@@ -91,7 +91,7 @@ describe("user input → the request", () => {
     );
   });
 
-  it("a query value that is not a string, number, boolean or array of them is refused", async () => {
+  test("a query value that is not a string, number, boolean or array of them is refused", async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.oneof(fc.object(), fc.array(fc.object(), { minLength: 1 })),
@@ -106,7 +106,7 @@ describe("user input → the request", () => {
     );
   });
 
-  it("a header arrives with the value given (less HTTP's edge whitespace), or is refused", async () => {
+  test("a header arrives with the value given (less HTTP's edge whitespace), or is refused", async () => {
     const name = fc.oneof(
       fc.stringMatching(/^x-[a-z0-9!#$%&'*+.^_`|~-]{1,20}$/),
       anyText,

@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import { inspect } from "node:util";
 import { gzipSync } from "node:zlib";
 import fc from "fast-check";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, test } from "vitest";
 import { createSeqeraClient, SeqeraApiError } from "../../src/index.js";
 import { TOKEN } from "../helpers/client.js";
 import { runs, timeoutFor } from "./settings.js";
@@ -172,7 +172,7 @@ async function call([key, parseAs]: [string, string | undefined]): Promise<unkno
 }
 
 describe("server answers → the client", () => {
-  it(
+  test(
     "any answer resolves or throws a SeqeraApiError, and never shows the token",
     async () => {
       await fc.assert(

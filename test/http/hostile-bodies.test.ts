@@ -5,7 +5,7 @@
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { describe, expect, it } from "vitest";
+import { describe, expect, test } from "vitest";
 import {
   BodyReadError,
   ResponseTooLargeError,
@@ -39,7 +39,7 @@ const retrying = () => clientFor(server, { retry: { baseDelayMs: 1 } });
 const OK = { body: { workflow: { id: "w1", status: "RUNNING" } } };
 
 describe("a body that breaks off after its status", () => {
-  it.each([
+  test.each([
     ["reset mid-body", resetMidBody],
     ["shorter than its Content-Length", shortBody],
   ])("%s: BodyReadError saying the status arrived", async (_case, hostile) => {
@@ -53,7 +53,7 @@ describe("a body that breaks off after its status", () => {
     expect(error.message).not.toMatch(/no response/);
   });
 
-  it.each([
+  test.each([
     ["reset mid-body", resetMidBody],
     ["shorter than its Content-Length", shortBody],
   ])("%s: a GET is retried and succeeds", async (_case, hostile) => {
@@ -63,7 +63,7 @@ describe("a body that breaks off after its status", () => {
     expect(server.requests).toHaveLength(2);
   });
 
-  it("a POST whose answer broke off is not sent again (it may have been done)", async () => {
+  test("a POST whose answer broke off is not sent again (it may have been done)", async () => {
     server.reply(resetMidBody(), OK);
     const error = await failure(
       retrying().POST("/workflow/launch", {
@@ -74,7 +74,7 @@ describe("a body that breaks off after its status", () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it("a POST that opted in is retried after its answer broke off", async () => {
+  test("a POST that opted in is retried after its answer broke off", async () => {
     server.reply(resetMidBody(), { body: { workflowId: "w9" } });
     await expect(
       retrying().POST("/workflow/launch", {
@@ -85,7 +85,7 @@ describe("a body that breaks off after its status", () => {
     expect(server.requests).toHaveLength(2);
   });
 
-  it("a stalled body hits the attempt's timeout: TimeoutError with the status that arrived", async () => {
+  test("a stalled body hits the attempt's timeout: TimeoutError with the status that arrived", async () => {
     server.reply({
       bodyDelayMs: 5_000,
       headers: { "content-type": "application/json" },
@@ -99,7 +99,7 @@ describe("a body that breaks off after its status", () => {
     );
   });
 
-  it("a stalled body is retried for a GET", async () => {
+  test("a stalled body is retried for a GET", async () => {
     server.reply(
       { bodyDelayMs: 5_000, headers: { "content-type": "application/json" }, body: "{}" },
       OK,
@@ -111,7 +111,7 @@ describe("a body that breaks off after its status", () => {
 });
 
 describe("a body arriving a byte at a time", () => {
-  it("a 2 MB JSON answer in 1-byte chunks: read whole, the process's peak RSS grows under 100 MB", async () => {
+  test("a 2 MB JSON answer in 1-byte chunks: read whole, the process's peak RSS grows under 100 MB", async () => {
     const { stdout } = await promisify(execFile)(
       process.execPath,
       [
@@ -129,7 +129,7 @@ describe("a body arriving a byte at a time", () => {
 });
 
 describe("size caps", () => {
-  it("a gzip bomb (1 MiB inflating to 1 GiB) stops at the cap with ResponseTooLargeError, memory bounded", async () => {
+  test("a gzip bomb (1 MiB inflating to 1 GiB) stops at the cap with ResponseTooLargeError, memory bounded", async () => {
     const bomb = gzipBomb(1024, 1024 * 1024);
     expect(bomb.length).toBeLessThan(1.1 * 1024 * 1024);
     server.reply({
@@ -150,7 +150,7 @@ describe("size caps", () => {
     expect(peak - before).toBeLessThan(400 * 1024 * 1024);
   });
 
-  it("the cap is set per client and per call, and a stream is not capped", async () => {
+  test("the cap is set per client and per call, and a stream is not capped", async () => {
     const text = "x".repeat(10_000);
     const download = (client = clientFor(server), init = {}) =>
       client.GET("/workflow/{workflowId}/download", {
@@ -172,7 +172,7 @@ describe("size caps", () => {
     expect(await new Response(stream).text()).toBe(text);
   });
 
-  it("a 100 MB error body: the error keeps its first 64 KiB, and the rest is not read", async () => {
+  test("a 100 MB error body: the error keeps its first 64 KiB, and the rest is not read", async () => {
     let written = 0;
     server.reply(endlessBody(500, 100 * 1024 * 1024, "e", (n) => (written = n)));
     const error = await failure(describeWorkflow());
@@ -185,7 +185,7 @@ describe("size caps", () => {
     expect(written).toBeLessThan(100 * 1024 * 1024);
   });
 
-  it("an error body cut at the cap that was JSON stays text, never a parse error", async () => {
+  test("an error body cut at the cap that was JSON stays text, never a parse error", async () => {
     const big = JSON.stringify({ message: "m".repeat(100_000) });
     server.reply({ status: 400, headers: { "content-type": "application/json" }, body: big });
     const error = await failure(describeWorkflow());

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, test } from "vitest";
 import type { LogEntry } from "../../src/http/log.js";
 import { useTestServer } from "../helpers/server.js";
 import { clientFor } from "../helpers/client.js";
@@ -12,7 +12,7 @@ function recordingClient(options = {}) {
 }
 
 describe("logger", () => {
-  it("gets one entry per call: method, path template, operation, status, duration, attempt, limiter wait, error", async () => {
+  test("gets one entry per call: method, path template, operation, status, duration, attempt, limiter wait, error", async () => {
     const { client, entries } = recordingClient();
     server.reply({ body: {} }, { status: 404, body: { message: "Workflow not found" } });
     await client.GET("/workflow/{workflowId}", { params: { path: { workflowId: "w1" } } });
@@ -43,7 +43,7 @@ describe("logger", () => {
     expect(entries[0]!.durationMs).toBeGreaterThanOrEqual(0);
   });
 
-  it("records attempts that got no response, with the error and no status", async () => {
+  test("records attempts that got no response, with the error and no status", async () => {
     const { client, entries } = recordingClient({ timeoutMs: 50 });
     server.reply({ delayMs: 5_000, body: {} });
     await expect(client.GET("/service-info")).rejects.toThrow("timed out");
@@ -56,7 +56,7 @@ describe("logger", () => {
     expect(entries[0]!.status).toBeUndefined();
   });
 
-  it("measures the time until the response arrived", async () => {
+  test("measures the time until the response arrived", async () => {
     const { client, entries } = recordingClient();
     server.reply({ delayMs: 120, body: {} });
     await client.GET("/service-info");
@@ -64,7 +64,7 @@ describe("logger", () => {
     expect(entries[0]!.durationMs).toBeGreaterThanOrEqual(100);
   });
 
-  it("a throwing logger does not fail the call", async () => {
+  test("a throwing logger does not fail the call", async () => {
     const client = clientFor(server, {
       logger: () => {
         throw new Error("logger bug");

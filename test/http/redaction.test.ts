@@ -1,5 +1,5 @@
 import { inspect } from "node:util";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
 import { createSeqeraClient, type SeqeraApiError } from "../../src/index.js";
 import { type LogEntry } from "../../src/http/log.js";
 import { startServer, type TestServer } from "../helpers/server.js";
@@ -49,14 +49,14 @@ async function failure(call: Promise<unknown>) {
 }
 
 describe("the token is never exposed", () => {
-  it("not by the client object", () => {
+  test("not by the client object", () => {
     const client = clientFor(server, { logger: () => {} });
     expectNoToken(client);
     expectNoToken(client.config);
     expectNoToken(Object.getOwnPropertyDescriptors(client));
   });
 
-  it.each([400, 403, 404, 409, 429, 500])(
+  test.each([400, 403, 404, 409, 429, 500])(
     "not by a %i error, even when the body echoes it",
     async (status) => {
       const error = await failure(
@@ -73,7 +73,7 @@ describe("the token is never exposed", () => {
     },
   );
 
-  it("not when the echo escapes the token's slashes in JSON (\\/)", async () => {
+  test("not when the echo escapes the token's slashes in JSON (\\/)", async () => {
     // Base64 tokens may hold "/"; some JSON encoders (PHP's, for one) write it as "\/".
     const slashed = "eyJ0aWQiOiA5OTl9.c2Vj/cmV0+LXRva2Vu/LXZhbHVl";
     const escaping = await startServer((request) => ({
@@ -95,7 +95,7 @@ describe("the token is never exposed", () => {
     }
   });
 
-  it("not by connection and timeout errors", async () => {
+  test("not by connection and timeout errors", async () => {
     const closed = await startServer();
     await closed.close();
     expectNoToken(await failure(clientFor(closed).GET("/service-info")));
@@ -125,7 +125,7 @@ describe("the token is never exposed", () => {
     });
     const bearer = (r: { headers: Record<string, unknown> }) => String(r.headers.authorization);
 
-    it.each([400, 401, 403, 404, 409, 429, 500, 503])(
+    test.each([400, 401, 403, 404, 409, 429, 500, 503])(
       "a %i echoing it in the body, whole and cut short, and in headers",
       async (status) => {
         hostile.handle((r) => ({
@@ -144,7 +144,7 @@ describe("the token is never exposed", () => {
       },
     );
 
-    it("a body that is not JSON, which V8's JSON.parse would quote in its message", async () => {
+    test("a body that is not JSON, which V8's JSON.parse would quote in its message", async () => {
       hostile.handle((r) => ({
         headers: { "content-type": "application/json", "x-echo": bearer(r) },
         body: `<pre>${bearer(r)}</pre>`,
@@ -163,7 +163,7 @@ describe("the token is never exposed", () => {
       expectNoFragment(invalid);
     });
 
-    it("a redirect whose Location carries it", async () => {
+    test("a redirect whose Location carries it", async () => {
       hostile.handle(() => ({
         status: 307,
         headers: { location: `${elsewhere.url}/steal/${TOKEN}?t=${TOKEN}` },
@@ -177,7 +177,7 @@ describe("the token is never exposed", () => {
       expect(elsewhere.requests).toHaveLength(0);
     });
 
-    it("a success too large for the cap, or whose body broke off, with the token in headers", async () => {
+    test("a success too large for the cap, or whose body broke off, with the token in headers", async () => {
       hostile.handle((r) => ({
         headers: { "content-type": "application/json", "x-echo": bearer(r) },
         body: `{"echo": "${bearer(r)}", "pad": "${"x".repeat(2000)}"}`,
@@ -197,7 +197,7 @@ describe("the token is never exposed", () => {
     });
   });
 
-  it("not by configuration errors", () => {
+  test("not by configuration errors", () => {
     let error: unknown;
     try {
       createSeqeraClient({ token: `${TOKEN} `, baseUrl: server.url });
@@ -208,7 +208,7 @@ describe("the token is never exposed", () => {
     expectNoToken(error);
   });
 
-  it("not by logger entries, which carry no Authorization header either", async () => {
+  test("not by logger entries, which carry no Authorization header either", async () => {
     const entries: LogEntry[] = [];
     const client = clientFor(server, { logger: (entry) => entries.push(entry) });
     await client.GET("/ok" as never);
@@ -219,7 +219,7 @@ describe("the token is never exposed", () => {
     expect(text.toLowerCase()).not.toContain("authorization");
   });
 
-  it("not on the console: the client prints nothing", async () => {
+  test("not on the console: the client prints nothing", async () => {
     const printed: string[] = [];
     const capture = (...args: unknown[]) => {
       printed.push(args.map(String).join(" "));

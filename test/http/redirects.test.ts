@@ -2,7 +2,7 @@
  * Redirects never carry the token or a request body to another origin, never turn a call into
  * another method, and still let downloads reach presigned storage URLs.
  */
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, test } from "vitest";
 import { RedirectError } from "../../src/index.js";
 import { clientFor, TOKEN } from "../helpers/client.js";
 import { startServer, useTestServer } from "../helpers/server.js";
@@ -28,7 +28,7 @@ const credentials = {
 };
 
 describe("requests with a body, or methods other than GET and HEAD", () => {
-  it.each([307, 308, 302, 301, 303])(
+  test.each([307, 308, 302, 301, 303])(
     "a cross-origin %i is a RedirectError naming the location; nothing reaches the other origin",
     async (status) => {
       elsewhere.reset();
@@ -45,7 +45,7 @@ describe("requests with a body, or methods other than GET and HEAD", () => {
     },
   );
 
-  it("a DELETE redirected elsewhere is not followed either", async () => {
+  test("a DELETE redirected elsewhere is not followed either", async () => {
     elsewhere.reset();
     api.reply(redirect(307, `${elsewhere.url}/workflow/w1`));
     const error = await failure(
@@ -55,7 +55,7 @@ describe("requests with a body, or methods other than GET and HEAD", () => {
     expect(elsewhere.requests).toHaveLength(0);
   });
 
-  it("a same-origin 307 is followed with the same method, body and token", async () => {
+  test("a same-origin 307 is followed with the same method, body and token", async () => {
     api.reply(redirect(307, "/v2/credentials"), { body: { credentialsId: "c1" } });
     await expect(clientFor(api).POST("/credentials", credentials)).resolves.toEqual({
       credentialsId: "c1",
@@ -68,7 +68,7 @@ describe("requests with a body, or methods other than GET and HEAD", () => {
     expect(second!.headers.authorization).toBe(`Bearer ${TOKEN}`);
   });
 
-  it.each([301, 302, 303])(
+  test.each([301, 302, 303])(
     "a same-origin %i that would turn a POST into a GET is a RedirectError, never a success",
     async (status) => {
       api.reply(redirect(status, "/credentials/c1"), { body: { credentials: {} } });
@@ -86,7 +86,7 @@ describe("GET and HEAD", () => {
       params: { path: { datasetId: "d1", version: "1", fileName: "samples.csv" } },
     });
 
-  it.each([302, 307])(
+  test.each([302, 307])(
     "a %i to a presigned URL elsewhere is followed, without the token",
     async (status) => {
       elsewhere.reset();
@@ -101,7 +101,7 @@ describe("GET and HEAD", () => {
     },
   );
 
-  it("once a chain has left the API's origin, the token is not sent again, even back there", async () => {
+  test("once a chain has left the API's origin, the token is not sent again, even back there", async () => {
     elsewhere.reset();
     elsewhere.reply(redirect(302, `${api.url}/back`));
     api.reply(redirect(302, `${elsewhere.url}/hop`), {
@@ -115,7 +115,7 @@ describe("GET and HEAD", () => {
     ]);
   });
 
-  it("more than 10 redirects, or one to another scheme, is a RedirectError", async () => {
+  test("more than 10 redirects, or one to another scheme, is a RedirectError", async () => {
     api.handle(() => redirect(302, "/loop"));
     try {
       const error = await failure(download());

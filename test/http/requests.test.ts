@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, test } from "vitest";
 import { operations } from "../../generated/operations.js";
 import { ConfigurationError } from "../../src/index.js";
 import { useTestServer } from "../helpers/server.js";
@@ -9,13 +9,13 @@ const server = await useTestServer();
 const last = () => server.requests.at(-1)!;
 
 describe("headers", () => {
-  it("sends the bearer token and Accept-Version 1 by default", async () => {
+  test("sends the bearer token and Accept-Version 1 by default", async () => {
     await clientFor(server).GET("/user-info");
     expect(last().headers.authorization).toBe(`Bearer ${TOKEN}`);
     expect(last().headers["accept-version"]).toBe("1");
   });
 
-  it("sends the client's Accept-Version, and a call's own over it", async () => {
+  test("sends the client's Accept-Version, and a call's own over it", async () => {
     const client = clientFor(server, { acceptVersion: "2" });
     await client.GET("/user-info");
     expect(last().headers["accept-version"]).toBe("2");
@@ -25,7 +25,7 @@ describe("headers", () => {
     expect(last().headers["accept-version"]).toBe("2");
   });
 
-  it("sends extra headers a call sets", async () => {
+  test("sends extra headers a call sets", async () => {
     await clientFor(server).GET("/user-info", { headers: { "X-Request-Id": "r-1" } });
     expect(last().headers["x-request-id"]).toBe("r-1");
     await clientFor(server).GET("/user-info", { headers: [["X-Request-Id", "r-2"]] });
@@ -36,7 +36,7 @@ describe("headers", () => {
 });
 
 describe("custom fetch", () => {
-  it("sends every request through it, with the attempt's abort signal", async () => {
+  test("sends every request through it, with the attempt's abort signal", async () => {
     const seen: { url: string; auth: string | null; signal: boolean }[] = [];
     const client = clientFor(server, {
       fetch: (request, init) => {
@@ -58,14 +58,14 @@ describe("custom fetch", () => {
 });
 
 describe("query serialization follows each operation's schema", () => {
-  it("checks the pinned schema really mixes both styles for `attributes`", () => {
+  test("checks the pinned schema really mixes both styles for `attributes`", () => {
     expect(operations["GET /compute-envs"]!.query.attributes!.explode).toBe(false);
     expect(operations["GET /compute-envs/{computeEnvId}"]!.query.attributes!.explode).toBe(true);
     expect(operations["GET /workflow"]!.query.attributes!.explode).toBe(false);
     expect(operations["GET /actions"]!.query.attributes!.explode).toBe(true);
   });
 
-  it("comma-joins `attributes` on GET /compute-envs (explode: false)", async () => {
+  test("comma-joins `attributes` on GET /compute-envs (explode: false)", async () => {
     await clientFor(server).GET("/compute-envs", {
       params: { query: { attributes: ["labels", "resources"], status: "AVAILABLE" } },
     });
@@ -73,7 +73,7 @@ describe("query serialization follows each operation's schema", () => {
     expect(last().query.get("attributes")).toBe("labels,resources");
   });
 
-  it("repeats `attributes` on GET /compute-envs/{computeEnvId} (explode: true)", async () => {
+  test("repeats `attributes` on GET /compute-envs/{computeEnvId} (explode: true)", async () => {
     await clientFor(server).GET("/compute-envs/{computeEnvId}", {
       params: { path: { computeEnvId: "ce1" }, query: { attributes: ["labels", "resources"] } },
     });
@@ -81,7 +81,7 @@ describe("query serialization follows each operation's schema", () => {
     expect(last().query.getAll("attributes")).toEqual(["labels", "resources"]);
   });
 
-  it("comma-joins on GET /workflow and repeats on GET /actions", async () => {
+  test("comma-joins on GET /workflow and repeats on GET /actions", async () => {
     const client = clientFor(server);
     await client.GET("/workflow", {
       params: { query: { attributes: ["labels", "optimized"], max: 10 } },
@@ -93,7 +93,7 @@ describe("query serialization follows each operation's schema", () => {
   });
 
   // The published schema types these items as `object` (really strings), hence request().
-  it("repeats `dirs` and `files` on GET /data-links/{dataLinkId}/script/download", async () => {
+  test("repeats `dirs` and `files` on GET /data-links/{dataLinkId}/script/download", async () => {
     await clientFor(server).request("GET", "/data-links/{dataLinkId}/script/download", {
       params: { path: { dataLinkId: "dl-1" }, query: { dirs: ["a/", "b c/"], files: ["x.txt"] } },
     });
@@ -101,7 +101,7 @@ describe("query serialization follows each operation's schema", () => {
     expect(last().query.getAll("files")).toEqual(["x.txt"]);
   });
 
-  it("skips undefined values and empty arrays, and encodes reserved characters", async () => {
+  test("skips undefined values and empty arrays, and encodes reserved characters", async () => {
     await clientFor(server).GET("/workflow", {
       params: { query: { search: "name:a&b=c", max: undefined, attributes: [] } },
     });
@@ -111,7 +111,7 @@ describe("query serialization follows each operation's schema", () => {
 });
 
 describe("path parameters can never change the operation", () => {
-  it("refuses a call missing a path parameter before sending it", async () => {
+  test("refuses a call missing a path parameter before sending it", async () => {
     const client = clientFor(server);
     await expect(
       client.request("GET", "/workflow/{workflowId}", { params: { path: {} } }),
@@ -122,7 +122,7 @@ describe("path parameters can never change the operation", () => {
     expect(server.requests).toHaveLength(0);
   });
 
-  it.each([".", ".."])(
+  test.each([".", ".."])(
     "refuses %j, which the URL parser would resolve as a dot segment, before any request",
     async (value) => {
       const client = clientFor(server);
@@ -145,7 +145,7 @@ describe("path parameters can never change the operation", () => {
     },
   );
 
-  it.each([
+  test.each([
     ["a/b c", "/workflow/a%2Fb%20c"],
     ["%2e%2e", "/workflow/%252e%252e"],
     [".%2E", "/workflow/.%252E"],
@@ -160,7 +160,7 @@ describe("path parameters can never change the operation", () => {
     expect(last().pathname.split("/")).toHaveLength(3);
   });
 
-  it("refuses a path parameter that is neither a string nor a finite number", async () => {
+  test("refuses a path parameter that is neither a string nor a finite number", async () => {
     const client = clientFor(server);
     for (const workflowId of [Number.NaN, { id: 1 }, ["a", "b"]]) {
       await expect(
@@ -174,7 +174,7 @@ describe("path parameters can never change the operation", () => {
 });
 
 describe("bodies", () => {
-  it("sends JSON bodies with their content type", async () => {
+  test("sends JSON bodies with their content type", async () => {
     server.reply({ body: { workflowId: "w1" } });
     const launch = { computeEnvId: "ce1", pipeline: "nf-core/rnaseq", workDir: "s3://bucket/work" };
     const data = await clientFor(server).POST("/workflow/launch", { body: { launch } });
@@ -184,7 +184,7 @@ describe("bodies", () => {
     expect(JSON.parse(last().body.toString())).toEqual({ launch });
   });
 
-  it.each([
+  test.each([
     ["/workspaces/{workspaceId}/datasets/{datasetId}/upload", { workspaceId: 7, datasetId: "ds1" }],
     ["/datasets/{datasetId}/upload", { datasetId: "ds1" }],
   ] as const)(
@@ -209,7 +209,7 @@ describe("bodies", () => {
     },
   );
 
-  it("keeps a File's own name and media type (TSV)", async () => {
+  test("keeps a File's own name and media type (TSV)", async () => {
     server.reply({ body: {} });
     const tsv = new File(["sample\tfastq\n"], "samples.tsv", { type: "text/tab-separated-values" });
     await clientFor(server).POST("/datasets/{datasetId}/upload", {
@@ -222,7 +222,7 @@ describe("bodies", () => {
     expect(await file.text()).toBe("sample\tfastq\n");
   });
 
-  it("passes a ready FormData through untouched", async () => {
+  test("passes a ready FormData through untouched", async () => {
     server.reply({ body: {} });
     const form = new FormData();
     form.append("file", new Blob(["a,b\n"], { type: "text/csv" }), "mine.csv");

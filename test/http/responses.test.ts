@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, test } from "vitest";
 import { useTestServer } from "../helpers/server.js";
 import { clientFor } from "../helpers/client.js";
 
@@ -8,7 +8,7 @@ const LOG = "N E X T F L O W  ~  version 24.04.4\nLaunching `main.nf`\n";
 const BYTES = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff]);
 
 describe("success bodies follow the operation table", () => {
-  it("JSON operations resolve to the parsed body", async () => {
+  test("JSON operations resolve to the parsed body", async () => {
     server.reply({ body: { workflow: { id: "w1", status: "SUCCEEDED" } } });
     const data = await clientFor(server).GET("/workflow/{workflowId}", {
       params: { path: { workflowId: "w1" } },
@@ -16,7 +16,7 @@ describe("success bodies follow the operation table", () => {
     expect(data.workflow?.status).toBe("SUCCEEDED");
   });
 
-  it("text/plain log downloads resolve to a string", async () => {
+  test("text/plain log downloads resolve to a string", async () => {
     server.reply({ headers: { "content-type": "text/plain" }, body: LOG });
     const log = await clientFor(server).GET("/workflow/{workflowId}/download", {
       params: { path: { workflowId: "w1" }, query: { fileName: "nf-w1.log" } },
@@ -24,13 +24,13 @@ describe("success bodies follow the operation table", () => {
     expect(log).toBe(LOG);
   });
 
-  it("text/csv exports resolve to a string", async () => {
+  test("text/csv exports resolve to a string", async () => {
     server.reply({ headers: { "content-type": "text/csv" }, body: "id,event\n1,login\n" });
     const csv = await clientFor(server).GET("/admin/audit-logs-v2/export-csv");
     expect(csv).toBe("id,event\n1,login\n");
   });
 
-  it("octet-stream downloads resolve to a Blob", async () => {
+  test("octet-stream downloads resolve to a Blob", async () => {
     server.reply({ headers: { "content-type": "application/octet-stream" }, body: BYTES });
     const blob = await clientFor(server).GET("/avatars/{avatarId}", {
       params: { path: { avatarId: "a1" } },
@@ -39,7 +39,7 @@ describe("success bodies follow the operation table", () => {
     expect(Buffer.from(await blob.arrayBuffer())).toEqual(BYTES);
   });
 
-  it("an HTML page (a login or proxy page) is an error, never a success, whatever the operation", async () => {
+  test("an HTML page (a login or proxy page) is an error, never a success, whatever the operation", async () => {
     const page = {
       headers: { "content-type": "text/html; charset=utf-8" },
       body: "<html>Sign in</html>",
@@ -59,7 +59,7 @@ describe("success bodies follow the operation table", () => {
     await expect(client.GET("/service-info")).rejects.toThrow(html);
   });
 
-  it("operations without content resolve to undefined", async () => {
+  test("operations without content resolve to undefined", async () => {
     server.reply({ status: 204 });
     const data = await clientFor(server).DELETE("/workflow/{workflowId}", {
       params: { path: { workflowId: "w1" } },
@@ -69,7 +69,7 @@ describe("success bodies follow the operation table", () => {
 });
 
 describe("per-call parseAs", () => {
-  it('"stream" hands back the ReadableStream unread', async () => {
+  test('"stream" hands back the ReadableStream unread', async () => {
     server.reply({ headers: { "content-type": "text/plain" }, body: LOG });
     const stream = await clientFor(server).GET("/workflow/{workflowId}/download", {
       params: { path: { workflowId: "w1" } },
@@ -79,7 +79,7 @@ describe("per-call parseAs", () => {
     expect(await new Response(stream).text()).toBe(LOG);
   });
 
-  it('"text" reads a JSON operation as text', async () => {
+  test('"text" reads a JSON operation as text', async () => {
     server.reply({ body: { ok: true } });
     const text = await clientFor(server).GET("/service-info", { parseAs: "text" });
     expect(text).toBe('{"ok":true}');
@@ -87,7 +87,7 @@ describe("per-call parseAs", () => {
 });
 
 describe("raw", () => {
-  it("resolves to the parsed body and the Response", async () => {
+  test("resolves to the parsed body and the Response", async () => {
     server.reply({ headers: { "x-trace": "t1" }, body: { user: { userName: "ada" } } });
     const { data, response } = await clientFor(server).raw.GET("/user-info");
     expect(data.user?.userName).toBe("ada");
@@ -95,7 +95,7 @@ describe("raw", () => {
     expect(response.headers.get("x-trace")).toBe("t1");
   });
 
-  it("works for request() too", async () => {
+  test("works for request() too", async () => {
     server.reply({ status: 201, body: { role: { name: "r" } } });
     const { data, response } = await clientFor(server).raw.request("post", "/roles", {
       body: { name: "r" },
@@ -107,7 +107,7 @@ describe("raw", () => {
 });
 
 describe("request(), the untyped escape hatch", () => {
-  it("calls any listed operation with its table entry", async () => {
+  test("calls any listed operation with its table entry", async () => {
     server.reply({ headers: { "content-type": "text/plain" }, body: LOG });
     const client = clientFor(server, { workspaceId: 9 });
     const log = await client.request("GET", "/workflow/{workflowId}/download", {
@@ -117,7 +117,7 @@ describe("request(), the untyped escape hatch", () => {
     expect(server.requests[0]!.url).toBe("/workflow/w1/download?workspaceId=9");
   });
 
-  it("reads paths the schema does not list by their Content-Type", async () => {
+  test("reads paths the schema does not list by their Content-Type", async () => {
     const client = clientFor(server, { workspaceId: 9 });
     server.reply({ body: { a: 1 } });
     expect(await client.request("GET", "/not-in-schema")).toEqual({ a: 1 });

@@ -2,7 +2,7 @@
  * Retries, end to end through the client against a loopback server that fails on cue: the
  * n-th arrival on a route gets the n-th scripted answer, later ones a 200 echoing the request.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, test } from "vitest";
 import {
   ConnectionError,
   RateLimitError,
@@ -49,7 +49,7 @@ const call = (path: string, init: Record<string, unknown> = {}, options?: Seqera
   } as never) as Promise<Echo>;
 
 describe("429: retried for every method, after Retry-After", () => {
-  it("waits for Retry-After (0 meaning about a second) and logs each retry", async () => {
+  test("waits for Retry-After (0 meaning about a second) and logs each retry", async () => {
     const path = route(status(429, "0"), status(429, "1"));
     const log: LogEntry[] = [];
     const data = await call(path, {}, { logger: (e) => log.push(e) });
@@ -64,7 +64,7 @@ describe("429: retried for every method, after Retry-After", () => {
     expect(second!.at - first!.at).toBeGreaterThanOrEqual(990);
   });
 
-  it.each(["POST", "PATCH"])(
+  test.each(["POST", "PATCH"])(
     "a %s answered 429 is sent again (the service did nothing): exactly two arrivals",
     async (method) => {
       const path = route(status(429, "0"));
@@ -74,7 +74,7 @@ describe("429: retried for every method, after Retry-After", () => {
     },
   );
 
-  it.each(["soon", "-3", "1.5", "NaN", "Infinity", "1e3", "", "Wed, 99 Foo 2025 00:00:00 GMT"])(
+  test.each(["soon", "-3", "1.5", "NaN", "Infinity", "1e3", "", "Wed, 99 Foo 2025 00:00:00 GMT"])(
     "a garbage Retry-After %j is read as absent: about a second",
     async (value) => {
       const path = route(status(429, value));
@@ -86,7 +86,7 @@ describe("429: retried for every method, after Retry-After", () => {
     },
   );
 
-  it("does not wait out a Retry-After longer than maxDelayMs: the RateLimitError goes back", async () => {
+  test("does not wait out a Retry-After longer than maxDelayMs: the RateLimitError goes back", async () => {
     const path = route(status(429, "30"));
     const error = await call(path).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RateLimitError);
@@ -96,13 +96,13 @@ describe("429: retried for every method, after Retry-After", () => {
 });
 
 describe("other failures: GET, HEAD, OPTIONS, PUT, DELETE", () => {
-  it("retries a burst of 503 and a 502/504 until it succeeds", async () => {
+  test("retries a burst of 503 and a 502/504 until it succeeds", async () => {
     const path = route(status(503), status(503), status(502), status(504));
     await expect(call(path)).resolves.toMatchObject({ n: 5 });
     expect(arrivals(path)).toHaveLength(5);
   });
 
-  it("retries connection resets on GET, DELETE and PUT, resending the body", async () => {
+  test("retries connection resets on GET, DELETE and PUT, resending the body", async () => {
     for (const method of ["GET", "DELETE", "PUT"]) {
       const path = route(reset, reset);
       const body = method === "PUT" ? { name: "x".repeat(1000) } : undefined;
@@ -114,7 +114,7 @@ describe("other failures: GET, HEAD, OPTIONS, PUT, DELETE", () => {
     }
   });
 
-  it("retries an attempt that timed out without the caller aborting", async () => {
+  test("retries an attempt that timed out without the caller aborting", async () => {
     const path = route({ delayMs: 3000, body: {} });
     const log: LogEntry[] = [];
     await expect(
@@ -123,7 +123,7 @@ describe("other failures: GET, HEAD, OPTIONS, PUT, DELETE", () => {
     expect(log[0]?.retry?.reason).toBe("attempt timed out");
   });
 
-  it("returns the last error when attempts run out", async () => {
+  test("returns the last error when attempts run out", async () => {
     const path = route(...Array<ScriptedResponse>(5).fill(status(503)));
     const error = await call(path, {}, { retry: { maxAttempts: 3, baseDelayMs: 10 } }).catch(
       (e: unknown) => e,
@@ -132,7 +132,7 @@ describe("other failures: GET, HEAD, OPTIONS, PUT, DELETE", () => {
     expect(arrivals(path)).toHaveLength(3);
   });
 
-  it("stops before the next attempt once the time budget would be exceeded", async () => {
+  test("stops before the next attempt once the time budget would be exceeded", async () => {
     const path = route(status(429, "1"), status(429, "1"));
     const error = await call(path, {}, { retry: { maxElapsedMs: 1500, baseDelayMs: 10 } }).catch(
       (e: unknown) => e,
@@ -141,13 +141,13 @@ describe("other failures: GET, HEAD, OPTIONS, PUT, DELETE", () => {
     expect(arrivals(path)).toHaveLength(2);
   });
 
-  it("does not retry other statuses", async () => {
+  test("does not retry other statuses", async () => {
     const path = route(status(500), status(400));
     await expect(call(path)).rejects.toBeInstanceOf(ServerError);
     expect(arrivals(path)).toHaveLength(1);
   });
 
-  it("retry: false sends once", async () => {
+  test("retry: false sends once", async () => {
     const path = route(status(503));
     await expect(call(path, {}, { retry: false })).rejects.toBeInstanceOf(ServerError);
     expect(arrivals(path)).toHaveLength(1);
@@ -155,7 +155,7 @@ describe("other failures: GET, HEAD, OPTIONS, PUT, DELETE", () => {
 });
 
 describe("POST and PATCH", () => {
-  it("are never sent twice after a reset or a 503 without the caller's opt-in", async () => {
+  test("are never sent twice after a reset or a 503 without the caller's opt-in", async () => {
     for (const method of ["POST", "PATCH"]) {
       const dropped = route(reset);
       await expect(call(dropped, { method, body: {} })).rejects.toBeInstanceOf(ConnectionError);
@@ -166,7 +166,7 @@ describe("POST and PATCH", () => {
     }
   });
 
-  it("are retried, with their body, when the call opts in", async () => {
+  test("are retried, with their body, when the call opts in", async () => {
     const path = route(reset, status(503));
     const body = { launch: "pipeline" };
     await expect(call(path, { method: "POST", body, retryUnsafe: true })).resolves.toEqual({
@@ -178,7 +178,7 @@ describe("POST and PATCH", () => {
 });
 
 describe("the caller's signal", () => {
-  it("an abort during the wait between attempts rejects at once and sends nothing more", async () => {
+  test("an abort during the wait between attempts rejects at once and sends nothing more", async () => {
     const path = route(status(503, "1"));
     const controller = new AbortController();
     const pending = call(path, { signal: controller.signal });
@@ -189,7 +189,7 @@ describe("the caller's signal", () => {
     expect(arrivals(path)).toHaveLength(1);
   });
 
-  it("the caller's timeout is final: a slow answer past it is not retried", async () => {
+  test("the caller's timeout is final: a slow answer past it is not retried", async () => {
     const path = route({ delayMs: 3000, body: {} });
     const error = await call(path, { signal: AbortSignal.timeout(200) }).catch((e: unknown) => e);
     // The caller's own reason (a DOMException), not the client's TimeoutError.

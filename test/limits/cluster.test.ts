@@ -4,7 +4,7 @@
  */
 import { createHash } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { RateLimiterUnavailableError } from "../../src/errors/index.js";
 import { createRateLimiter } from "../../src/limits/limiter.js";
 import {
@@ -40,7 +40,7 @@ describe("rate limiter in cluster mode (Redis)", () => {
   // second as the server counts them, and no 429 (a limiter that does not share the budget
   // draws hundreds).
   for (const round of [1, 2]) {
-    it(`6 processes × 60 calls on one token (round ${round}): each call answered once, the pace kept`, async () => {
+    test(`6 processes × 60 calls on one token (round ${round}): each call answered once, the pace kept`, async () => {
       const token = `cluster-${Math.random()}`;
       const callers = Array.from({ length: 6 }, () =>
         startCaller({ SERVER_URL: server.url, TOKEN: token, CALLS: "60", REDIS_URL: redis.url }),
@@ -55,25 +55,25 @@ describe("rate limiter in cluster mode (Redis)", () => {
   }
 
   // The same checks as in process (rate-limit.test.ts).
-  it("a request whose SYN was dropped counts from when it left, a second after its slot was taken", async () => {
+  test("a request whose SYN was dropped counts from when it left, a second after its slot was taken", async () => {
     await expectSlotsCountFromTheSend(`late-${Math.random()}`, { redis: redis.url });
   });
 
-  it("unanswered calls hold no slot: another client on the token goes on", async () => {
+  test("unanswered calls hold no slot: another client on the token goes on", async () => {
     await expectUnansweredCallsHoldNoSlot(`unanswered-${Math.random()}`, { redis: redis.url });
   });
 
-  it("waiting for a slot is bounded by the call's timeoutMs, with a TimeoutError", async () => {
+  test("waiting for a slot is bounded by the call's timeoutMs, with a TimeoutError", async () => {
     await expectWaitBoundedByTimeout(`wait-timeout-${Math.random()}`, { redis: redis.url });
   });
 
-  it("a slot moved to when its request was answered keeps its key alive that long", async () => {
+  test("a slot moved to when its request was answered keeps its key alive that long", async () => {
     const token = `ttl-${Math.random()}`;
     const limiter = createRateLimiter(token, { redis: redis.url, perHour: null });
     const slot = await limiter.acquire(call);
     await sleep(2500); // the key was set to live 3,015 ms from the take
     await slot.sending(() => fetch(server.url).then((r) => r.text()));
-    slot.done(200);
+    slot.done();
     await limiter.close(); // after the move it sent
     const { Redis } = await import("ioredis");
     const client = new Redis(redis.url);
@@ -95,11 +95,11 @@ describe("rate limiter in cluster mode (Redis)", () => {
     }
   });
 
-  it("the budget lives in Redis under a hash of the token, which never reaches Redis", async () => {
+  test("the budget lives in Redis under a hash of the token, which never reaches Redis", async () => {
     const token = `secret-${Math.random()}`;
     const limits = { perSecond: 3, perHour: 5, redis: redis.url };
     const limiter = createRateLimiter(token, limits);
-    for (let i = 0; i < 5; i++) (await limiter.acquire(call)).done(200);
+    for (let i = 0; i < 5; i++) (await limiter.acquire(call)).done();
     await limiter.close();
 
     // A new process-like limiter on the same token finds the hourly budget spent.
@@ -124,7 +124,7 @@ describe("rate limiter in cluster mode (Redis)", () => {
   });
 });
 
-it("with Redis unreachable, a queued call can still be aborted, and close() fails the rest typed", async () => {
+test("with Redis unreachable, a queued call can still be aborted, and close() fails the rest typed", async () => {
   const limiter = createRateLimiter(`unreachable-${Math.random()}`, {
     redis: `redis://127.0.0.1:${await freePort()}`,
   });

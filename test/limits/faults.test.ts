@@ -4,7 +4,7 @@
  * off, slow answers.
  */
 import { createHash } from "node:crypto";
-import { expect, it } from "vitest";
+import { expect, test } from "vitest";
 import { SeqeraApiError } from "../../src/index.js";
 import { clientFor } from "../helpers/client.js";
 import {
@@ -51,7 +51,7 @@ const server = await useTestServer((request) => {
   return fault ? ANSWERS[fault] : { body: { ok: true } };
 });
 
-it("every logical call succeeds exactly once or fails visibly; a POST is sent again only after a 429", async () => {
+test("every logical call succeeds exactly once or fails visibly; a POST is sent again only after a 429", async () => {
   const client = clientFor(server, {
     token: `faults-${Math.random()}`,
     rateLimit: { perSecond: 50 },

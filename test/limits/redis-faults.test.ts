@@ -5,7 +5,7 @@
  * none may be sent twice, and the caller must exit by itself. A missing redis-server fails
  * these tests (.ci/run installs it).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
   maxInWindow,
   startStrictServer,
@@ -55,7 +55,7 @@ describe("rate limiter when Redis fails", () => {
   const arrivalsOf = (pid: number) =>
     server.arrivals.filter((a) => a.url.startsWith(`/call/${pid}/`));
 
-  it("killed and restarted empty mid-run: queued calls go on, never 21 in a second", async () => {
+  test("killed and restarted empty mid-run: queued calls go on, never 21 in a second", async () => {
     const redis = await startRedis();
     try {
       // 100 calls at 20/s take about 5 s; Redis dies after the first burst.
@@ -73,7 +73,7 @@ describe("rate limiter when Redis fails", () => {
     }
   });
 
-  it("stopped for 5 s then resumed: calls wait and go on", async () => {
+  test("stopped for 5 s then resumed: calls wait and go on", async () => {
     const redis = await startRedis();
     try {
       const c = caller(redis.url, 100);
@@ -91,7 +91,7 @@ describe("rate limiter when Redis fails", () => {
     }
   });
 
-  it("down from the start: every call fails typed after redisTimeoutMs, none sent", async () => {
+  test("down from the start: every call fails typed after redisTimeoutMs, none sent", async () => {
     const url = `redis://127.0.0.1:${await freePort()}`;
     const c = caller(url, 100, { REDIS_TIMEOUT_MS: "1500" });
     const [result] = await expectEachCallSettledOnce([c], server, 20_000);
@@ -101,7 +101,7 @@ describe("rate limiter when Redis fails", () => {
     expect(arrivalsOf(result!.pid)).toEqual([]);
   });
 
-  it("CLIENT KILL mid-run: the connection comes back and calls go on", async () => {
+  test("CLIENT KILL mid-run: the connection comes back and calls go on", async () => {
     const redis = await startRedis();
     const { Redis } = await import("ioredis");
     const admin = new Redis(redis.url);
@@ -120,7 +120,7 @@ describe("rate limiter when Redis fails", () => {
     }
   });
 
-  it("close() with 100 queued: each fails typed at once, none sent, the process exits", async () => {
+  test("close() with 100 queued: each fails typed at once, none sent, the process exits", async () => {
     const redis = await startRedis();
     try {
       // Twenty go out at once; the other 80 are still queued when the client closes.

@@ -30,3 +30,12 @@ test("the surface stays small: at most 70 names from the main entry, 8 from ./te
   expect(counts[1]![0]).toBe("seqera-api-client/testing");
   expect(counts[1]![1]).toBeLessThanOrEqual(8);
 });
+
+test("docs/configuration.md names every export of ./testing", async () => {
+  const testing = committed.slice(committed.indexOf("## seqera-api-client/testing"));
+  const names = [...testing.matchAll(/^### (\S+)$/gm)].map((m) => m[1]!);
+  const doc = await readFile(new URL("../../docs/configuration.md", import.meta.url), "utf8");
+  const section = doc.slice(doc.indexOf("## What the package exports"));
+  expect(names.length).toBeGreaterThan(0);
+  expect(names.filter((name) => !section.includes(`\`${name}\``))).toEqual([]);
+});

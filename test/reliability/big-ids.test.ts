@@ -2,12 +2,11 @@
  * Workspace ids past 2^53 are sent exactly by the helpers, as `client.GET` sends them: as
  * numbers they would lose digits (9007199254740993 became …992, another workspace's id).
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, test } from "vitest";
 import {
   cancelRun,
   copyPipeline,
-  findComputeEnv,
-  findPipeline,
+  find,
   launchPipeline,
   listRuns,
   NameNotFoundError,
@@ -50,23 +49,23 @@ describe.each([
   ["a derived client's workspace", () => clientFor(server).withWorkspace(BIG)],
   ["the client's workspaceId", () => clientFor(server, { workspaceId: BIG })],
 ])("a workspace id of %s past 2^53 is sent exactly", (_, client) => {
-  it("waitForRun", async () => {
+  test("waitForRun", async () => {
     await waitForRun(client(), "w1");
     expect(sent()).toEqual([BIG]);
   });
 
-  it("findComputeEnv and findPipeline", async () => {
-    await findComputeEnv(client(), "aws");
-    await findPipeline(client(), "hello");
+  test("find.computeEnv and find.pipeline", async () => {
+    await find.computeEnv(client(), "aws");
+    await find.pipeline(client(), "hello");
     expect(sent()).toEqual([BIG, BIG]);
   });
 
-  it("listRuns", async () => {
+  test("listRuns", async () => {
     for await (const _ of listRuns(client()));
     expect(sent()).toEqual([BIG]);
   });
 
-  it("launchPipeline (a label created), relaunchRun, cancelRun and copyPipeline", async () => {
+  test("launchPipeline (a label created), relaunchRun, cancelRun and copyPipeline", async () => {
     const c = client();
     await launchPipeline(c, "hello", { labels: ["nightly"] });
     await relaunchRun(c, "w1");
@@ -77,15 +76,15 @@ describe.each([
     expect(new Set(sent())).toEqual(new Set([BIG]));
   });
 
-  it("a name not found names the workspace, as digits", async () => {
-    const error = await findComputeEnv(client(), "gcp").catch((e: unknown) => e);
+  test("a name not found names the workspace, as digits", async () => {
+    const error = await find.computeEnv(client(), "gcp").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NameNotFoundError);
     expect((error as NameNotFoundError).workspaceId).toBe(BIG);
     expect(sent()).toEqual([BIG]);
   });
 });
 
-it("client.GET with the query's workspaceId as digits sends them exactly", async () => {
+test("client.GET with the query's workspaceId as digits sends them exactly", async () => {
   await clientFor(server).GET("/workflow/{workflowId}", {
     params: { path: { workflowId: "w1" }, query: { workspaceId: BIG as unknown as number } },
   });

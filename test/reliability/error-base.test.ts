@@ -4,7 +4,7 @@
  * is a ConfigurationError wherever it is given; docs/errors.md lists every class.
  */
 import { readFile } from "node:fs/promises";
-import { describe, expect, it } from "vitest";
+import { describe, expect, test } from "vitest";
 import * as main from "../../src/index.js";
 import * as testing from "../../src/testing/index.js";
 import {
@@ -36,7 +36,7 @@ async function rejection(call: () => unknown): Promise<unknown> {
 }
 
 describe("one base", () => {
-  it("every error class the package exports extends SeqeraError", () => {
+  test("every error class the package exports extends SeqeraError", () => {
     const classes = exportedErrorClasses();
     expect(classes.length).toBeGreaterThan(20);
     for (const [name, type] of classes) {
@@ -45,7 +45,7 @@ describe("one base", () => {
     }
   });
 
-  it("docs/errors.md lists every exported error class", async () => {
+  test("docs/errors.md lists every exported error class", async () => {
     const doc = await readFile(new URL("../../docs/errors.md", import.meta.url), "utf8");
     const missing = exportedErrorClasses()
       .map(([name]) => name)
@@ -55,7 +55,7 @@ describe("one base", () => {
 });
 
 describe("what the service answered is a SeqeraApiError", () => {
-  it("200 {} where waitForRun needs a run: an UnexpectedAnswerError, a SeqeraApiError of that call", async () => {
+  test("200 {} where waitForRun needs a run: an UnexpectedAnswerError, a SeqeraApiError of that call", async () => {
     server.reply({ body: {} });
     const error = await rejection(() => waitForRun(clientFor(server), "w1"));
     expect(error).toBeInstanceOf(UnexpectedAnswerError);
@@ -68,7 +68,7 @@ describe("what the service answered is a SeqeraApiError", () => {
     });
   });
 
-  it("a page whose list is not an array: a SeqeraApiError of the listing", async () => {
+  test("a page whose list is not an array: a SeqeraApiError of the listing", async () => {
     server.reply({ body: { workflows: "none", totalSize: 1 } });
     const error = await rejection(async () => {
       for await (const run of listRuns(clientFor(server))) void run;
@@ -116,14 +116,14 @@ describe("a bad option or argument is a ConfigurationError, before anything is s
       "toComputeEnvRequest: the compute environment has no name, platform or config; read it with GET /compute-envs/{computeEnvId}",
     ],
   ];
-  it.each(cases)("%s", async (_, call, message) => {
+  test.each(cases)("%s", async (_, call, message) => {
     const error = await rejection(call);
     expect(error).toBeInstanceOf(ConfigurationError);
     expect((error as Error).message).toBe(message);
     expect(server.requests).toEqual([]);
   });
 
-  it("the emulator's bad seed or fault rate: a ConfigurationError", async () => {
+  test("the emulator's bad seed or fault rate: a ConfigurationError", async () => {
     const seed = await rejection(() =>
       startEmulator({ seed: { workspaces: [{ org: "acme", name: "w", id: 1 }] } }),
     );

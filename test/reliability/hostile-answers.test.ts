@@ -2,7 +2,7 @@
  * Answers and options built to freeze or crash the client: an error message of 64,000 spaces
  * (the Error ID parse was quadratic), JSON nested 100,000 deep, a CR/LF in a header value.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, test } from "vitest";
 import {
   BadRequestError,
   ConfigurationError,
@@ -21,7 +21,7 @@ const describeWorkflow = (init = {}, options = {}) =>
   });
 
 describe("the Error ID parse is linear", () => {
-  it("a 400 whose message is 64,000 spaces answers at once", async () => {
+  test("a 400 whose message is 64,000 spaces answers at once", async () => {
     server.reply({ status: 400, body: { message: `x${" ".repeat(64_000)}y` } });
     const start = performance.now();
     const error = await failure(describeWorkflow());
@@ -30,7 +30,7 @@ describe("the Error ID parse is linear", () => {
     expect((error as BadRequestError).errorId).toBeUndefined();
   });
 
-  it("spaces before and around the Error ID: still linear, still parsed", async () => {
+  test("spaces before and around the Error ID: still linear, still parsed", async () => {
     // Within the 64 KiB of an error body that is read.
     const message = `Oops${" ".repeat(30_000)}-${" ".repeat(30_000)}Error ID:  abc123 `;
     server.reply({ status: 503, body: { message } });
@@ -41,7 +41,7 @@ describe("the Error ID parse is linear", () => {
     expect([error.message, error.errorId]).toEqual(["Oops", "abc123"]);
   });
 
-  it.each([
+  test.each([
     ["Bad name - Error ID: 54apnFENQxbvCr23JaIjLb", "Bad name", "54apnFENQxbvCr23JaIjLb"],
     ["Bad name -Error ID:x", "Bad name", "x"],
     ["- Error ID: x", "", "x"],
@@ -59,7 +59,7 @@ describe("the Error ID parse is linear", () => {
 describe("JSON nested 100,000 deep", () => {
   const deep = "[".repeat(100_000) + "]".repeat(100_000);
 
-  it("a success answer: a SeqeraApiError saying so, not a stack overflow", async () => {
+  test("a success answer: a SeqeraApiError saying so, not a stack overflow", async () => {
     server.reply({ headers: { "content-type": "application/json" }, body: `{"workflow":${deep}}` });
     const error = await failure(describeWorkflow());
     expect(error).toBeInstanceOf(SeqeraApiError);
@@ -68,14 +68,14 @@ describe("JSON nested 100,000 deep", () => {
     );
   });
 
-  it("an error answer: the error class, with the body kept as text", async () => {
+  test("an error answer: the error class, with the body kept as text", async () => {
     server.reply({ status: 500, headers: { "content-type": "application/json" }, body: deep });
     const error = (await failure(describeWorkflow())) as ServerError;
     expect(error).toBeInstanceOf(ServerError);
     expect(typeof error.body).toBe("string");
   });
 
-  it("nesting up to the bound, brackets inside strings not counted, is read as usual", async () => {
+  test("nesting up to the bound, brackets inside strings not counted, is read as usual", async () => {
     const fine = `{"workflow":{"id":"${"[".repeat(5000)}","x":${"[".repeat(990)}${"]".repeat(990)}}}`;
     server.reply({ headers: { "content-type": "application/json" }, body: fine });
     const data = await describeWorkflow();
@@ -84,7 +84,7 @@ describe("JSON nested 100,000 deep", () => {
 });
 
 describe("a CR or LF in a header value", () => {
-  it.each([
+  test.each([
     ["an object", { "X-Trace": "a\r\nInjected: yes" }],
     ["pairs", [["X-Trace", "a\nb"]]],
     ["an array value", { "X-Trace": ["ok", "a\rb"] }],
@@ -101,7 +101,7 @@ describe("a CR or LF in a header value", () => {
     },
   );
 
-  it("a bad name, and params.header too", async () => {
+  test("a bad name, and params.header too", async () => {
     const bad = await failure(describeWorkflow({ headers: { "X Trace": "v" } }));
     expect(bad?.message).toMatch(/^headers \(.*\): header "X Trace" cannot be sent/);
     const param = await failure(
@@ -112,7 +112,7 @@ describe("a CR or LF in a header value", () => {
     expect(server.requests).toHaveLength(0);
   });
 
-  it("good headers, and null values left out, are sent", async () => {
+  test("good headers, and null values left out, are sent", async () => {
     server.reply({ body: { workflow: { id: "w1" } } });
     await describeWorkflow({ headers: { "X-Trace": "t1", "X-None": null } });
     expect(server.requests[0]?.headers["x-trace"]).toBe("t1");

@@ -2,7 +2,7 @@
  * Servers that would make the client spin: a log page marked truncated whose token never
  * moves, a repeated page, a log that restarts without a token, a list that ignores `offset`.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, test } from "vitest";
 import { followRunLog, SeqeraApiError } from "../../src/index.js";
 import { clientFor } from "../helpers/client.js";
 import { useTestServer, type RecordedRequest } from "../helpers/server.js";
@@ -42,7 +42,7 @@ async function follow(): Promise<string[]> {
 const logRequests = () => server.requests.filter((r) => r.pathname.endsWith("/log"));
 
 describe("followRunLog", () => {
-  it("a truncated page whose token never moves: polled at the poll interval, its line given once", async () => {
+  test("a truncated page whose token never moves: polled at the poll interval, its line given once", async () => {
     runWithLog(() => ({ entries: ["line 1"], forwardToken: "T1", truncated: true }), 1000);
     const lines = await follow();
     expect(lines).toEqual(["line 1"]);
@@ -50,7 +50,7 @@ describe("followRunLog", () => {
     expect(logRequests().length).toBeLessThan(25);
   });
 
-  it("the same token answered again, then with more lines: each line once", async () => {
+  test("the same token answered again, then with more lines: each line once", async () => {
     runWithLog((n) => {
       if (n === 0) return { entries: ["a", "b"], forwardToken: "T1" };
       return { entries: n < 3 ? ["c"] : ["c", "d"], forwardToken: "T1" };
@@ -67,7 +67,7 @@ describe("followRunLog", () => {
     );
   });
 
-  it("a log that restarts without a token: no line twice, the new lines given", async () => {
+  test("a log that restarts without a token: no line twice, the new lines given", async () => {
     runWithLog((n) => {
       if (n === 0) return { entries: ["a", "b"], forwardToken: "T1" };
       if (n === 1) return { entries: ["c"], forwardToken: "T2" };
@@ -81,7 +81,7 @@ describe("followRunLog", () => {
 });
 
 describe("followRunLog on a log that starts over", () => {
-  it("a resumed run's log replacing the old one: its new lines given from its start, once each", async () => {
+  test("a resumed run's log replacing the old one: its new lines given from its start, once each", async () => {
     runWithLog((n) => {
       if (n < 2) return { entries: ["a", "b", "c"] };
       if (n < 4) return { entries: ["a", "x"] };
@@ -92,7 +92,7 @@ describe("followRunLog on a log that starts over", () => {
 });
 
 describe("paginate over a server that ignores offset", () => {
-  it("with totalSize null: a SeqeraApiError after the first repeated page, not 6,000 items", async () => {
+  test("with totalSize null: a SeqeraApiError after the first repeated page, not 6,000 items", async () => {
     const page = Array.from({ length: 100 }, (_, i) => ({ id: `w${i}`, status: "RUNNING" }));
     server.handle(() => ({
       body: { workflows: page.map((workflow) => ({ workflow })), totalSize: null },
@@ -112,7 +112,7 @@ describe("paginate over a server that ignores offset", () => {
     expect(server.requests.map((r) => r.query.get("offset"))).toEqual(["0", "100"]);
   });
 
-  it("distinct full pages are read to the end", async () => {
+  test("distinct full pages are read to the end", async () => {
     server.handle((request) => {
       const offset = Number(request.query.get("offset"));
       const count = offset >= 250 ? 0 : Math.min(100, 250 - offset);

@@ -4,7 +4,7 @@
  * waited through and logged, an answer without a usable run or status is an
  * UnexpectedAnswerError, and helpers given `200 {}` say which field was missing.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, test } from "vitest";
 import {
   ForbiddenError,
   launchPipeline,
@@ -26,7 +26,7 @@ const FAST = { pollIntervalMs: 20, maxPollIntervalMs: 20 };
 const run = (status: string): ScriptedResponse => ({ body: { workflow: { id: "w1", status } } });
 
 describe("transient failures mid-wait", () => {
-  it("a 500 and a dropped connection between polls: the wait goes on and resolves", async () => {
+  test("a 500 and a dropped connection between polls: the wait goes on and resolves", async () => {
     server.reply(
       run("RUNNING"),
       { status: 500, body: { message: "Oops" } },
@@ -39,7 +39,7 @@ describe("transient failures mid-wait", () => {
     expect(server.requests).toHaveLength(5);
   });
 
-  it("failing for longer than toleranceMs: rejects with the last failure", async () => {
+  test("failing for longer than toleranceMs: rejects with the last failure", async () => {
     server.handle(() => ({ status: 500, body: { message: "Down" } }));
     const start = performance.now();
     const error = await failure(waitForRun(clientFor(server), "w1", { ...FAST, toleranceMs: 300 }));
@@ -49,7 +49,7 @@ describe("transient failures mid-wait", () => {
     expect(server.requests.length).toBeGreaterThan(3);
   });
 
-  it("toleranceMs 0: the first failure rejects", async () => {
+  test("toleranceMs 0: the first failure rejects", async () => {
     server.reply({ status: 500 });
     await expect(waitForRun(clientFor(server), "w1", { ...FAST, toleranceMs: 0 })).rejects.toThrow(
       ServerError,
@@ -57,7 +57,7 @@ describe("transient failures mid-wait", () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it.each([501, 505, 511])("a %i cannot pass: rejects at once", async (status) => {
+  test.each([501, 505, 511])("a %i cannot pass: rejects at once", async (status) => {
     server.reply(run("RUNNING"), { status, body: { message: "Not here" } });
     const error = await failure(waitForRun(clientFor(server), "w1", FAST));
     expect(error).toBeInstanceOf(ServerError);
@@ -65,7 +65,7 @@ describe("transient failures mid-wait", () => {
     expect(server.requests).toHaveLength(2);
   });
 
-  it("a 403 is not transient: rejects at once", async () => {
+  test("a 403 is not transient: rejects at once", async () => {
     server.reply(run("RUNNING"), { status: 403 });
     await expect(waitForRun(clientFor(server), "w1", FAST)).rejects.toThrow(ForbiddenError);
     expect(server.requests).toHaveLength(2);
@@ -73,7 +73,7 @@ describe("transient failures mid-wait", () => {
 });
 
 describe("answers without a usable run or status", () => {
-  it.each([
+  test.each([
     ["{}", {}, "workflow", "{}"],
     ["{workflow: null}", { workflow: null }, "workflow", '{"workflow":null}'],
     [
@@ -95,7 +95,7 @@ describe("answers without a usable run or status", () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it("waitForComputeEnv on {}: UnexpectedAnswerError", async () => {
+  test("waitForComputeEnv on {}: UnexpectedAnswerError", async () => {
     server.handle(() => ({ body: {} }));
     const error = (await failure(
       waitForComputeEnv(clientFor(server), "ce1", FAST),
@@ -106,7 +106,7 @@ describe("answers without a usable run or status", () => {
 });
 
 describe("helpers given 200 {}", () => {
-  it("launchPipeline: UnexpectedAnswerError naming workflowId, not a TypeError", async () => {
+  test("launchPipeline: UnexpectedAnswerError naming workflowId, not a TypeError", async () => {
     server.handle((request) =>
       request.pathname === "/compute-envs"
         ? { body: { computeEnvs: [{ id: "ce1", name: "aws", status: "AVAILABLE" }] } }
@@ -122,7 +122,7 @@ describe("helpers given 200 {}", () => {
     expect([error.operation, error.field]).toEqual(["POST /workflow/launch", "workflowId"]);
   });
 
-  it("uploadDataset: the dataset's id, then the upload's version", async () => {
+  test("uploadDataset: the dataset's id, then the upload's version", async () => {
     server.reply({ body: {} });
     const created = (await failure(
       uploadDataset(clientFor(server), { name: "samples", content: "a,b\n1,2\n" }),
@@ -145,7 +145,7 @@ describe("helpers given 200 {}", () => {
 describe("a status this release does not list (a newer service's)", () => {
   const notices = (entries: LogEntry[]) => entries.filter((e) => e.notice).map((e) => e.notice);
 
-  it("a run: the wait goes on through it, logs it once, and ends on a terminal status", async () => {
+  test("a run: the wait goes on through it, logs it once, and ends on a terminal status", async () => {
     server.reply(run("SUBMITTED"), run("PAUSED"), run("PAUSED"), run("RUNNING"), run("SUCCEEDED"));
     const logged: LogEntry[] = [];
     const seen: string[] = [];
@@ -167,24 +167,24 @@ describe("a status this release does not list (a newer service's)", () => {
     });
   });
 
-  it("a run that stays in it: WaitTimeoutError after timeoutMs, naming the status", async () => {
+  test("a run that stays in it: WaitTimeoutError after maxWaitMs, naming the status", async () => {
     server.handle(() => run("PAUSED"));
     const logged: LogEntry[] = [];
     const error = await failure(
       waitForRun(clientFor(server, { logger: (e) => logged.push(e) }), "w1", {
         ...FAST,
-        timeoutMs: 200,
+        maxWaitMs: 200,
       }),
     );
     expect(error).toBeInstanceOf(WaitTimeoutError);
     expect(error?.message).toContain("PAUSED");
     expect(notices(logged)).toHaveLength(1);
     expect(notices(logged)[0]).toMatch(
-      /waiting on until it reports one \(or until the wait's timeout, 200 ms\)$/,
+      /waiting on until it reports one \(or until maxWaitMs, 200 ms, runs out\)$/,
     );
   });
 
-  it("a compute environment: waited through as CREATING is, then AVAILABLE", async () => {
+  test("a compute environment: waited through as CREATING is, then AVAILABLE", async () => {
     const env = (status: string): ScriptedResponse => ({
       body: { computeEnv: { id: "ce1", status } },
     });

@@ -1,7 +1,7 @@
 /**
  * Names as tw looks them up (AbstractApiCmd, LabelsFinder, the pipelines and datasets commands),
  * ported from tw's PipelinesCmdTest, ComputeEnvsCmdTest, LabelsCmdTest, WorkspacesCmdTest and
- * DatasetsCmdTest to the library's find*, primaryComputeEnv, findWorkspace, copyPipeline and
+ * DatasetsCmdTest to the library's find*, find.primaryComputeEnv, find.workspace, copyPipeline and
  * uploadDataset; plus what tw has no test for: an org-shared pipeline, a cached id gone stale.
  */
 import { beforeEach, describe, expect, test } from "vitest";
@@ -9,12 +9,8 @@ import {
   ForbiddenError,
   NameNotFoundError,
   copyPipeline,
-  findComputeEnv,
-  findLabel,
-  findPipeline,
-  findWorkspace,
+  find,
   launchPipeline,
-  primaryComputeEnv,
   uploadDataset,
 } from "../../src/index.js";
 import { twMockPerTest, twResource, type TwMock } from "./mock-server.js";
@@ -37,12 +33,12 @@ describe("pipelines (PipelinesCmdTest)", () => {
   test("view by name: one search of the service, not a listing", async () => {
     mock.expect(searchSleep);
     const client = mock.client();
-    await expect(findPipeline(client, "sleep")).resolves.toMatchObject({
+    await expect(find.pipeline(client, "sleep")).resolves.toMatchObject({
       pipelineId: 183522618315672,
       repository: "https://github.com/pditommaso/nf-sleep",
     });
     // Kept: asked again, the service is not.
-    await expect(findPipeline(client, "sleep")).resolves.toHaveProperty("name", "sleep");
+    await expect(find.pipeline(client, "sleep")).resolves.toHaveProperty("name", "sleep");
     mock.verify();
   });
 
@@ -52,7 +48,7 @@ describe("pipelines (PipelinesCmdTest)", () => {
       query: { search: "nope" },
       answer: twResource("pipelines_none"),
     });
-    await expect(findPipeline(mock.client(), "nope", { optional: true })).resolves.toBeUndefined();
+    await expect(find.pipeline(mock.client(), "nope", { optional: true })).resolves.toBeUndefined();
     mock.verify();
   });
 
@@ -113,7 +109,7 @@ describe("pipelines (PipelinesCmdTest)", () => {
       },
     );
     const client = mock.client();
-    await findPipeline(client, "sleep"); // kept from here
+    await find.pipeline(client, "sleep"); // kept from here
     await expect(launchPipeline(client, "sleep")).resolves.toHaveProperty("workflowId", "w9");
     mock.verify();
   });
@@ -125,7 +121,7 @@ describe("pipelines (PipelinesCmdTest)", () => {
       { ...searchSleep, answer: twResource("pipelines_none") },
     );
     const client = mock.client();
-    await findPipeline(client, "sleep");
+    await find.pipeline(client, "sleep");
     const error = await launchPipeline(client, "sleep").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NameNotFoundError);
     expect((error as Error).message).toBe(
@@ -145,7 +141,7 @@ describe("pipelines (PipelinesCmdTest)", () => {
       { method: "POST", path: "/workflow/launch", status: 403 },
     );
     const client = mock.client();
-    await findPipeline(client, "sleep");
+    await find.pipeline(client, "sleep");
     await expect(launchPipeline(client, "sleep")).rejects.toBeInstanceOf(ForbiddenError);
     mock.verify();
   });
@@ -239,7 +235,7 @@ describe("compute environments (ComputeEnvsCmdTest)", () => {
       query: { status: "AVAILABLE" },
       answer: twResource("compute_envs_list"),
     });
-    await expect(primaryComputeEnv(mock.client())).resolves.toMatchObject({
+    await expect(find.primaryComputeEnv(mock.client())).resolves.toMatchObject({
       id: "3xkkzYH2nbD3nZjrzKm0oR",
       name: "ce1",
     });
@@ -255,11 +251,11 @@ describe("compute environments (ComputeEnvsCmdTest)", () => {
       answer: twResource("compute_envs_list"),
     });
     const client = mock.client();
-    await expect(findComputeEnv(client, "demo")).resolves.toHaveProperty(
+    await expect(find.computeEnv(client, "demo")).resolves.toHaveProperty(
       "id",
       "vYOK4vn7spw7bHHWBDXZ2",
     );
-    await expect(findComputeEnv(client, "dem", { optional: true })).resolves.toBeUndefined();
+    await expect(find.computeEnv(client, "dem", { optional: true })).resolves.toBeUndefined();
     mock.verify();
   });
 });
@@ -276,9 +272,9 @@ describe("labels (LabelsCmdTest)", () => {
       });
     }
     const client = mock.client();
-    await expect(findLabel(client, "ResourceLabelOne=ValueOne")).resolves.toHaveProperty("id", 11);
-    await expect(findLabel(client, "LabelTwo")).resolves.toHaveProperty("id", 2);
-    await expect(findLabel(client, "LabelNine", { optional: true })).resolves.toBeUndefined();
+    await expect(find.label(client, "ResourceLabelOne=ValueOne")).resolves.toHaveProperty("id", 11);
+    await expect(find.label(client, "LabelTwo")).resolves.toHaveProperty("id", 2);
+    await expect(find.label(client, "LabelNine", { optional: true })).resolves.toBeUndefined();
     mock.verify();
   });
 });
@@ -300,8 +296,8 @@ describe("workspaces (WorkspacesCmdTest)", () => {
       workspaceId: "75887156211589",
       workspaceName: "workspace1",
     };
-    await expect(findWorkspace(client, "organization1/workspace1")).resolves.toEqual(expected);
-    await expect(findWorkspace(client, 75887156211589)).resolves.toEqual(expected);
+    await expect(find.workspace(client, "organization1/workspace1")).resolves.toEqual(expected);
+    await expect(find.workspace(client, 75887156211589)).resolves.toEqual(expected);
     // Kept: a miss asks once more, then there is none.
     mock.expect(
       { method: "GET", path: "/user-info", answer: twResource("user") },
@@ -312,7 +308,7 @@ describe("workspaces (WorkspacesCmdTest)", () => {
       },
     );
     await expect(
-      findWorkspace(client, "organization1/workspace9", { optional: true }),
+      find.workspace(client, "organization1/workspace9", { optional: true }),
     ).resolves.toBeUndefined();
     mock.verify();
   });

@@ -1,5 +1,5 @@
 /**
- * Type-level tests of what the service really sends (issue: truthful types), checked by
+ * Type-level tests of what the service really sends (docs/releases.md, "Truthful types"), checked by
  * `tsc --noEmit` (npm test) and never executed. Each `@ts-expect-error` line must fail to
  * compile; it sits next to the line that compiles once the value is checked.
  */

@@ -1,8 +1,9 @@
-import type { WorkflowRun, WorkflowTask } from "../state/runs.js";
+import type { Run, RunTask } from "../state/runs.js";
 import { isActive } from "../state/runs.js";
 import type { EmulatorRequest, EmulatorResponse } from "../types.js";
 import { FORBIDDEN, ok, page, type RouteContext, type StateRoute } from "./context.js";
-import { findRun, millisBetween } from "./runs.js";
+import { findRun, millisBetween, runClock } from "./runs.js";
+import { realtime, taskCost } from "../state/run-figures.js";
 
 /** A run's tasks, its console log (paged by tokens) and the files it offers, by operationId. */
 export const runLogRoutes: Record<string, StateRoute> = {
@@ -94,7 +95,7 @@ export const runLogRoutes: Record<string, StateRoute> = {
 const TASK_FILES = [".command.out", ".command.err", ".command.log"];
 
 /** `.command.log`: the task's stdout, then its stderr. */
-function commandLog(task: WorkflowTask): string[] {
+function commandLog(task: RunTask): string[] {
   return [...task.stdout, ...task.stderr];
 }
 
@@ -135,14 +136,15 @@ function logPage(
 function findTask(
   request: EmulatorRequest,
   ctx: RouteContext,
-): { run: WorkflowRun; task: WorkflowTask } | undefined {
+): { run: Run; task: RunTask } | undefined {
   const run = findRun(request, ctx);
   const task = run?.tasks.find((t) => t.taskId === request.params.taskId && t.status !== "NEW");
   return run && task ? { run, task } : undefined;
 }
 
-function taskDto(ctx: RouteContext, run: WorkflowRun, t: WorkflowTask): Record<string, unknown> {
+function taskDto(ctx: RouteContext, run: Run, t: RunTask): Record<string, unknown> {
   const workDir = typeof run.launch.workDir === "string" ? run.launch.workDir : "work";
+  const now = runClock(run);
   return ctx.dto("Task", {
     taskId: t.taskId,
     id: t.taskId,
@@ -160,7 +162,10 @@ function taskDto(ctx: RouteContext, run: WorkflowRun, t: WorkflowTask): Record<s
     dateCreated: t.submit,
     lastUpdated: t.complete ?? t.start,
     duration: t.submit && t.complete ? millisBetween(t.submit, t.complete) : undefined,
-    realtime: t.start && t.complete ? millisBetween(t.start, t.complete) : undefined,
+    realtime: realtime(t, now),
+    cpus: t.cpus,
+    memory: t.memory,
+    cost: t.start ? taskCost(t, now) : undefined,
     workdir: `${workDir}/${t.hash}`,
     attempt: 1,
   });

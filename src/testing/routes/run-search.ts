@@ -1,5 +1,5 @@
 import type { Label } from "../state/labels.js";
-import type { WorkflowRun } from "../state/runs.js";
+import type { Run } from "../state/runs.js";
 
 /**
  * The runs list's `search`, as the web interface and `tw runs list --filter` take it: words
@@ -11,7 +11,7 @@ import type { WorkflowRun } from "../state/runs.js";
 export function runFilter(
   search: string | undefined,
   labels: (id: number) => Label | undefined,
-): (run: WorkflowRun) => boolean {
+): (run: Run) => boolean {
   const terms = (search ?? "").trim().split(/\s+/).filter(Boolean).map(parseTerm);
   const statuses = terms.filter((t) => t.key === "status").map((t) => t.value.toUpperCase());
   const wanted = terms.filter((t) => t.key === "label").map((t) => t.value.toLowerCase());
@@ -51,7 +51,7 @@ function parseTerm(word: string): Term {
   return { key: canonical, value: match[2]! };
 }
 
-function matchesTerm(run: WorkflowRun, { key, value }: Term): boolean {
+function matchesTerm(run: Run, { key, value }: Term): boolean {
   const has = (field: string) => field.toLowerCase().includes(value.toLowerCase());
   switch (key) {
     case undefined:
@@ -60,9 +60,9 @@ function matchesTerm(run: WorkflowRun, { key, value }: Term): boolean {
     case "label":
       return true;
     case "after":
-      return run.dateCreated >= startOf(value);
+      return run.submit >= startOf(value);
     case "before":
-      return run.dateCreated <= endOf(value);
+      return run.submit <= endOf(value);
     case "workflowId":
       return run.id === value;
     case "runName":

@@ -1,11 +1,5 @@
 import { isRecord } from "../../openapi/operations-document.js";
-import {
-  isActive,
-  type RunEnding,
-  type TaskInit,
-  type WorkflowRun,
-  type WorkflowTask,
-} from "../state/runs.js";
+import { isActive, type RunEnding, type TaskInit, type Run, type RunTask } from "../state/runs.js";
 import type { EmulatorRequest } from "../types.js";
 import {
   badRequest,
@@ -22,8 +16,9 @@ import { computeEnvConfigDto } from "./compute-envs.js";
 import { labelDtos } from "./labels.js";
 import { usablePipeline } from "./pipelines.js";
 import { runFilter } from "./run-search.js";
+import { loadOf } from "../state/run-figures.js";
 
-/** Workflow runs: launch, list, describe, cancel, delete, keyed by operationId. */
+/** Runs: launch, list, describe, cancel, delete, keyed by operationId. */
 export const runRoutes: Record<string, StateRoute> = {
   CreateWorkflowLaunch(request, ctx) {
     const launch = bodyOf(request).launch;
@@ -111,29 +106,43 @@ export const runRoutes: Record<string, StateRoute> = {
       workflow: workflowDto(ctx, ctx.schemaAt("workflow"), run),
       labels: labelDtos(ctx, run.labelIds),
       progress: progressDto(ctx, run),
+      cost: runCost(run),
+      costCurrency: "USD",
+      costIsEstimate: run.cost === undefined,
     });
+  },
+
+  DescribeWorkflowProgress(request, ctx) {
+    const run = findRun(request, ctx);
+    if (!run) return FORBIDDEN;
+    return ok({ progress: progressDto(ctx, run) });
   },
 
   DescribeWorkflowLaunch(request, ctx) {
     const run = findRun(request, ctx);
     if (!run) return FORBIDDEN;
-    const { computeEnvId, labelIds: _labels, ...fields } = run.launch;
-    const env =
-      typeof computeEnvId === "string" ? ctx.state.computeEnvs.get(computeEnvId) : undefined;
-    const workDir = runWorkDir(ctx, run);
+    const record = launchRecord(ctx, run);
     // What the run was launched with, and what a resume needs; nothing invented.
     return ok({
       launch: ctx.dto("WorkflowLaunchResponse", {
-        ...fields,
-        id: run.launchId,
-        pipeline: run.pipeline,
+        ...record,
         pipelineId: run.pipelineId,
-        computeEnv: env && computeEnvConfigDto(ctx, env),
-        sessionId: run.sessionId,
-        workDir,
-        resumeDir: workDir,
+        resumeDir: record.workDir,
         resumeCommitId: run.commitId,
-        dateCreated: run.dateCreated,
+      }),
+    });
+  },
+
+  DescribeLaunch(request, ctx) {
+    const launchId = String(request.params.launchId);
+    const run = ctx.state.runs.all().find((r) => r.launchId === launchId);
+    if (!run || run.workspaceId !== ctx.workspaceId) return FORBIDDEN;
+    return ok({
+      launch: ctx.dto("LaunchDbDto", {
+        ...launchRecord(ctx, run),
+        commitId: run.commitId,
+        resume: run.resume,
+        lastUpdated: run.dateCreated,
       }),
     });
   },
@@ -238,12 +247,29 @@ function savedLaunch(
 }
 
 /** The run of the path's `workflowId`, if it is in the request's workspace. */
-export function findRun(request: EmulatorRequest, ctx: RouteContext): WorkflowRun | undefined {
+export function findRun(request: EmulatorRequest, ctx: RouteContext): Run | undefined {
   return findIn(ctx.state.runs, String(request.params.workflowId), ctx);
 }
 
+/** A run's launch as its launch records answer it: what it was launched with, under its name. */
+function launchRecord(ctx: RouteContext, run: Run): Record<string, unknown> {
+  const { computeEnvId, labelIds: _labels, ...fields } = run.launch;
+  const env =
+    typeof computeEnvId === "string" ? ctx.state.computeEnvs.get(computeEnvId) : undefined;
+  return {
+    ...fields,
+    id: run.launchId,
+    pipeline: run.pipeline,
+    runName: run.runName,
+    computeEnv: env && computeEnvConfigDto(ctx, env),
+    sessionId: run.sessionId,
+    workDir: runWorkDir(ctx, run),
+    dateCreated: run.dateCreated,
+  };
+}
+
 /** The workspace and organization fields of a run's answers; none for the personal context. */
-function scope(ctx: RouteContext, run: WorkflowRun): Record<string, unknown> {
+function scope(ctx: RouteContext, run: Run): Record<string, unknown> {
   const workspace =
     run.workspaceId === undefined ? undefined : ctx.state.workspaces.get(run.workspaceId);
   const org = workspace && ctx.state.organizationOf(workspace);
@@ -256,7 +282,7 @@ function scope(ctx: RouteContext, run: WorkflowRun): Record<string, unknown> {
 }
 
 /** The run as a `WorkflowDbDto` (list) or `WorkflowMaxDbDto` (describe). */
-function workflowDto(ctx: RouteContext, schema: string, run: WorkflowRun): Record<string, unknown> {
+function workflowDto(ctx: RouteContext, schema: string, run: Run): Record<string, unknown> {
   const launch = run.launch;
   return ctx.dto(schema, {
     id: run.id,
@@ -278,6 +304,7 @@ function workflowDto(ctx: RouteContext, schema: string, run: WorkflowRun): Recor
     complete: run.complete,
     duration: run.start && run.complete ? millisBetween(run.start, run.complete) : undefined,
     resume: run.resume,
+    configProfiles: Array.isArray(launch.configProfiles) ? launch.configProfiles : undefined,
     success: run.status === "SUCCEEDED" ? true : isActive(run) ? undefined : false,
     ...(run.start !== undefined && {
       nextflow: ctx.dto("WfNextflow", NEXTFLOW),
@@ -300,7 +327,7 @@ const NEXTFLOW = { version: "24.10.0", build: "5928", timestamp: "2024-10-27T19:
 const STAT_STATUSES = { succeed: "COMPLETED", cached: "CACHED", failed: "FAILED" } as const;
 
 /** `stats` of an ended run: its tasks counted by outcome. */
-function statsDto(ctx: RouteContext, run: WorkflowRun): Record<string, unknown> {
+function statsDto(ctx: RouteContext, run: Run): Record<string, unknown> {
   const ran = run.tasks.filter((t) => t.status !== "NEW");
   const values: Record<string, unknown> = { ignoredCount: 0, ignoredCountFmt: "0", ignoredPct: 0 };
   for (const [key, status] of Object.entries(STAT_STATUSES)) {
@@ -317,9 +344,13 @@ function statsDto(ctx: RouteContext, run: WorkflowRun): Record<string, unknown> 
   return ctx.dto("WfStats", values);
 }
 
-/** `progress`: the run's tasks counted by status, overall and per process; no metrics. */
-function progressDto(ctx: RouteContext, run: WorkflowRun): Record<string, unknown> {
-  const counts = (tasks: WorkflowTask[]) => ({
+/**
+ * `progress`: the run's tasks counted by status, overall and per process, with their resource
+ * figures (the run's as seeded, else derived from its tasks).
+ */
+function progressDto(ctx: RouteContext, run: Run): Record<string, unknown> {
+  const now = runClock(run);
+  const counts = (tasks: RunTask[]) => ({
     pending: tasks.filter((t) => t.status === "NEW").length,
     submitted: tasks.filter((t) => t.status === "SUBMITTED").length,
     running: tasks.filter((t) => t.status === "RUNNING").length,
@@ -327,13 +358,18 @@ function progressDto(ctx: RouteContext, run: WorkflowRun): Record<string, unknow
     cached: tasks.filter((t) => t.status === "CACHED").length,
     failed: tasks.filter((t) => t.status === "FAILED").length,
     aborted: tasks.filter((t) => t.status === "ABORTED").length,
-    ...Object.fromEntries(LOAD_METRICS.map((m) => [m, 0])),
+    ...loadOf(tasks, now),
     dateCreated: run.dateCreated,
     lastUpdated: run.lastUpdated,
   });
   const processes = [...new Set(run.tasks.map((t) => t.process))];
   return ctx.dto("ProgressData", {
-    workflowProgress: ctx.dto("WorkflowLoad", { ...counts(run.tasks), executors: ["awsbatch"] }),
+    workflowProgress: ctx.dto("WorkflowLoad", {
+      ...counts(run.tasks),
+      ...run.progress,
+      cost: runCost(run),
+      executors: ["awsbatch"],
+    }),
     processesProgress: processes.map((process) =>
       ctx.dto("ProcessLoad", {
         process,
@@ -344,29 +380,18 @@ function progressDto(ctx: RouteContext, run: WorkflowRun): Record<string, unknow
   });
 }
 
-/** Resource metrics the emulator does not model: reported as 0, as for tasks not yet measured. */
-const LOAD_METRICS = [
-  "cpus",
-  "cpuTime",
-  "cpuLoad",
-  "memoryRss",
-  "memoryReq",
-  "readBytes",
-  "writeBytes",
-  "volCtxSwitch",
-  "invCtxSwitch",
-  "loadTasks",
-  "loadCpus",
-  "loadMemory",
-  "peakCpus",
-  "peakTasks",
-  "peakMemory",
-  "memoryEfficiency",
-  "cpuEfficiency",
-];
+/** The time a run's figures are taken at: now while it runs, its end once ended. */
+export function runClock(run: Run): string {
+  return isActive(run) ? new Date().toISOString() : (run.complete ?? run.lastUpdated);
+}
+
+/** The run's cost in USD: as seeded, else its tasks'. */
+function runCost(run: Run): number {
+  return run.cost ?? loadOf(run.tasks, runClock(run)).cost;
+}
 
 /** The run's work directory: its launch's, else (a seeded run) its compute env's. */
-function runWorkDir(ctx: RouteContext, run: WorkflowRun): string | undefined {
+function runWorkDir(ctx: RouteContext, run: Run): string | undefined {
   if (typeof run.launch.workDir === "string") return run.launch.workDir;
   return run.computeEnvId === undefined
     ? undefined

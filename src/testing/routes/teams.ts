@@ -213,10 +213,19 @@ function participantOf(
   return "Give a memberId, a teamId or a userNameOrEmail";
 }
 
+/**
+ * The participant a path names. In a workspace still answering its derived participants, the
+ * id is a member's (as listed): they are stored then, and the member's is the one named.
+ */
 function participantIn(request: EmulatorRequest, ctx: RouteContext) {
   const workspace = workspaceOf(request.params, ctx);
-  const participant = ctx.state.participants.get(request.params.participantId as number);
-  return workspace && participant?.workspaceId === workspace.id ? participant : undefined;
+  if (!workspace) return undefined;
+  const id = request.params.participantId as number;
+  if (ctx.state.participants.inWorkspace(workspace.id).length === 0) {
+    return ctx.state.participants.materialize(workspace).find((p) => p.memberId === id);
+  }
+  const participant = ctx.state.participants.get(id);
+  return participant?.workspaceId === workspace.id ? participant : undefined;
 }
 
 function participantDtoOf(

@@ -107,14 +107,10 @@ export class ParticipantStore extends Store<Participant> {
   }
 
   /**
-   * Adds a member or team by id; a workspace still answering its derived participants gets
-   * them stored first, so that adding one does not drop the others.
+   * The workspace's participants, its derived ones stored first when it has none of its own
+   * (each then answers under an id of its own, no longer its member's id).
    */
-  addTo(
-    workspace: Workspace,
-    who: { memberId: number } | { teamId: number },
-    role: WorkspaceRole,
-  ): Participant {
+  materialize(workspace: Workspace): Participant[] {
     if (this.inWorkspace(workspace.id).length === 0) {
       for (const m of this.lookup.members(workspace.orgId)) {
         this.insert({
@@ -126,6 +122,16 @@ export class ParticipantStore extends Store<Participant> {
         });
       }
     }
+    return this.inWorkspace(workspace.id);
+  }
+
+  /** Adds a member or team by id, the derived participants stored first (see materialize). */
+  addTo(
+    workspace: Workspace,
+    who: { memberId: number } | { teamId: number },
+    role: WorkspaceRole,
+  ): Participant {
+    this.materialize(workspace);
     return this.insert({
       id: this.newId(),
       workspaceId: workspace.id,

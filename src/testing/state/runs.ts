@@ -3,16 +3,16 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { randomId, serviceTimestamp } from "../ids.js";
 import { ScopedStore, type ScopedInit, type WorkspaceResolver } from "./scoped.js";
 import { timestamp, type Entity } from "./store.js";
+import { DEFAULT_CPUS, DEFAULT_MEMORY, type SeededLoad } from "./run-figures.js";
 
-export type WorkflowStatus =
-  "SUBMITTED" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED" | "UNKNOWN";
+export type RunStatus = "SUBMITTED" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED" | "UNKNOWN";
 export type TaskStatus =
   "NEW" | "SUBMITTED" | "RUNNING" | "CACHED" | "COMPLETED" | "FAILED" | "ABORTED";
 
-const ACTIVE: ReadonlySet<WorkflowStatus> = new Set(["SUBMITTED", "RUNNING"]);
+const ACTIVE: ReadonlySet<RunStatus> = new Set(["SUBMITTED", "RUNNING"]);
 
 /** One task (process execution) of a run. */
-export interface WorkflowTask {
+export interface RunTask {
   taskId: number;
   /** The process, e.g. "FASTQC". */
   process: string;
@@ -31,11 +31,15 @@ export interface WorkflowTask {
   stdout: string[];
   /** The task's standard error (`.command.err`), as its log lines. */
   stderr: string[];
+  /** The CPUs it asked for. */
+  cpus: number;
+  /** The memory it asked for, in bytes. */
+  memory: number;
 }
 
 /** One run the emulator knows, launched through the API or added by a test. */
-export interface WorkflowRun extends Entity<string> {
-  status: WorkflowStatus;
+export interface Run extends Entity<string> {
+  status: RunStatus;
   runName: string;
   /** The repository it runs (launch.pipeline), also its project name. */
   pipeline: string;
@@ -53,7 +57,7 @@ export interface WorkflowRun extends Entity<string> {
   launch: Record<string, unknown>;
   computeEnvId?: string;
   labelIds: number[];
-  tasks: WorkflowTask[];
+  tasks: RunTask[];
   /** The console log (what `GET /workflow/{id}/log` pages through); grows as the run advances. */
   log: string[];
   /** When it was submitted (its `dateCreated` unless seeded). */
@@ -68,14 +72,14 @@ export interface WorkflowRun extends Entity<string> {
   ending?: RunEnding;
   /** How runs relaunched from this one end when advanced; default SUCCEEDED. */
   relaunchEnding?: RunEnding;
+  /** Its cost in USD as seeded; else the sum of its tasks'. */
+  cost?: number;
+  /** `workflowProgress` figures as seeded; the others are derived from its tasks. */
+  progress?: SeededLoad;
 }
 
-/**
- * How a run ends when it is advanced (`state.runs.advance`, a poll with `autoAdvance`, or
- * `seqera-api emulator`): SUCCEEDED, or FAILED at one task with its exit status and stderr.
- */
-export interface RunEnding {
-  status: "SUCCEEDED" | "FAILED";
+/** How one task fails. */
+export interface TaskFailure {
   /** The task that fails, by process ("FASTQC") or name ("FASTQC (sample_1)"); default the last. */
   task?: string;
   /** The failing task's exit status; default 1. */
@@ -84,6 +88,17 @@ export interface RunEnding {
   errorMessage?: string;
   /** The failing task's standard error lines (a string is split at newlines); default the message. */
   stderr?: string | string[];
+}
+
+/**
+ * How a run ends when it is advanced (`state.runs.advance`, a poll with `autoAdvance`, or
+ * `seqera-api emulator`): SUCCEEDED, or FAILED at one task (the `TaskFailure` fields) or at
+ * several (`failures`, each failing when its task runs; the run ends after the last).
+ */
+export interface RunEnding extends TaskFailure {
+  status: "SUCCEEDED" | "FAILED";
+  /** Several failing tasks, instead of the one the other fields describe. */
+  failures?: TaskFailure[];
 }
 
 /**
@@ -103,12 +118,16 @@ export interface TaskInit {
   stdout?: string | string[];
   /** `.command.err`: lines, or one string split at newlines. */
   stderr?: string | string[];
+  /** The CPUs it asks for; default 2. */
+  cpus?: number;
+  /** The memory it asks for, in bytes; default 4 GiB. */
+  memory?: number;
 }
 
-export interface WorkflowInit extends ScopedInit {
+export interface RunInit extends ScopedInit {
   id?: string;
   /** Default "SUBMITTED"; a later status is reached by the same steps as `advance`/`finish`. */
-  status?: WorkflowStatus;
+  status?: RunStatus;
   /** Default `launch.runName`, else a made-up name as Nextflow's ("happy_curie"). */
   runName?: string;
   launch?: Record<string, unknown>;
@@ -127,7 +146,7 @@ export interface WorkflowInit extends ScopedInit {
   errorMessage?: string;
   /** The run's exit status when it has ended; default 0, or 1 when FAILED. */
   exitStatus?: number;
-  /** Default `dateCreated`. */
+  /** Default `dateCreated`; `dateCreated` defaults to it. */
   submit?: string | Date;
   /** Default the time it was stepped to RUNNING (`submit` for a run seeded as ended). */
   start?: string | Date;
@@ -143,11 +162,18 @@ export interface WorkflowInit extends ScopedInit {
   ending?: RunEnding;
   /** How runs relaunched from this one end when advanced. */
   relaunchEnding?: RunEnding;
+  /** The run's cost in USD (describe's `cost` and `workflowProgress.cost`); default derived. */
+  cost?: number;
+  /**
+   * `workflowProgress` figures as the service names them (`cpuTime` in ms, `memoryRss` in
+   * bytes, `cpuEfficiency` in %...); those not given are derived from the tasks.
+   */
+  progress?: SeededLoad;
 }
 
 const DEFAULT_TASKS: TaskInit[] = [{ process: "FASTQC", tag: "sample_1" }, { process: "MULTIQC" }];
 
-export function isActive(run: WorkflowRun): boolean {
+export function isActive(run: Run): boolean {
   return ACTIVE.has(run.status);
 }
 
@@ -156,15 +182,16 @@ export function isActive(run: WorkflowRun): boolean {
  * `advance(id)` goes SUBMITTED → RUNNING, then completes one task after the other, then
  * SUCCEEDED; `finish(id, status)` ends it at once. Tasks and the console log follow.
  */
-export class RunStore extends ScopedStore<WorkflowRun, WorkflowInit> {
+export class RunStore extends ScopedStore<Run, RunInit> {
   #launched = 0;
 
   constructor(workspace: WorkspaceResolver) {
     super(() => randomId(14), workspace);
   }
 
-  override add(init: WorkflowInit = {}): WorkflowRun {
-    const run = super.add(init);
+  override add(init: RunInit = {}): Run {
+    // A run is created when it is submitted, unless the seed says otherwise.
+    const run = super.add({ ...init, dateCreated: init.dateCreated ?? init.submit });
     const target = init.status ?? "SUBMITTED";
     const asSeeded = init.tasks?.some((t) => typeof t !== "string" && t.status !== undefined);
     if (asSeeded) return seedAsIs(run, target, init);
@@ -177,18 +204,14 @@ export class RunStore extends ScopedStore<WorkflowRun, WorkflowInit> {
     return run;
   }
 
-  protected build(base: WorkflowRun, init: WorkflowInit): WorkflowRun {
+  protected build(base: Run, init: RunInit): Run {
     const launch = init.launch ?? {};
     this.#launched++;
-    const inits = (init.tasks ?? DEFAULT_TASKS).map((t) =>
-      typeof t === "string" ? { process: t } : t,
+    const tasks = (init.tasks ?? DEFAULT_TASKS).map((t, i) =>
+      newTask(i + 1, typeof t === "string" ? { process: t } : t),
     );
-    // An ending at a task the run would not reach adds that task last, so that it happens.
-    const failing = init.ending?.status === "FAILED" ? init.ending.task : undefined;
-    if (failing && !inits.some((t) => t.process === failing || taskName(t) === failing)) {
-      inits.push({ process: failing });
-    }
-    const tasks = inits.map((t, i) => newTask(i + 1, t));
+    addFailingTasks(tasks, init.ending);
+    checkFigures(init);
     const resume = init.resume ?? launch.resume === true;
     const submit = timestamp(init.submit, base.dateCreated);
     return {
@@ -207,6 +230,8 @@ export class RunStore extends ScopedStore<WorkflowRun, WorkflowInit> {
       submit,
       ...(init.ending && { ending: init.ending }),
       ...(init.relaunchEnding && { relaunchEnding: init.relaunchEnding }),
+      ...(init.cost !== undefined && { cost: init.cost }),
+      ...(init.progress && { progress: init.progress }),
       ...(typeof launch.computeEnvId === "string" && { computeEnvId: launch.computeEnvId }),
       labelIds: init.labelIds ?? (launch.labelIds as number[] | undefined) ?? [],
       tasks,
@@ -216,30 +241,42 @@ export class RunStore extends ScopedStore<WorkflowRun, WorkflowInit> {
     };
   }
 
-  /** Runs of a workspace (undefined: the personal context), newest first as the service lists them. */
-  override list(workspaceId: number | undefined): WorkflowRun[] {
+  /** Changes fields of a run; a new `ending` applies to the steps still to come. */
+  override update(id: string, changes: Partial<Omit<Run, "id">>): Run {
+    const run = super.update(id, changes);
+    if (changes.ending) {
+      addFailingTasks(run.tasks, run.ending);
+      metFailures.delete(run);
+    }
+    return run;
+  }
+
+  /** Runs of a workspace (undefined: the personal context), last submitted first, as listed. */
+  override list(workspaceId: number | undefined): Run[] {
     return super
       .list(workspaceId)
       .reverse()
-      .sort((a, b) => b.dateCreated.localeCompare(a.dateCreated));
+      .sort((a, b) => b.submit.localeCompare(a.submit));
   }
 
   /**
    * One step: SUBMITTED → RUNNING (first task running); while RUNNING, the running task
    * completes and the next starts; after the last task, SUCCEEDED. Throws on an ended run.
    */
-  advance(id: string): WorkflowRun {
+  advance(id: string): Run {
     const run = this.#active(id);
     const now = serviceTimestamp(new Date());
     const running = run.tasks.find((t) => t.status === "RUNNING");
+    const failure = running && failureAt(run, running);
     if (run.status === "SUBMITTED") {
       run.status = "RUNNING";
       run.start = now;
       run.commitId ??= randomBytes(20).toString("hex");
       run.log.push(...banner(run));
       this.#startNext(run, now);
-    } else if (running && failsAt(run, running)) {
-      this.#fail(run, running, now, run.ending!);
+    } else if (running && failure) {
+      failTask(run, running, failure, now);
+      if (!failuresLeft(run) || !this.#startNext(run, now)) this.#end(run, "FAILED", now);
     } else if (running) {
       completeTask(run, running, now);
       if (!this.#startNext(run, now)) this.#end(run, "SUCCEEDED", now);
@@ -256,7 +293,7 @@ export class RunStore extends ScopedStore<WorkflowRun, WorkflowInit> {
     id: string,
     status: "SUCCEEDED" | "FAILED" | "CANCELLED" = "SUCCEEDED",
     errorMessage?: string,
-  ): WorkflowRun {
+  ): Run {
     const run = this.#active(id);
     const now = serviceTimestamp(new Date());
     // A failure belongs to a task, so a submitted run starts its first one before failing.
@@ -267,11 +304,10 @@ export class RunStore extends ScopedStore<WorkflowRun, WorkflowInit> {
     }
     const task = run.tasks.find((t) => t.status === "RUNNING");
     if (task && status === "FAILED") {
-      const ending = run.ending?.status === "FAILED" ? run.ending : { status: status };
-      return this.#fail(run, task, now, {
-        ...ending,
-        errorMessage: errorMessage ?? ending.errorMessage,
-      });
+      const failure = failureAt(run, task) ?? failuresOf(run.ending)[0] ?? {};
+      failTask(run, task, { ...failure, errorMessage: errorMessage ?? failure.errorMessage }, now);
+      this.#end(run, "FAILED", now);
+      return run;
     }
     if (status === "FAILED") {
       run.errorMessage = errorMessage ?? "Emulated failure";
@@ -284,39 +320,21 @@ export class RunStore extends ScopedStore<WorkflowRun, WorkflowInit> {
     return run;
   }
 
-  /** Fails the running task as `ending` says, and the run with it. */
-  #fail(run: WorkflowRun, task: WorkflowTask, now: string, ending: RunEnding): WorkflowRun {
-    const exitStatus = ending.exitStatus ?? 1;
-    task.status = "FAILED";
-    task.exitStatus = exitStatus;
-    task.complete = now;
-    task.errorMessage =
-      ending.errorMessage ??
-      `Process \`${task.process}\` terminated with an error exit status (${exitStatus})`;
-    task.stderr.push(...(ending.stderr !== undefined ? lines(ending.stderr) : [task.errorMessage]));
-    run.log.push(...failureLines(task));
-    run.errorMessage = task.errorMessage;
-    run.exitStatus = 1;
-    this.#end(run, "FAILED", now);
-    return run;
-  }
-
   /** Sets the status alone (tasks and log unchanged), for a state no step reaches. */
-  setStatus(id: string, status: WorkflowStatus): WorkflowRun {
+  setStatus(id: string, status: RunStatus): Run {
     const run = this.update(id, { status });
     if (!isActive(run)) run.complete ??= run.lastUpdated;
     return run;
   }
 
-  #active(id: string): WorkflowRun {
+  #active(id: string): Run {
     const run = this.get(id);
-    if (!run) throw new ConfigurationError(`No workflow run ${id}`);
-    if (!isActive(run))
-      throw new ConfigurationError(`Workflow run ${id} has ended (${run.status})`);
+    if (!run) throw new ConfigurationError(`No run ${id}`);
+    if (!isActive(run)) throw new ConfigurationError(`Run ${id} has ended (${run.status})`);
     return run;
   }
 
-  #startNext(run: WorkflowRun, now: string): boolean {
+  #startNext(run: Run, now: string): boolean {
     const next = run.tasks.find((t) => t.status === "NEW");
     if (!next) return false;
     next.status = "RUNNING";
@@ -330,7 +348,7 @@ export class RunStore extends ScopedStore<WorkflowRun, WorkflowInit> {
     return true;
   }
 
-  #end(run: WorkflowRun, status: WorkflowStatus, now: string): void {
+  #end(run: Run, status: RunStatus, now: string): void {
     run.status = status;
     run.complete = now;
     run.lastUpdated = now;
@@ -340,7 +358,7 @@ export class RunStore extends ScopedStore<WorkflowRun, WorkflowInit> {
 }
 
 /** The console log's closing lines. */
-function summary(run: WorkflowRun, now: string): string[] {
+function summary(run: Run, now: string): string[] {
   const count = (status: TaskStatus) => run.tasks.filter((t) => t.status === status).length;
   const failed = count("FAILED");
   return [
@@ -351,16 +369,90 @@ function summary(run: WorkflowRun, now: string): string[] {
   ];
 }
 
-/** Whether the run's ending fails it at this task. */
-function failsAt(run: WorkflowRun, task: WorkflowTask): boolean {
-  const ending = run.ending;
-  if (ending?.status !== "FAILED") return false;
-  if (ending.task === undefined) return task === run.tasks[run.tasks.length - 1];
-  return ending.task === task.process || ending.task === task.name;
+/** The failures an ending describes, in order; none unless FAILED. */
+function failuresOf(ending: RunEnding | undefined): TaskFailure[] {
+  if (ending?.status !== "FAILED") return [];
+  return ending.failures ?? [ending];
+}
+
+/** The indexes of the failures of each run's ending already met. */
+const metFailures = new WeakMap<Run, Set<number>>();
+
+/** Whether `failure` is meant for `task` (no task named: the run's last). */
+function targets(run: Run, failure: TaskFailure, task: RunTask): boolean {
+  if (failure.task === undefined) return task === run.tasks[run.tasks.length - 1];
+  return failure.task === task.process || failure.task === task.name;
+}
+
+/** The first failure of the run's ending not yet met that is meant for this task. */
+function failureAt(run: Run, task: RunTask): TaskFailure | undefined {
+  const met = metFailures.get(run);
+  return failuresOf(run.ending).find((f, i) => !met?.has(i) && targets(run, f, task));
+}
+
+/** Whether a failure not yet met is meant for a task still to run. */
+function failuresLeft(run: Run): boolean {
+  const met = metFailures.get(run);
+  return failuresOf(run.ending).some(
+    (f, i) => !met?.has(i) && run.tasks.some((t) => t.status === "NEW" && targets(run, f, t)),
+  );
+}
+
+/** Fails a task as `failure` says; the run's message is its first failed task's. */
+function failTask(run: Run, task: RunTask, failure: TaskFailure, now: string): void {
+  const index = failuresOf(run.ending).indexOf(failure);
+  if (index >= 0) metFailures.set(run, (metFailures.get(run) ?? new Set()).add(index));
+  const exitStatus = failure.exitStatus ?? 1;
+  task.status = "FAILED";
+  task.exitStatus = exitStatus;
+  task.complete = now;
+  task.errorMessage =
+    failure.errorMessage ??
+    `Process \`${task.process}\` terminated with an error exit status (${exitStatus})`;
+  task.stderr.push(...(failure.stderr !== undefined ? lines(failure.stderr) : [task.errorMessage]));
+  run.log.push(...failureLines(task));
+  run.errorMessage ??= task.errorMessage;
+  run.exitStatus = 1;
+}
+
+/** Seeded figures are numbers, as the service answers them. */
+function checkFigures({ cost, progress = {} }: RunInit): void {
+  const figures = Object.entries({ cost, ...progress }).filter(([, v]) => v !== undefined);
+  for (const [name, value] of figures) {
+    if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
+      throw new ConfigurationError(
+        `A run's ${name === "cost" ? "cost (USD)" : `progress.${name}`} is a number, 0 or more, as the service answers it; got ${JSON.stringify(value)}.`,
+      );
+    }
+  }
+}
+
+/** Refuses an ending with both `failures` and a single task's fields, or no failure listed. */
+export function checkEnding(ending: RunEnding | undefined): void {
+  if (ending?.failures !== undefined) {
+    const single = (["task", "exitStatus", "errorMessage", "stderr"] as const).filter(
+      (key) => ending[key] !== undefined,
+    );
+    if (single.length > 0 || ending.failures.length === 0) {
+      throw new ConfigurationError(
+        `An ending's failures list each failing task (${single.length > 0 ? `move ${single.join(", ")} into one of them` : "give at least one"}), e.g. { "status": "FAILED", "failures": [{ "task": "STAR_ALIGN", "exitStatus": 137 }] }.`,
+      );
+    }
+  }
+}
+
+/** An ending at a task the run would not reach adds that task last, so that it happens. */
+function addFailingTasks(tasks: RunTask[], ending: RunEnding | undefined): void {
+  checkEnding(ending);
+  for (const { task: name } of failuresOf(ending)) {
+    if (name === undefined || tasks.some((t) => t.process === name || t.name === name)) continue;
+    const [, process, tag] = /^(.+) \((.+)\)$/.exec(name) ?? [name, name];
+    tasks.push(newTask(tasks.length + 1, { process: process!, ...(tag && { tag }) }));
+  }
 }
 
 /** A run whose tasks carry statuses: taken as given, with the times and console log they imply. */
-function seedAsIs(run: WorkflowRun, status: WorkflowStatus, init: WorkflowInit): WorkflowRun {
+function seedAsIs(run: Run, status: RunStatus, init: RunInit): Run {
   run.status = status;
   if (status !== "SUBMITTED") run.start = timestamp(init.start, run.submit);
   if (!isActive(run)) {
@@ -393,7 +485,7 @@ function seedAsIs(run: WorkflowRun, status: WorkflowStatus, init: WorkflowInit):
   return run;
 }
 
-function banner(run: WorkflowRun): string[] {
+function banner(run: Run): string[] {
   const revision = String(run.launch.revision ?? "main");
   return [
     "N E X T F L O W  ~  version 24.10.0",
@@ -402,7 +494,7 @@ function banner(run: WorkflowRun): string[] {
   ];
 }
 
-function failureLines(task: WorkflowTask): string[] {
+function failureLines(task: RunTask): string[] {
   return [
     `[${task.hash}] NOTE: Process \`${task.name}\` terminated with an error exit status (${task.exitStatus ?? 1})`,
     `ERROR ~ Error executing process > '${task.name}'`,
@@ -413,7 +505,7 @@ function failureLines(task: WorkflowTask): string[] {
  * A run stepped at seeding happened when the seed says, not now: it started at `start`
  * (default `submit`) and ended at `complete` (default `lastUpdated`); its tasks within.
  */
-function applySeededTimes(run: WorkflowRun, init: WorkflowInit): void {
+function applySeededTimes(run: Run, init: RunInit): void {
   if (run.start === undefined) return;
   run.start = timestamp(init.start, run.submit);
   if (run.complete !== undefined) {
@@ -430,7 +522,7 @@ function applySeededTimes(run: WorkflowRun, init: WorkflowInit): void {
 }
 
 /** A stepped task's time within the run's seeded start and end. */
-function clamp(time: string, run: WorkflowRun): string {
+function clamp(time: string, run: Run): string {
   if (run.start && time < run.start) return run.start;
   if (run.complete && time > run.complete) return run.complete;
   return time;
@@ -497,12 +589,12 @@ function taskName(init: TaskInit): string {
 }
 
 /** The seeded output of tasks not yet started. */
-const pendingOutput = new WeakMap<WorkflowTask, { stdout: string[]; stderr: string[] }>();
+const pendingOutput = new WeakMap<RunTask, { stdout: string[]; stderr: string[] }>();
 
-function newTask(taskId: number, init: TaskInit): WorkflowTask {
+function newTask(taskId: number, init: TaskInit): RunTask {
   const hex = randomBytes(4).toString("hex");
   const status = init.status ?? "NEW";
-  const task: WorkflowTask = {
+  const task: RunTask = {
     taskId,
     process: init.process,
     name: taskName(init),
@@ -511,6 +603,8 @@ function newTask(taskId: number, init: TaskInit): WorkflowTask {
     status,
     stdout: [],
     stderr: [],
+    cpus: init.cpus ?? DEFAULT_CPUS,
+    memory: init.memory ?? DEFAULT_MEMORY,
   };
   const output = { stdout: lines(init.stdout ?? []), stderr: lines(init.stderr ?? []) };
   // A task still to run shows its seeded output once it starts.
@@ -531,7 +625,7 @@ function newTask(taskId: number, init: TaskInit): WorkflowTask {
   return task;
 }
 
-function completeTask(run: WorkflowRun, task: WorkflowTask, now: string): void {
+function completeTask(run: Run, task: RunTask, now: string): void {
   task.status = "COMPLETED";
   task.exitStatus = 0;
   task.complete = now;

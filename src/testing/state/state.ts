@@ -21,7 +21,7 @@ import {
   type TeamInit,
 } from "./participants.js";
 import { PipelineStore, type PipelineInit } from "./pipelines.js";
-import { RunStore, type WorkflowInit } from "./runs.js";
+import { checkEnding, RunStore, type RunInit } from "./runs.js";
 import type { WorkspaceRef } from "./scoped.js";
 import { ResourceStore, type ResourceInit } from "./resources.js";
 import { SecretStore, type SecretInit } from "./secrets.js";
@@ -32,6 +32,7 @@ import { loadDocument } from "../../openapi/operations-document.js";
 import { collectionAt, collectionsOf, type Collection } from "../resource-shapes.js";
 import { timestamp } from "./store.js";
 import { NextflowCatalog, type NextflowCatalogInit } from "./nextflow.js";
+import { checkKeys, SEED_ITEMS, shape } from "./seed-keys.js";
 
 /**
  * Everything an emulator starts with, added in this order (so a pipeline may name a compute
@@ -53,7 +54,7 @@ export interface Seed {
   pipelines?: PipelineInit[];
   secrets?: SecretInit[];
   datasets?: DatasetInit[];
-  runs?: WorkflowInit[];
+  runs?: RunInit[];
   /** Buckets with the objects under them, after credentials (a link names its own). */
   dataLinks?: DataLinkInit[];
   /** Data Studios, after compute envs (a studio names its compute env by id). */
@@ -145,11 +146,6 @@ export class EmulatorState {
     );
     this.nextflow = new NextflowCatalog(seed.nextflow);
     this.#apply(seed);
-  }
-
-  /** The runs' store under its earlier name. */
-  get workflows(): RunStore {
-    return this.runs;
   }
 
   /**
@@ -250,7 +246,34 @@ function checkSeed(seed: unknown): asserts seed is Seed {
   if (resources !== undefined && !isObject(resources)) {
     throw new Error("The seed's resources must be an object of lists, by collection path.");
   }
+  checkKeys(seed, SEED_SHAPE);
+  // A pipeline's ending is used at its first launch: a mistake in it is told now.
+  for (const pipeline of (seed as Seed).pipelines ?? []) checkEnding(pipeline.ending);
 }
+
+/** Every key a seed may have, at every level, checked by the compiler against `Seed`. */
+const SEED_SHAPE = shape<Seed>(
+  {
+    user: true,
+    ...(Object.fromEntries(SEED_LISTS.map((list) => [list, true])) as Record<
+      (typeof SEED_LISTS)[number],
+      true
+    >),
+    resources: true,
+    nextflow: true,
+  },
+  {
+    ...SEED_ITEMS,
+    user: shape<NonNullable<Seed["user"]>>({
+      id: true,
+      userName: true,
+      email: true,
+      firstName: true,
+      lastName: true,
+      dateCreated: true,
+    }),
+  },
+);
 
 let collections: Map<string, Collection> | undefined;
 

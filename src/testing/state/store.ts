@@ -17,12 +17,33 @@ export interface Dated {
   lastUpdated?: string | Date;
 }
 
-/** Normalises a seeded date to the service's form (whole seconds, "Z"). */
+/**
+ * Normalises a seeded date to the service's form (whole seconds, "Z"): an ISO 8601 date, or a
+ * time before now as "-7h", "-2d", "-1d12h", "-90m", "-30s" (a seed of last night's runs stays
+ * last night's whenever it is served).
+ */
 export function timestamp(value: string | Date | undefined, fallback?: string): string {
   if (value === undefined) return fallback ?? serviceTimestamp(new Date());
-  const date = typeof value === "string" ? new Date(value) : value;
-  if (Number.isNaN(date.getTime())) throw new ConfigurationError(`Not a date: ${String(value)}`);
+  const date = typeof value === "string" ? parseDate(value) : value;
+  if (Number.isNaN(date.getTime())) {
+    throw new ConfigurationError(
+      `Not a date: ${JSON.stringify(String(value))}. A seed's dates are ISO 8601 ("2024-05-02T01:00:00Z") or a time before now ("-7h", "-2d", "-1d12h"; units d, h, m, s).`,
+    );
+  }
   return serviceTimestamp(date);
+}
+
+const UNIT_MS = { d: 86_400_000, h: 3_600_000, m: 60_000, s: 1_000 } as const;
+
+function parseDate(text: string): Date {
+  if (!text.startsWith("-")) return new Date(text);
+  const parts = /^-((?:\d+[dhms])+)$/.exec(text.trim());
+  if (!parts) return new Date(NaN);
+  let ago = 0;
+  for (const [, amount, unit] of parts[1]!.matchAll(/(\d+)([dhms])/g)) {
+    ago += Number(amount) * UNIT_MS[unit as keyof typeof UNIT_MS];
+  }
+  return new Date(Date.now() - ago);
 }
 
 /**
