@@ -159,10 +159,12 @@ async function pacing(
     const lastArrival = (Math.max(...arrivals.map((a) => a.at)) - started) / 1000;
     const rejected = arrivals.filter((a) => a.status === 429);
     const late = rejected.filter((a) => a.at - started > 1000).length;
-    const failed = results.reduce(
-      (sum, r) => sum + (r.result ? r.result.outcomes.filter((o) => o !== "200").length : NaN),
-      0,
-    );
+    const failures = results.flatMap((r) => r.result?.outcomes.filter((o) => o !== "200") ?? []);
+    const failed = results.some((r) => r.result === undefined) ? NaN : failures.length;
+    // What the failed calls ended with: a status, or the name of the error.
+    const failedAs = [...new Set(failures)]
+      .map((o) => `${o} × ${failures.filter((f) => f === o).length}`)
+      .join(", ");
     const physical = (n - perSecond) / perSecond;
     console.log(
       `  ${label}: ${n} calls in ${fmt(seconds, 2)} s = ${fmt(physical / seconds)} of the ` +
@@ -172,7 +174,7 @@ async function pacing(
           results.flatMap((r) => r.result ?? []),
           1000,
         )} sent); ${rejected.length} × 429 ` +
-        `(${late} after the first second); ${failed} failed` +
+        `(${late} after the first second); ${failed} failed${failedAs ? ` (${failedAs})` : ""}` +
         (drops === undefined ? "" : `; ${listenDrops()! - drops} SYNs dropped by a full backlog`) +
         `; load ${fmt(load, 2)}`,
     );
