@@ -51,12 +51,21 @@ export {
   type LaunchResult,
   type LaunchSettings,
 } from "./automation/launch.js";
-export { failedTasks, listRuns, waitForComputeEnv, waitForRun } from "./automation/runs.js";
+export {
+  failedTasks,
+  listRuns,
+  waitForComputeEnv,
+  waitForRun,
+  watchRuns,
+} from "./automation/runs.js";
 export { find, listWorkspaces } from "./automation/names.js";
 export { addMembers, setWorkspaceRole } from "./automation/members.js";
 export { downloadRunLog, followRunLog, saveRunLogs, taskLog } from "./automation/logs.js";
 export { uploadDataset } from "./automation/datasets.js";
 export { copyPipeline } from "./automation/copy.js";
+export { pipelineVersions, updatePipeline } from "./automation/pipeline-versions.js";
+export { runSummaries } from "./automation/reports.js";
+export { updateCredentials } from "./automation/credentials.js";
 export {
   toComputeEnvRequest,
   toCredentialsRequest,

@@ -30,7 +30,8 @@ export async function contentUnder(
     const items =
       path === ""
         ? client.paginate("/data-links/{dataLinkId}/browse", {
-            params: { path: { dataLinkId } },
+            // Typed for releases before 1.102.0 too, whose schema declares a `path` here.
+            params: { path: { dataLinkId } as { dataLinkId: string; path: string } },
             signal,
           })
         : client.paginate("/data-links/{dataLinkId}/browse/{path}", {

@@ -17,6 +17,8 @@ export interface LaunchFlag {
   readonly value?: string;
   /** Repeated or comma-separated, as tw takes lists. */
   readonly list?: boolean;
+  /** Repeated: every value, in the order given (each file merged over the ones before). */
+  readonly repeated?: boolean;
   /** The value names a file whose text is the setting (`--config file` sends `configText`). */
   readonly file?: boolean;
   /** The values it takes. */
@@ -42,7 +44,8 @@ export const LAUNCH_SETTINGS = {
       name: "params-file",
       aliases: ["params"],
       value: "file",
-      help: "Params (JSON or YAML) deep-merged over the saved ones.",
+      repeated: true,
+      help: "Params (JSON or YAML) deep-merged over the saved ones; repeated, each over the ones before; - reads them from standard input.",
     },
   },
   computeEnv: {

@@ -7,6 +7,7 @@ import type { SeqeraClient } from "../client/client.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import { NameNotFoundError } from "../errors/name-not-found-error.js";
 import { requireOperation } from "../openapi/require-operation.js";
+import type { Identified } from "./identified.js";
 import { ResumeUnavailableError } from "./errors/resume-unavailable-error.js";
 import { UnexpectedAnswerError } from "./errors/unexpected-answer-error.js";
 import { AVAILABLE_COMPUTE_ENVS, PIPELINES, find } from "./names.js";
@@ -83,7 +84,9 @@ export interface LaunchResult {
   /** The labels of `labels` that did not exist and were created for this launch. */
   createdLabels: string[];
   /** The run once it ended, when `wait` was asked. */
-  run?: Run;
+  run?: Identified<Run, "id">;
+  /** relaunchRun with `resume: "if-available"`: whether the run was resumed (false: a fresh run). */
+  resumed?: boolean;
 }
 
 /** The fields of a compute environment a launch reads (`GET /compute-envs/{id}`). */
@@ -113,6 +116,11 @@ export async function launchPipeline(
 ): Promise<LaunchResult> {
   const { signal } = settings;
   if (/^(https?:\/\/|file:\/)/.test(pipeline)) {
+    if (settings.versionId !== undefined || settings.versionName !== undefined) {
+      throw new ConfigurationError(
+        "launchPipeline: a version (`versionId`, `versionName`) is one of a Launchpad pipeline: name the pipeline, not its repository URL.",
+      );
+    }
     const computeEnv = await describeComputeEnv(client, settings.computeEnv, signal);
     const request: LaunchRequest = {
       pipeline,
@@ -210,7 +218,7 @@ interface VersionList {
 }
 
 /** The id of the pipeline's published version named `name`, as tw looks it up. */
-async function versionIdOf(
+export async function versionIdOf(
   client: SeqeraClient,
   pipelineId: number,
   name: string,
@@ -251,8 +259,10 @@ export interface RelaunchOptions extends LaunchSettings {
    * Resume (default true, as tw): run again in the same session, from the commit the run used
    * and in its resume directory, so that finished tasks are cached. ResumeUnavailableError when
    * the service holds no commit for the run. `false`: a fresh run of the same configuration.
+   * `"if-available"`: resume when the service holds the run's commit, else a fresh run (the
+   * result's `resumed` says which).
    */
-  resume?: boolean;
+  resume?: boolean | "if-available";
   /** Another pipeline (repository URL) to run; only without resume. */
   pipeline?: string;
 }
@@ -268,13 +278,13 @@ export async function relaunchRun(
   options: RelaunchOptions = {},
 ): Promise<LaunchResult> {
   const { signal } = options;
-  const resume = options.resume ?? true;
-  if (resume && options.workDir !== undefined) {
+  const asked = options.resume ?? true;
+  if (asked && options.workDir !== undefined) {
     throw new ConfigurationError(
       "relaunchRun: a resumed run keeps its work directory; pass `resume: false` to run in another `workDir`.",
     );
   }
-  if (resume && options.pipeline !== undefined) {
+  if (asked && options.pipeline !== undefined) {
     throw new ConfigurationError(
       "relaunchRun: a resumed run keeps its pipeline; pass `resume: false` to run another `pipeline`.",
     );
@@ -290,7 +300,8 @@ export async function relaunchRun(
     }),
   ]);
   const saved = withTextParams("GET /workflow/{workflowId}/launch", launch);
-  if (resume && !saved.resumeCommitId) throw new ResumeUnavailableError(workflowId);
+  if (asked === true && !saved.resumeCommitId) throw new ResumeUnavailableError(workflowId);
+  const resume = asked !== false && !!saved.resumeCommitId;
   const request = toLaunchRequest(saved);
   // A relaunch gets a new run name unless one is given.
   delete request.runName;
@@ -311,7 +322,8 @@ export async function relaunchRun(
       await lookup(client, AVAILABLE_COMPUTE_ENVS, options.computeEnv, signal)
     ).id!;
   }
-  return submit(client, request, options, undefined);
+  const result = await submit(client, request, options, undefined);
+  return asked === "if-available" ? { ...result, resumed: resume } : result;
 }
 
 /** Cancels a run (`POST /workflow/{workflowId}/cancel`). */
@@ -397,7 +409,7 @@ async function computeEnvType(
  * up with the service's search (`GET /labels?search=<name>&type=simple|resource`) and created
  * when missing (`POST /labels`), as tw does.
  */
-async function labelIds(
+export async function labelIds(
   client: SeqeraClient,
   texts: readonly string[],
   signal: AbortSignal | undefined,

@@ -20,6 +20,8 @@ import {
 } from "../client/names.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import { NameNotFoundError } from "../errors/name-not-found-error.js";
+import { identified, type Identified } from "./identified.js";
+import { nearNames } from "../core/near-names.js";
 import { contentUnder, type DataLinkContent } from "./data-links.js";
 import type {
   ComputeEnvSummary,
@@ -99,7 +101,7 @@ const AVAILABLE_COMPUTE_ENVS: Lookup<ComputeEnvSummary> = {
   id: (c) => c.id ?? "",
 };
 
-const CREDENTIALS: Lookup<Credentials> = {
+export const CREDENTIALS: Lookup<Credentials> = {
   kind: "credentials",
   list: async (client, signal) => (await client.GET("/credentials", { signal })).credentials ?? [],
   names: (c) => [c.name ?? ""],
@@ -190,7 +192,10 @@ async function teamsOf(
   );
 }
 
-/** A find function: the one resource of a kind with that name, or (optional) undefined. */
+/**
+ * A find function: the one resource of a kind with that name, or (optional) undefined; its ids
+ * checked present (see `finder`), so that they go into the next call without `!`.
+ */
 export interface Finder<T> {
   (
     client: SeqeraClient,
@@ -201,26 +206,34 @@ export interface Finder<T> {
   (client: SeqeraClient, name: string, options?: FindOptions): Promise<T | undefined>;
 }
 
-function finder<T>(kind: Lookup<T>): Finder<T> {
-  return ((client: SeqeraClient, name: string, options: FindOptions = {}) =>
-    options.optional
-      ? lookupOptional(client, kind, name, options.signal)
-      : lookup(client, kind, name, options.signal)) as Finder<T>;
+/** The kind's finder; what it finds has its fields `ids` present, as listed by `operation` (`at`). */
+function finder<T, K extends keyof T = never>(
+  kind: Lookup<T>,
+  ids: readonly K[] = [],
+  operation = "",
+  at = "",
+): Finder<Identified<T, K>> {
+  return (async (client: SeqeraClient, name: string, options: FindOptions = {}) => {
+    const found = options.optional
+      ? await lookupOptional(client, kind, name, options.signal)
+      : await lookup(client, kind, name, options.signal);
+    return found === undefined ? undefined : identified(found, ids, operation, at);
+  }) as Finder<Identified<T, K>>;
 }
 
 /**
  * The pipeline with that name in the workspace's Launchpad, or shared with it from the
  * organization (its `workspaceId` is then the one it lives in).
  */
-const findPipeline: Finder<Pipeline> = finder(PIPELINES);
+const findPipeline = finder(PIPELINES, ["pipelineId", "name"], "GET /pipelines", "pipelines[]");
 /** The compute environment with that name (any status). */
-const findComputeEnv: Finder<ComputeEnvSummary> = finder(COMPUTE_ENVS);
+const findComputeEnv = finder(COMPUTE_ENVS, ["id", "name"], "GET /compute-envs", "computeEnvs[]");
 /** The credentials with that name. */
-const findCredentials: Finder<Credentials> = finder(CREDENTIALS);
+const findCredentials = finder(CREDENTIALS, ["id"], "GET /credentials", "credentials[]");
 /** The dataset with that name. */
-const findDataset: Finder<Dataset> = finder(DATASETS);
+const findDataset = finder(DATASETS, ["id", "name"], "GET /datasets", "datasets[]");
 /** The label with that name, or "name=value" for a resource label. */
-const findLabel: Finder<Label> = finder(LABELS);
+const findLabel = finder(LABELS, ["id", "name"], "GET /labels", "labels[]");
 /**
  * The data link (bucket) with that name, with its credentials and `status`; with `under` (a
  * folder, "" for the whole bucket), also the objects under it at any depth and their bytes.
@@ -230,30 +243,32 @@ export interface DataLinkFinder {
     client: SeqeraClient,
     name: string,
     options: FindOptions & { under: string; optional: true },
-  ): Promise<(DataLink & DataLinkContent) | undefined>;
+  ): Promise<(FoundDataLink & DataLinkContent) | undefined>;
   (
     client: SeqeraClient,
     name: string,
     options: FindOptions & { under: string; optional?: false },
-  ): Promise<DataLink & DataLinkContent>;
+  ): Promise<FoundDataLink & DataLinkContent>;
   (
     client: SeqeraClient,
     name: string,
     options: FindOptions & { optional: true },
-  ): Promise<DataLink | undefined>;
+  ): Promise<FoundDataLink | undefined>;
   (
     client: SeqeraClient,
     name: string,
     options?: FindOptions & { optional?: false },
-  ): Promise<DataLink>;
+  ): Promise<FoundDataLink>;
   (
     client: SeqeraClient,
     name: string,
     options?: FindOptions & { under?: string },
-  ): Promise<(DataLink & Partial<DataLinkContent>) | undefined>;
+  ): Promise<(FoundDataLink & Partial<DataLinkContent>) | undefined>;
 }
 
-const findDataLinkOnly: Finder<DataLink> = finder(DATA_LINKS);
+/** A data link with its ids, as the finder gives it. */
+type FoundDataLink = Identified<DataLink, "id" | "name">;
+const findDataLinkOnly = finder(DATA_LINKS, ["id", "name"], "GET /data-links", "dataLinks[]");
 const findDataLink = (async (
   client: SeqeraClient,
   name: string,
@@ -261,13 +276,13 @@ const findDataLink = (async (
 ) => {
   const link = await findDataLinkOnly(client, name, options);
   if (link === undefined || options.under === undefined) return link;
-  const content = await contentUnder(client, link.id!, options.under, options.signal);
+  const content = await contentUnder(client, link.id, options.under, options.signal);
   return { ...link, ...content };
 }) as DataLinkFinder;
 /** The Data Studio with that name, with its `statusInfo` (its session id is `sessionId`). */
-const findStudio: Finder<Studio> = finder(STUDIOS);
+const findStudio = finder(STUDIOS, ["sessionId", "name"], "GET /studios", "studios[]");
 /** The pipeline secret with that name. */
-const findSecret: Finder<PipelineSecret> = finder(SECRETS);
+const findSecret = finder(SECRETS, ["id"], "GET /pipeline-secrets", "pipelineSecrets[]");
 /** The organization with that name, among the user's. */
 const findOrganization: Finder<FoundOrganization> = finder(ORGANIZATIONS);
 /**
@@ -356,13 +371,31 @@ async function findWorkspace(
 
 /**
  * The workspaces of the user's organizations (`GET /user-info`, then
- * `GET /user/{userId}/workspaces`), without the organization-only entries. Kept per client.
+ * `GET /user/{userId}/workspaces`, kept per client), without the organization-only entries; or,
+ * with `organization`, every workspace of that organization the user can see (`GET /orgs`, then
+ * `GET /orgs/{orgId}/workspaces`), and NameNotFoundError naming the near organizations when the
+ * user has none of that name.
  */
 export async function listWorkspaces(
   client: SeqeraClient,
-  options: { signal?: AbortSignal } = {},
+  options: { organization?: string; signal?: AbortSignal } = {},
 ): Promise<WorkspaceInfo[]> {
-  return (await keptList(client, WORKSPACES, options.signal)).map((w) => ({ ...w }));
+  const { organization, signal } = options;
+  if (organization === undefined) {
+    return (await keptList(client, WORKSPACES, signal)).map((w) => ({ ...w }));
+  }
+  // Kept per client, and a NameNotFoundError naming the near ones when there is none.
+  const org = await lookup(client, ORGANIZATIONS, organization, signal);
+  const { workspaces } = await client.GET("/orgs/{orgId}/workspaces", {
+    params: { path: { orgId: org.orgId } },
+    signal,
+  });
+  return (workspaces ?? []).map((w) => ({
+    orgId: String(org.orgId),
+    orgName: organization,
+    workspaceId: String(w.id),
+    workspaceName: w.name ?? "",
+  }));
 }
 
 /**
@@ -372,15 +405,15 @@ export async function listWorkspaces(
  * with undefined instead of rejecting with NameNotFoundError.
  */
 export const find: {
-  pipeline: Finder<Pipeline>;
-  computeEnv: Finder<ComputeEnvSummary>;
+  pipeline: Finder<Identified<Pipeline, "pipelineId" | "name">>;
+  computeEnv: Finder<Identified<ComputeEnvSummary, "id" | "name">>;
   primaryComputeEnv: typeof primaryComputeEnv;
-  credentials: Finder<Credentials>;
-  dataset: Finder<Dataset>;
-  label: Finder<Label>;
+  credentials: Finder<Identified<Credentials, "id">>;
+  dataset: Finder<Identified<Dataset, "id" | "name">>;
+  label: Finder<Identified<Label, "id" | "name">>;
   dataLink: DataLinkFinder;
-  studio: Finder<Studio>;
-  secret: Finder<PipelineSecret>;
+  studio: Finder<Identified<Studio, "sessionId" | "name">>;
+  secret: Finder<Identified<PipelineSecret, "id">>;
   workspace: typeof findWorkspace;
   organization: Finder<FoundOrganization>;
   team: Finder<FoundTeam>;
@@ -400,4 +433,4 @@ export const find: {
 };
 
 export { PIPELINES, AVAILABLE_COMPUTE_ENVS, TEAMS };
-export { nearNames } from "../core/near-names.js";
+export { nearNames };

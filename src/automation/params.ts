@@ -54,7 +54,8 @@ function parseJsonObject(text: string): Params | undefined {
   return value;
 }
 
-function merge(base: Params, over: Params): Params {
+/** `over` deep-merged over `base`, as mergeParamsText merges: objects key by key, the rest replaced. */
+export function merge(base: Params, over: Params): Params {
   const out: Params = { ...base };
   for (const [key, value] of Object.entries(over)) {
     if (value === undefined) continue;

@@ -1,11 +1,15 @@
 /** Waiting for runs to end and for compute environments to become available. */
 import { ConfigurationError } from "../errors/configuration-error.js";
+import { NotFoundError } from "../errors/not-found-error.js";
 import type { SeqeraClient } from "../client/client.js";
 import { ComputeEnvFailedError } from "./errors/compute-env-failed-error.js";
 import { RunFailedError } from "./errors/run-failed-error.js";
 import { UnexpectedAnswerError } from "./errors/unexpected-answer-error.js";
-import { waitFor, type WaitOptions } from "./poll.js";
-import type { ComputeEnv, Run, RunStatus, RunSummary, Task } from "./schema.js";
+import { identified, type Identified } from "./identified.js";
+import { sleep } from "../core/backoff.js";
+import { listWorkspaces, type WorkspaceRef } from "./names.js";
+import { pollDelays, waitFor, type PollOptions, type WaitOptions } from "./poll.js";
+import type { ComputeEnv, Label, Run, RunStatus, RunSummary, Task } from "./schema.js";
 
 /** The statuses a run does not leave. UNKNOWN is one: the service gave up hearing from it. */
 export const TERMINAL_RUN_STATUSES: readonly RunStatus[] = [
@@ -49,10 +53,10 @@ export async function waitForRun(
   client: SeqeraClient,
   workflowId: string,
   options: WaitForRunOptions = {},
-): Promise<Run> {
+): Promise<Identified<Run, "id">> {
   const until = new Set(options.until ?? TERMINAL_RUN_STATUSES);
   let failedCount: number | undefined;
-  const run = await waitFor<Run>(
+  const run = await waitFor<Identified<Run, "id">>(
     {
       resource: "run",
       id: workflowId,
@@ -71,7 +75,7 @@ export async function waitForRun(
           );
         }
         failedCount = progress?.workflowProgress?.failed;
-        return workflow;
+        return identified(workflow, ["id"], "GET /workflow/{workflowId}", "workflow");
       },
       statusOf: (r) => r.status ?? undefined,
       isDone: (r) => r.status != null && (until.has(r.status) || isTerminal(r.status)),
@@ -101,13 +105,48 @@ function isTerminal(status: RunStatus): boolean {
   return TERMINAL_RUN_STATUSES.includes(status);
 }
 
-/** The run's tasks that ended FAILED (`GET /workflow/{workflowId}/tasks`, every page). */
+/** A failed task, with the last lines of its standard error when they were asked for. */
+export type FailedTask = Identified<Task, "id"> & {
+  /** The last `stderrLines` lines of its `.command.err`; [] when it has none or no task id. */
+  stderr?: string[];
+};
+
+/**
+ * The run's tasks that ended FAILED (`GET /workflow/{workflowId}/tasks`, every page), with
+ * their `exitStatus`; with `stderrLines`, each with the last lines of its standard error (`GET
+ * /workflow/{workflowId}/download/{taskId}?fileName=.command.err`, one download per failed
+ * task, a few at once).
+ */
 export async function failedTasks(
   client: SeqeraClient,
   workflowId: string,
-  options: { signal?: AbortSignal } = {},
-): Promise<Task[]> {
-  return listFailedTasks(client, workflowId, undefined, options.signal);
+  options: { stderrLines?: number; signal?: AbortSignal } = {},
+): Promise<FailedTask[]> {
+  const { signal, stderrLines } = options;
+  const tasks = await listFailedTasks(client, workflowId, undefined, signal);
+  if (stderrLines === undefined) return tasks;
+  if (!(Number.isInteger(stderrLines) && stderrLines > 0)) {
+    throw new ConfigurationError(
+      `failedTasks: \`stderrLines\` is a whole number of lines above 0, got ${stderrLines}`,
+    );
+  }
+  return mapLimited(tasks, CONCURRENCY, async (task) => {
+    if (task.taskId == null) return { ...task, stderr: [] };
+    const text = await client
+      .GET("/workflow/{workflowId}/download/{taskId}", {
+        params: { path: { workflowId, taskId: task.taskId }, query: { fileName: ".command.err" } },
+        parseAs: "text",
+        signal,
+      })
+      // A task that wrote no standard error has no such file.
+      .catch((error: unknown) => {
+        if (error instanceof NotFoundError) return "";
+        throw error;
+      });
+    const lines = text.split("\n");
+    if (lines.at(-1) === "") lines.pop();
+    return { ...task, stderr: lines.slice(-stderrLines) };
+  });
 }
 
 /**
@@ -119,14 +158,18 @@ async function listFailedTasks(
   workflowId: string,
   expected: number | undefined,
   signal: AbortSignal | undefined,
-): Promise<Task[]> {
-  const failed: Task[] = [];
+): Promise<Identified<Task, "id">[]> {
+  const failed: Identified<Task, "id">[] = [];
   if (expected === 0) return failed;
   for await (const item of client.paginate("/workflow/{workflowId}/tasks", {
     params: { path: { workflowId } },
     signal,
   })) {
-    if (item.task?.status === "FAILED") failed.push(item.task);
+    if (item.task?.status === "FAILED") {
+      failed.push(
+        identified(item.task, ["id"], "GET /workflow/{workflowId}/tasks", "tasks[].task"),
+      );
+    }
     if (expected !== undefined && failed.length >= expected) break;
   }
   return failed;
@@ -216,6 +259,8 @@ export interface ListRunsOptions {
    * before this day ("YYYY-MM-DD", UTC).
    */
   before?: Date | string;
+  /** Runs that ended at or after this instant or day (ended runs only), as `after` takes it. */
+  completedAfter?: Date | string;
   /** Runs with one of these labels ("name" or "name=value"). */
   labels?: readonly string[];
   /** More search words as the web interface takes them: part of a run name, `userName:bob`, … */
@@ -225,11 +270,22 @@ export interface ListRunsOptions {
   signal?: AbortSignal;
 }
 
+/** A run as listRuns and watchRuns give it: the list's run with its labels and elapsed time. */
+export type ListedRun = Identified<RunSummary, "id"> & {
+  /** Its labels, `{ name, value }` (value null for a plain label). */
+  labels: Label[];
+  /** Ms from its start to its end, or to now while it runs; undefined before it starts. */
+  elapsedMs: number | undefined;
+  /** The workspace it is in, as digits; undefined for a personal workspace's run. */
+  workspaceId: string | undefined;
+};
+
 /**
- * The workspace's runs, newest first, filtered by the service (`GET /workflow`'s `search`,
- * in the web interface's syntax: `status:FAILED after:2024-05-01 label:nightly`), page by page
- * as the loop asks. The service's `after:`/`before:` take whole days: an instant is sent as its
- * UTC day and the runs of that day outside the instant are left out here, by submit time.
+ * The workspace's runs, newest first, with their labels (`attributes=labels`) and elapsed time,
+ * filtered by the service (`GET /workflow`'s `search`, in the web interface's syntax:
+ * `status:FAILED after:2024-05-01 label:nightly`), page by page as the loop asks. The service's
+ * `after:`/`before:` take whole days: an instant is sent as its UTC day and the runs of that day
+ * outside the instant are left out here, by submit time; `completedAfter` is checked here only.
  *
  * @example
  * const since = new Date(Date.now() - 24 * 3600_000);
@@ -238,11 +294,12 @@ export interface ListRunsOptions {
 export async function* listRuns(
   client: SeqeraClient,
   options: ListRunsOptions = {},
-): AsyncGenerator<RunSummary, void, undefined> {
+): AsyncGenerator<ListedRun, void, undefined> {
   const { signal, limit } = options;
   const statuses = typeof options.status === "string" ? [options.status] : (options.status ?? []);
   const after = bound(options.after, "after");
   const before = bound(options.before, "before");
+  const completedAfter = bound(options.completedAfter, "completedAfter");
   const words = [
     ...statuses.map((s) => `status:${s}`),
     ...(options.labels ?? []).map((l) => `label:${l}`),
@@ -251,26 +308,53 @@ export async function* listRuns(
     ...(options.search ? [options.search] : []),
   ];
   const search = words.length ? words.join(" ") : undefined;
-  const precise = after?.at !== undefined || before?.at !== undefined;
+  const kept = (run: RunSummary) =>
+    within(run.submit ?? run.dateCreated, after?.at, before?.at) &&
+    (!completedAfter || within(run.complete, completedAfter.at ?? dayStart(completedAfter.day)));
+  const precise = after?.at !== undefined || before?.at !== undefined || !!completedAfter;
   if (limit !== undefined && limit <= 0) return;
   let count = 0;
   for await (const item of client.paginate("/workflow", {
-    params: { query: { search } },
+    params: { query: { search, attributes: ["labels"] } },
     // Filtered here, the service's count is not ours.
     limit: precise ? undefined : limit,
     signal,
   })) {
     const run = item.workflow;
-    if (!run) continue;
-    if (precise) {
-      const submitted = Date.parse(run.submit ?? run.dateCreated ?? "");
-      if (after?.at !== undefined && !(submitted >= after.at)) continue;
-      if (before?.at !== undefined && !(submitted <= before.at)) continue;
-    }
-    yield run;
+    if (!run || (precise && !kept(run))) continue;
+    yield listed(
+      identified(run, ["id"], "GET /workflow", "workflows[].workflow"),
+      item.labels,
+      item.workspaceId,
+    );
     if (limit !== undefined && ++count >= limit) return;
   }
 }
+
+/** A run with its labels, elapsed time and workspace (ids as digits). */
+function listed(
+  run: Identified<RunSummary, "id">,
+  labels: readonly Label[] | null | undefined,
+  workspaceId: number | string | null | undefined,
+): ListedRun {
+  const start = Date.parse(run.start ?? "");
+  const end = run.complete ? Date.parse(run.complete) : Date.now();
+  return {
+    ...run,
+    labels: [...(labels ?? [])],
+    elapsedMs: Number.isNaN(start) ? undefined : Math.max(0, end - start),
+    workspaceId: workspaceId == null ? undefined : String(workspaceId),
+  };
+}
+
+/** Whether a date-time falls within the bounds (ms; either may be absent). */
+function within(value: string | null | undefined, from?: number, to?: number): boolean {
+  if (from === undefined && to === undefined) return true;
+  const at = Date.parse(value ?? "");
+  return !(from !== undefined && !(at >= from)) && !(to !== undefined && !(at <= to));
+}
+
+const dayStart = (day: string) => Date.parse(`${day}T00:00:00Z`);
 
 /** A bound as the service takes it (a UTC day) and, for an instant, the instant in ms. */
 function bound(
@@ -286,4 +370,124 @@ function bound(
     );
   }
   return { day: new Date(at).toISOString().slice(0, 10), at };
+}
+
+export interface WatchRunsOptions extends Omit<ListRunsOptions, "limit">, PollOptions {
+  /** The workspaces to watch, ids or "organization/workspace"; default the client's. */
+  workspaces?: readonly WorkspaceRef[];
+  /** Every workspace of this organization (by name), as listWorkspaces gives them. */
+  organization?: string;
+  /**
+   * End once no run seen is still going (SUBMITTED or RUNNING), checked after each poll: at the
+   * first when none is. Default false: the watch goes on until the loop leaves or the signal aborts.
+   */
+  untilEnded?: boolean;
+}
+
+/** What a watch saw happen to a run. */
+export interface RunChange {
+  /** "seen": listed for the first time; "status": its status changed since the last poll. */
+  change: "seen" | "status";
+  run: ListedRun;
+  /** Its status at the poll before, for a "status" change. */
+  previousStatus?: RunStatus;
+}
+
+/** The statuses watched when `status` is not given: runs that are still going. */
+const GOING: readonly RunStatus[] = ["SUBMITTED", "RUNNING"];
+
+/** Calls made at once (workspaces of a poll, task downloads); the rate limiter paces them. */
+const CONCURRENCY = 4;
+
+/**
+ * Watches the runs of many workspaces: each poll lists each workspace's runs once (listRuns,
+ * with the same filters; default the runs still going, SUBMITTED or RUNNING), one call per
+ * workspace while it has at most 100 such runs, and yields what changed since the poll before.
+ * A run that leaves the list (it ended, when only going runs are listed) is described once
+ * (`GET /workflow/{workflowId}`) to give its last status. The calls go through the client's rate
+ * limiter, so 100+ workspaces stay within the token's limit: a poll then takes longer, and the
+ * next starts `pollIntervalMs` after it ended (growing while nothing changes).
+ *
+ * @example
+ * for await (const { run, previousStatus } of watchRuns(client, { organization: "acme", untilEnded: true }))
+ *   console.log(run.workspaceId, run.id, previousStatus, "->", run.status);
+ */
+export async function* watchRuns(
+  client: SeqeraClient,
+  options: WatchRunsOptions = {},
+): AsyncGenerator<RunChange, void, undefined> {
+  const { signal, workspaces, organization, untilEnded, ...filters } = options;
+  const delays = pollDelays(options);
+  const refs: readonly (WorkspaceRef | undefined)[] =
+    organization !== undefined
+      ? (await listWorkspaces(client, { organization, signal })).map((w) => w.workspaceId)
+      : (workspaces ?? [undefined]);
+  const clients = refs.map((ref) => (ref === undefined ? client : client.withWorkspace(ref)));
+  const seen = clients.map(() => new Map<string, ListedRun>());
+  const listOptions = { ...filters, status: filters.status ?? GOING, signal };
+  for (;;) {
+    const changes = (
+      await mapLimited(clients, CONCURRENCY, (c, i) => pollWorkspace(c, seen[i]!, listOptions))
+    ).flat();
+    yield* changes;
+    if (untilEnded && seen.every((runs) => [...runs.values()].every((r) => !going(r.status)))) {
+      return;
+    }
+    await sleep(delays(changes.length > 0), signal);
+  }
+}
+
+const going = (status: RunStatus | null | undefined) => status != null && GOING.includes(status);
+
+/** One workspace's poll: its list, compared with what was seen; a going run gone is described. */
+async function pollWorkspace(
+  client: SeqeraClient,
+  seen: Map<string, ListedRun>,
+  options: ListRunsOptions,
+): Promise<RunChange[]> {
+  const changes: RunChange[] = [];
+  const listedNow = new Set<string>();
+  const note = (run: ListedRun) => {
+    const before = seen.get(run.id!);
+    seen.set(run.id!, run);
+    if (!before) changes.push({ change: "seen", run });
+    else if (before.status !== run.status) {
+      changes.push({ change: "status", run, previousStatus: before.status! });
+    }
+  };
+  for await (const run of listRuns(client, options)) {
+    if (!run.id) continue;
+    listedNow.add(run.id);
+    note(run);
+  }
+  for (const [id, before] of seen) {
+    if (listedNow.has(id) || !going(before.status)) continue;
+    const answer = await client.GET("/workflow/{workflowId}", {
+      params: { path: { workflowId: id } },
+      signal: options.signal,
+    });
+    if (answer.workflow) {
+      const run = identified(answer.workflow, ["id"], "GET /workflow/{workflowId}", "workflow");
+      note(listed(run, before.labels, before.workspaceId));
+    }
+  }
+  return changes;
+}
+
+/** `work` over the items, at most `limit` at once; the results in the items' order. */
+async function mapLimited<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index]!, index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
 }

@@ -9,7 +9,7 @@ import { EXIT, type ExitCode } from "./exit-codes.js";
 import { findTarget } from "./operation-target.js";
 import { readerGone, write, writeBody, writeLine } from "./output.js";
 import { progressOn } from "./progress.js";
-import { openClient, workspaceRef } from "./session.js";
+import { commandWorkspace, openClient, workspaceRef } from "./session.js";
 import type { FieldArg } from "./body-fields.js";
 
 /** `seqera-api <operation|METHOD path> [options]`: one API call, or every page of a list. */
@@ -30,16 +30,37 @@ export async function callCommand(
   const timeoutMs =
     values.timeout === undefined ? undefined : parseDuration("--timeout", values.timeout);
   // The client is loaded only now: usage errors and --help never pay for it.
-  const client = await openClient(values, context);
+  const opened = await openClient(values, context);
   try {
     await withCommandScope(plan.info.operationId, timeoutMs, context, async ({ signal }) => {
       plan.init.signal = signal;
-      if (plan.paginate) return writeEveryItem(client.paginate as PaginateAny, plan, context);
-      const { method, path } = plan.info;
-      await writeBody(context.stdout, await client.request(method, path, plan.init));
+      // The workspace's ids are needed here only to fill a path; else the client resolves a
+      // name when it sends the query's workspaceId, and the cache spares that lookup too.
+      const needs = plan.fromWorkspace.length > 0 || Object.hasOwn(plan.info.query, "workspaceId");
+      const { client, ids, drop } = needs
+        ? await commandWorkspace(
+            opened,
+            values,
+            context,
+            signal,
+            plan.fromWorkspace.includes("orgId"),
+          )
+        : { client: opened, ids: undefined, drop: async () => {} };
+      const path = plan.init.params!.path as Record<string, string>;
+      for (const key of plan.fromWorkspace)
+        path[key] = ids?.[key] ?? workspaceRef(values, context)!;
+      try {
+        if (plan.paginate)
+          return await writeEveryItem(client.paginate as PaginateAny, plan, context);
+        const { method, path: template } = plan.info;
+        await writeBody(context.stdout, await client.request(method, template, plan.init));
+      } catch (error) {
+        await drop(error);
+        throw error;
+      }
     });
   } finally {
-    await client.close();
+    await opened.close();
   }
   return EXIT.ok;
 }

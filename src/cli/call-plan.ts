@@ -5,12 +5,14 @@ import { applyFields, type FieldArg, type InputSource } from "./body-fields.js";
 import { didYouMean } from "./closest.js";
 import type { Target } from "./operation-target.js";
 import { UsageError } from "./cli-errors.js";
-import { parseJsonText, readUtf8File } from "./input-text.js";
+import { parseJsonText, readFileOption } from "./input-text.js";
 
 /** What the command line asks of one operation, checked before anything is sent. */
 export interface CallPlan {
   info: OperationInfo;
   init: UntypedInit;
+  /** Path parameters the configured workspace fills in: `workspaceId`, and `orgId` beside it. */
+  fromWorkspace: ("workspaceId" | "orgId")[];
   /** Set with --paginate: the page size asked with -q max=N (or pageSize=N), if any. */
   paginate?: { pageSize?: number };
 }
@@ -30,6 +32,13 @@ export async function planCall(target: Target, args: CallArgs, io: InputSource):
   const { info } = target;
   const name = `${info.operationId} (${info.method} ${info.path})`;
   const path = pathParams(info, name, target.pathValues, pairs("-p", args.param));
+  const fromWorkspace = args.hasWorkspace ? fillable(info, path) : [];
+  const missing = info.pathParams.filter(
+    (key) => !path[key] && !(fromWorkspace as string[]).includes(key),
+  );
+  if (missing.length > 0) {
+    throw new UsageError(`${name} needs ${missing.map((key) => `-p ${key}=<value>`).join(" ")}.`);
+  }
   const query = queryParams(
     info,
     name,
@@ -39,8 +48,8 @@ export async function planCall(target: Target, args: CallArgs, io: InputSource):
   const init: UntypedInit = { params: { path, query } };
   const body = await bodyOf(info, name, args, io);
   if (body !== undefined) init.body = body;
-  if (!args.paginate) return { info, init };
-  return { info, init, paginate: pagination(info, name, query) };
+  if (!args.paginate) return { info, init, fromWorkspace };
+  return { info, init, fromWorkspace, paginate: pagination(info, name, query) };
 }
 
 function pairs(flag: string, list: string[] = []): [string, string][] {
@@ -68,11 +77,15 @@ function pathParams(
     if (key in values) throw new UsageError(`Path parameter ${key} is given twice.`);
     values[key] = value;
   }
-  const missing = info.pathParams.filter((key) => !values[key]);
-  if (missing.length > 0) {
-    throw new UsageError(`${name} needs ${missing.map((key) => `-p ${key}=<value>`).join(" ")}.`);
-  }
   return values;
+}
+
+/** A path's `workspaceId` left out, and its `orgId` beside it: the configured workspace's. */
+function fillable(info: OperationInfo, given: Record<string, string>): ("workspaceId" | "orgId")[] {
+  if (!info.pathParams.includes("workspaceId") || given.workspaceId) return [];
+  return info.pathParams.includes("orgId") && !given.orgId
+    ? ["workspaceId", "orgId"]
+    : ["workspaceId"];
 }
 
 function queryParams(
@@ -140,8 +153,7 @@ async function bodyOf(
 }
 
 async function readInput(file: string, io: InputSource): Promise<unknown> {
-  const label = `--input ${file === "-" ? "(stdin)" : file}`;
-  const text = file === "-" ? await io.stdin() : await readUtf8File(label, file);
+  const { label, text } = await readFileOption("--input", file, io);
   return parseJsonText(label, text);
 }
 

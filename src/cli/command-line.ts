@@ -16,6 +16,12 @@ export type CommandName =
   | "logs"
   | "cancel"
   | "datasets"
+  | "pipelines"
+  | "report"
+  | "runs"
+  | "watch"
+  | "failed-tasks"
+  | "copy-pipeline"
   | keyof typeof OWN_COMMANDS;
 
 /** The commands that talk to the API (all but the emulator). */
@@ -27,12 +33,21 @@ const API_COMMANDS: readonly CommandName[] = [
   "logs",
   "cancel",
   "datasets",
+  "pipelines",
+  "report",
+  "runs",
+  "watch",
+  "failed-tasks",
+  "copy-pipeline",
   "teams",
   "members",
   "participants",
   "data-links",
 ];
+const RUN_LISTS: readonly CommandName[] = ["runs", "watch"];
 const LAUNCHING: readonly CommandName[] = ["launch", "relaunch"];
+/** The launch settings `pipelines update` and `pipelines versions add` change too. */
+const PIPELINE_SETTINGS: ReadonlySet<string> = new Set(["revision", "params-file", "labels"]);
 const WAITING: readonly CommandName[] = [...LAUNCHING, "wait", "logs"];
 
 interface OptionSpec {
@@ -65,8 +80,12 @@ const LAUNCH_OPTIONS = Object.fromEntries(
     const shared = {
       type: flag.value === undefined ? "boolean" : "string",
       ...(flag.list && { multiple: true, commas: true }),
+      ...(flag.repeated && { multiple: true }),
       ...(flag.value !== undefined && { value: flag.value }),
-      commands: flag.only ? [flag.only] : LAUNCHING,
+      commands: [
+        ...(flag.only ? [flag.only] : LAUNCHING),
+        ...(PIPELINE_SETTINGS.has(flag.name) ? (["pipelines"] as const) : []),
+      ],
     } as const;
     const aliases = (flag.aliases ?? []).map((alias): [string, OptionSpec] => [
       alias,
@@ -84,8 +103,8 @@ export const OPTIONS = {
     short: "p",
     multiple: true,
     value: "name=value",
-    help: "A path parameter, e.g. -p workflowId=4Bi5xBK6E2Nbhj (or write it in the path).",
-    commands: ["call"],
+    help: "A path parameter, e.g. -p workflowId=4Bi5xBK6E2Nbhj (or write it in the path). launch, relaunch: one pipeline param over the params files (a.b=1 nests; the value is read as YAML: 10 is a number).",
+    commands: ["call", ...LAUNCHING],
   },
   query: {
     type: "string",
@@ -128,6 +147,11 @@ export const OPTIONS = {
     help: "Run again from scratch instead of resuming (cached tasks are not reused).",
     commands: ["relaunch"],
   },
+  "resume-if-available": {
+    type: "boolean",
+    help: "Resume when the service holds the run's commit, else run it again from scratch; the output's resumed says which.",
+    commands: ["relaunch"],
+  },
   pipeline: {
     type: "string",
     value: "url",
@@ -138,6 +162,39 @@ export const OPTIONS = {
     type: "boolean",
     help: "Wait for the run to end: exit 0 if it SUCCEEDED, 1 if it FAILED or was CANCELLED.",
     commands: LAUNCHING,
+  },
+  "version-name": {
+    type: "string",
+    value: "name",
+    help: "A published version of the Launchpad pipeline, by name: launch it, name a new one (pipelines versions add), or make it the default (pipelines versions default).",
+    commands: ["launch", "pipelines"],
+  },
+  "version-id": {
+    type: "string",
+    value: "id",
+    help: "A version of the Launchpad pipeline, by id: launch it, or make it the default.",
+    commands: ["launch", "pipelines"],
+  },
+  default: {
+    type: "boolean",
+    help: "Make the new version the pipeline's default (pipelines versions add).",
+    commands: ["pipelines"],
+  },
+  published: {
+    type: "boolean",
+    help: "List the published versions only (pipelines versions list).",
+    commands: ["pipelines"],
+  },
+  drafts: {
+    type: "boolean",
+    help: "List the draft versions only (pipelines versions list).",
+    commands: ["pipelines"],
+  },
+  by: {
+    type: "string",
+    value: "completion|submission",
+    help: "Which date of a run the window applies to; default completion.",
+    commands: ["report"],
   },
   follow: {
     type: "boolean",
@@ -153,8 +210,65 @@ export const OPTIONS = {
     type: "string",
     short: "d",
     value: "text",
-    help: "The dataset's description, when it is created.",
-    commands: ["datasets"],
+    help: "The dataset's description (when it is created), or the pipeline's (pipelines update).",
+    commands: ["datasets", "pipelines"],
+  },
+  lines: {
+    type: "string",
+    value: "n",
+    help: "The last lines of each failed task's standard error (default 20).",
+    commands: ["failed-tasks"],
+  },
+  to: {
+    type: "string",
+    value: "workspace",
+    help: "The workspace to copy to: org/workspace or an id.",
+    commands: ["copy-pipeline"],
+  },
+  as: {
+    type: "string",
+    value: "name",
+    help: "The copy's name; default the pipeline's.",
+    commands: ["copy-pipeline"],
+  },
+  status: {
+    type: "string",
+    multiple: true,
+    commas: true,
+    value: "status",
+    help: "Runs with one of these statuses (SUBMITTED, RUNNING, SUCCEEDED, FAILED, CANCELLED, UNKNOWN); watch's default SUBMITTED,RUNNING.",
+    commands: RUN_LISTS,
+  },
+  // A launch's labels; for runs and watch, a filter.
+  labels: {
+    ...LAUNCH_OPTIONS.labels,
+    help: `${LAUNCH_OPTIONS.labels.help} runs, watch: runs with one of these labels.`,
+    commands: [...LAUNCH_OPTIONS.labels.commands, ...RUN_LISTS],
+  },
+  label: { ...LAUNCH_OPTIONS.label, commands: [...LAUNCH_OPTIONS.label.commands, ...RUN_LISTS] },
+  search: {
+    type: "string",
+    value: "words",
+    help: "More search words, as the web interface takes them: part of a run name, userName:bob...",
+    commands: RUN_LISTS,
+  },
+  after: {
+    type: "string",
+    value: "time",
+    help: "Runs submitted (report: by --by) at or after this: an instant (2024-05-10T09:00:00Z), a day (2024-05-10), or a duration ago (24h, 7d).",
+    commands: [...RUN_LISTS, "report"],
+  },
+  before: {
+    type: "string",
+    value: "time",
+    help: "Runs submitted (report: by --by) at or before this, as --after takes it.",
+    commands: [...RUN_LISTS, "report"],
+  },
+  organization: {
+    type: "string",
+    value: "name",
+    help: "Every workspace of this organization instead of --workspace.",
+    commands: RUN_LISTS,
   },
   team: {
     type: "boolean",
@@ -171,7 +285,7 @@ export const OPTIONS = {
     type: "string",
     value: "duration",
     help: "First wait between two polls of a run (default 5s; it grows while nothing changes).",
-    commands: WAITING,
+    commands: [...WAITING, "watch"],
   },
   port: {
     type: "string",
@@ -313,7 +427,7 @@ export function parseCommandLine(argv: string[]): CommandLine {
     }
   }
   refuseRepeats(parsed.tokens);
-  mergeAliases(values);
+  mergeAliases(values, parsed.tokens);
   const fields = parsed.tokens.flatMap((token) =>
     token.kind === "option" && (token.name === "field" || token.name === "raw-field")
       ? [{ text: token.value ?? "", typed: token.name === "field" }]
@@ -341,13 +455,25 @@ function refuseRepeats(tokens: NonNullable<ReturnType<typeof parseArgs>["tokens"
   }
 }
 
-/** Each alias's value under its option's name; lists split at commas. */
-function mergeAliases(values: OptionValues): void {
+/**
+ * Each alias's value under its option's name; a repeated option's values from both names in the
+ * order given; lists split at commas.
+ */
+function mergeAliases(
+  values: OptionValues,
+  tokens: NonNullable<ReturnType<typeof parseArgs>["tokens"]>,
+): void {
   const all = values as Record<string, string | boolean | string[] | undefined>;
   for (const [name, spec] of Object.entries(OPTIONS) as [OptionName, OptionSpec][]) {
     const value = all[name];
     if (value === undefined) continue;
-    if (spec.alias !== undefined) {
+    if (spec.alias !== undefined && spec.multiple && !spec.commas) {
+      const names = [name, spec.alias];
+      all[spec.alias] = tokens.flatMap((t) =>
+        t.kind === "option" && names.includes(t.name) ? [t.value ?? ""] : [],
+      );
+      delete all[name];
+    } else if (spec.alias !== undefined) {
       if (all[spec.alias] !== undefined)
         throw new UsageError(`--${name} and --${spec.alias} are the same option: give one.`);
       all[spec.alias] = value;

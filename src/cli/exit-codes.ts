@@ -5,7 +5,7 @@
 export const EXIT = {
   /** The command did what it was asked (a run it waited for SUCCEEDED). */
   ok: 0,
-  /** A run it launched or waited for ended FAILED or CANCELLED. */
+  /** A run it launched, waited for or watched ended FAILED, CANCELLED or UNKNOWN. */
   runFailed: 1,
   /** Bad input: usage, configuration, or a request the service refused as invalid (400). */
   usage: 2,
@@ -25,8 +25,8 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 /** What each code means, for --help and the README's table. */
 export const EXIT_MEANINGS: Readonly<Record<ExitCode, string>> = {
-  [EXIT.ok]: "success (a run waited for SUCCEEDED)",
-  [EXIT.runFailed]: "the run ended FAILED or CANCELLED",
+  [EXIT.ok]: "success (a run waited for SUCCEEDED; watch: every run it saw end SUCCEEDED)",
+  [EXIT.runFailed]: "the run (watch: a run it saw) ended FAILED, CANCELLED or UNKNOWN",
   [EXIT.usage]: "bad input: usage, configuration, or a 400 from the service; nothing to retry",
   [EXIT.timeout]: "timed out: --timeout, or a request's attempts timing out",
   [EXIT.auth]: "authentication: token missing rights, invalid or expired (401/403)",

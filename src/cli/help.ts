@@ -15,7 +15,14 @@ Usage:
   seqera-api wait <workflowId>              wait for a run to end
   seqera-api logs <workflowId> [--follow]   a run's console output
   seqera-api cancel <workflowId>            cancel a run
+  seqera-api runs [--status S] [--after T]  runs with labels and elapsedMs, as JSON lines
+  seqera-api watch [--organization O]       follow the runs of many workspaces until they end
+  seqera-api failed-tasks <workflowId>      failed tasks: exit status, last lines of stderr
+  seqera-api copy-pipeline <name> --to W    copy a Launchpad pipeline to another workspace
   seqera-api datasets add <name> <file>     upload a CSV/TSV as a dataset
+  seqera-api pipelines versions list <p>    a Launchpad pipeline's versions (also add, default)
+  seqera-api pipelines update <pipeline>    change a pipeline, keeping its labels
+  seqera-api report --after 7d              runs' status, times, cost and CPU hours
   seqera-api teams add <org>/<team> [user]  a team and its members, each added if absent
   seqera-api members add <org> <user>...    organization members, each added if absent
   seqera-api participants set-role <n> <r>  a user's (--team: a team's) role in the workspace
@@ -51,6 +58,29 @@ TOWER_WORKSPACE_ID).`,
 
 Polls the run until it ends and prints it: exit 0 SUCCEEDED, 1 FAILED or CANCELLED (with its
 error message and failed tasks on stderr), 3 --timeout first.`,
+  runs: `seqera-api runs [--status FAILED] [--label name] [--after 24h] [--organization acme]
+
+Prints the runs of the workspace (or of every workspace of --organization), newest first, one
+JSON line each: the run with its labels, elapsedMs (start to end, or to now) and workspaceId.
+The filters go to the service's search; --after and --before are exact to the instant (the
+service takes whole days: the rest of the day is left out here).`,
+  watch: `seqera-api watch [--organization acme] [--status ...] [--label ...] [options]
+
+Follows the runs of the workspace (or of every workspace of --organization), by default those
+SUBMITTED or RUNNING: one list call per workspace per poll, within the token's rate limit. Prints
+one JSON line per change, {"change": "seen" | "status", "previousStatus", "run"}, and ends once
+no run it saw is going: exit 0 when all ended SUCCEEDED (or none was going), 1 when one ended
+FAILED, CANCELLED or UNKNOWN, 3 --timeout first.`,
+  "failed-tasks": `seqera-api failed-tasks <workflowId> [--lines 20]
+
+Prints each task of the run that ended FAILED, one JSON line each: the task (name, exitStatus,
+errorMessage...) with stderr, the last --lines lines of its standard error (.command.err).`,
+  "copy-pipeline": `seqera-api copy-pipeline <pipeline> --to org/workspace [--as name]
+
+Copies a Launchpad pipeline of the workspace (-w) to another with its launch configuration: the
+compute environment is the AVAILABLE one of the same name there, else its primary, and the copy
+runs in that compute environment's work directory. Prints {"pipelineId", "computeEnvId",
+"computeEnvBy": "name" | "primary"}.`,
   logs: `seqera-api logs <workflowId> [--follow]
 
 Prints the run's console output (its nf-<workflowId>.txt file). With --follow, prints the
@@ -59,6 +89,26 @@ console log as it grows, each line once, until the run has ended.`,
 
 Creates the dataset (or adds a version to the one of that name) and prints
 {"datasetId", "version", "url"}: the url is what a pipeline's input param takes.`,
+  pipelines: `seqera-api pipelines versions list <pipeline> [--published | --drafts]
+seqera-api pipelines versions add <pipeline> --revision <ref> [--version-name <name>] [--default]
+seqera-api pipelines versions default <pipeline> --version-name <name> | --version-id <id>
+seqera-api pipelines update <pipeline> [--revision <ref>] [-d text] [--labels a,b] [--params-file f]
+
+A Launchpad pipeline (by name in the workspace) and its versions. versions list prints each
+version as a JSON line: {"pipelineId", "versionId", "name", "draft", "isDefault", "revision",
+"dateCreated"} (a draft has no name). versions add makes a version of the pipeline at a
+revision (a draft, published with --version-name, the default with --default) and prints it.
+versions default makes a published version the default, which a launch without
+--version-name runs, and prints {"pipelineId", "versionId", "isDefault": true}. update
+changes the pipeline and keeps what is not named, its labels included (the API removes the
+labels an update does not send); a changed launch is a new draft version. It prints
+{"pipelineId", "versionId"}.`,
+  report: `seqera-api report --after <when> [--before <when>] [--by completion|submission]
+
+The runs of the workspace that completed (or, with --by submission, were submitted) in the
+window, one JSON line each: {"workflowId", "runName", "pipeline", "status", "submit",
+"start", "complete", "durationMs", "cost", "cpuHours"}. A when is an ISO 8601 instant, a UTC day
+(YYYY-MM-DD) or a duration ago (24h, 7d).`,
   teams: `${RESOURCE_USAGE.teams}
 
 Creates the team when the organization has none of that name, and adds the users (user names

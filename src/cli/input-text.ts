@@ -43,6 +43,21 @@ export async function readUtf8File(
   }
 }
 
+/**
+ * The text a file option names (`--input file`, `--params-file file`): "-" is standard input,
+ * as tw reads it; `option` labels errors ("--params-file").
+ */
+export async function readFileOption(
+  option: string,
+  file: string,
+  input: { stdin(): Promise<string> },
+  signal?: AbortSignal,
+): Promise<{ label: string; text: string }> {
+  const label = `${option} ${file === "-" ? "(stdin)" : file}`;
+  const text = file === "-" ? await input.stdin() : await readUtf8File(label, file, signal);
+  return { label, text };
+}
+
 function kind(stats: Stats): string {
   if (stats.isFIFO()) return "a FIFO";
   if (stats.isCharacterDevice()) return "a character device";

@@ -22,9 +22,14 @@ export async function launchCommand(
   const { launchPipeline } = await import("../index.js");
   return withSession(`launch ${pipeline}`, values, context, async (session) => {
     // Read within --timeout: the command's deadline bounds its files too.
-    const settings = await launchSettings(values, session.scope.signal);
+    const settings = await launchSettings(values, context, session.scope.signal);
     return launchThenWait(session, values.wait === true, context, (signal) =>
-      launchPipeline(session.client, pipeline, { ...settings, signal }),
+      launchPipeline(session.client, pipeline, {
+        ...settings,
+        versionName: values["version-name"],
+        versionId: values["version-id"],
+        signal,
+      }),
     );
   });
 }

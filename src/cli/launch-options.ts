@@ -1,9 +1,10 @@
 import type { LaunchSettings } from "../automation/launch.js";
 import { launchSettingRows } from "../automation/launch-settings.js";
-import type { Params } from "../automation/params.js";
+import { merge, type Params } from "../automation/params.js";
 import { UsageError } from "./cli-errors.js";
 import type { OptionValues } from "./command-line.js";
-import { parseYamlText, readUtf8File } from "./input-text.js";
+import type { InputSource } from "./body-fields.js";
+import { parseYamlText, readFileOption, readUtf8File } from "./input-text.js";
 import { singleArgument } from "./single-argument.js";
 
 const STATUS = /^(SUBMITTED|RUNNING|SUCCEEDED|FAILED|CANCELLED|UNKNOWN)$/i;
@@ -25,6 +26,7 @@ export function launchArgument(args: string[], usage: string): string {
  */
 export async function launchSettings(
   values: OptionValues,
+  input: InputSource,
   signal?: AbortSignal,
 ): Promise<LaunchSettings> {
   const given = values as Record<string, string | string[] | boolean | undefined>;
@@ -32,7 +34,7 @@ export async function launchSettings(
     launchSettingRows().map(async ([key, { flag }]) => {
       const value = flag && given[flag.name];
       if (flag === undefined || value === undefined) return [key, undefined];
-      if (key === "params") return [key, await readParams(value as string, signal)];
+      if (key === "params") return [key, await readParams(value as string[], input, signal)];
       if (flag.file)
         return [key, await readUtf8File(`--${flag.name} ${value}`, value as string, signal)];
       if (flag.choices && !flag.choices.includes(value as string)) {
@@ -41,12 +43,51 @@ export async function launchSettings(
       return [key, value];
     }),
   );
-  return Object.fromEntries(entries.filter(([, value]) => value !== undefined)) as LaunchSettings;
+  const settings = Object.fromEntries(entries.filter(([, value]) => value !== undefined));
+  const pairs = values.param ?? [];
+  if (pairs.length > 0) settings.params = await withParams(settings.params ?? {}, pairs);
+  return settings as LaunchSettings;
 }
 
-async function readParams(file: string, signal?: AbortSignal): Promise<Params> {
-  const label = `--params-file ${file}`;
-  return parseParams(label, await readUtf8File(label, file, signal));
+/**
+ * The files' params, each merged over the ones before; "-" is standard input
+ * (`--params-file -`, as tw reads it).
+ */
+async function readParams(
+  files: string[],
+  input: InputSource,
+  signal?: AbortSignal,
+): Promise<Params> {
+  let params: Params = {};
+  for (const file of files) {
+    const { label, text } = await readFileOption("--params-file", file, input, signal);
+    params = merge(params, await parseParams(label, text));
+  }
+  return params;
+}
+
+/** `-p a.b=value` pairs over the params: a dotted name nests, the value is read as YAML. */
+async function withParams(params: Params, pairs: string[]): Promise<Params> {
+  const { parse } = await import("yaml");
+  for (const pair of pairs) {
+    const eq = pair.indexOf("=");
+    const name = pair.slice(0, eq);
+    if (eq <= 0 || name.split(".").some((part) => part === "")) {
+      throw new UsageError(`-p ${JSON.stringify(pair)}: expected name=value (a.b=value nests).`);
+    }
+    const text = pair.slice(eq + 1);
+    let value: unknown = text;
+    try {
+      if (text !== "") value = parse(text);
+    } catch {
+      // Not YAML: the text as it is.
+    }
+    const nested = name
+      .split(".")
+      .reduceRight<unknown>((inner, key) => Object.fromEntries([[key, inner]]), value);
+    params = merge(params, nested as Params);
+  }
+  return params;
 }
 
 /** JSON or YAML (YAML reads JSON too); an object, as params are. Errors never quote the text. */

@@ -4,14 +4,15 @@ import { InterruptedError } from "./cli-errors.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { writeBody } from "./output.js";
 import type { Session } from "./session.js";
-import { waitInSession } from "./wait-command.js";
+import { waitInSession, type LastSeen } from "./wait-command.js";
 
 /**
  * What `launch` (and `relaunch`) do once their request is ready: launch, shielded from a first
  * SIGINT/SIGTERM so that the answer is not lost, and say on stderr which labels it created;
  * then with `wait` wait for the run. Prints `{"workflowId", "createdLabels", "run"}` (run when
- * waited); once the run exists its workflowId is printed whatever happens next (a failed run,
- * --timeout, an interrupt, an error while waiting), then the failure is thrown.
+ * waited); once the run exists its workflowId (and the run as last seen) is printed whatever
+ * happens next (a failed run, --timeout, an interrupt, an error while waiting), then the failure
+ * is thrown.
  */
 export async function launchThenWait(
   session: Session,
@@ -21,23 +22,27 @@ export async function launchThenWait(
 ): Promise<ExitCode> {
   const { RunFailedError } = await import("../index.js");
   const { scope } = session;
-  const { workflowId, createdLabels } = await scope.shielded(launch);
+  const launched = await scope.shielded(launch);
+  const { workflowId, createdLabels } = launched;
+  // A relaunch says whether it resumed.
+  const resumed = launched.resumed === undefined ? {} : { resumed: launched.resumed };
   if (createdLabels.length > 0) {
     const names = createdLabels.map((name) => JSON.stringify(name)).join(", ");
     context.stderr.write(`seqera-api: created the missing labels ${names}\n`);
   }
+  const seen: LastSeen = {};
   try {
     scope.signal.throwIfAborted();
     if (!wait) {
-      await writeBody(context.stdout, { workflowId, createdLabels });
+      await writeBody(context.stdout, { workflowId, createdLabels, ...resumed });
       return EXIT.ok;
     }
-    const run = await waitInSession(session, workflowId, context);
-    await writeBody(context.stdout, { workflowId, createdLabels, run });
+    const run = await waitInSession(session, workflowId, context, seen);
+    await writeBody(context.stdout, { workflowId, createdLabels, ...resumed, run });
     return EXIT.ok;
   } catch (error) {
-    const run = error instanceof RunFailedError ? error.run : undefined;
-    await writeBody(context.stdout, { workflowId, createdLabels, run });
+    const run = error instanceof RunFailedError ? error.run : seen.run;
+    await writeBody(context.stdout, { workflowId, createdLabels, ...resumed, run });
     const reason: unknown = scope.signal.reason;
     if (reason instanceof InterruptedError) {
       throw new InterruptedError(

@@ -18,9 +18,12 @@ export async function relaunchCommand(
 ): Promise<ExitCode> {
   const workflowId = launchArgument(
     args,
-    "Usage: seqera-api relaunch <workflowId> [--no-resume] [--wait] [--timeout 6h]",
+    "Usage: seqera-api relaunch <workflowId> [--no-resume | --resume-if-available] [--wait] [--timeout 6h]",
   );
-  const resume = !values["no-resume"];
+  if (values["no-resume"] && values["resume-if-available"]) {
+    throw new UsageError("Give --no-resume or --resume-if-available, not both.");
+  }
+  const resume = values["resume-if-available"] ? "if-available" : !values["no-resume"];
   // A resumed run reuses its work directory's cache and its pipeline's: others resume nothing.
   if (resume && values["work-dir"] !== undefined) {
     throw new UsageError(
@@ -33,7 +36,7 @@ export async function relaunchCommand(
   const { relaunchRun } = await import("../index.js");
   return withSession(`relaunch ${workflowId}`, values, context, async (session) => {
     // Read within --timeout: the command's deadline bounds its files too.
-    const settings = await launchSettings(values, session.scope.signal);
+    const settings = await launchSettings(values, context, session.scope.signal);
     return launchThenWait(session, values.wait === true, context, (signal) =>
       relaunchRun(session.client, workflowId, {
         ...settings,

@@ -72,7 +72,7 @@ export function errorLine(error: unknown, ran: Ran = { command: undefined }): st
   if (error instanceof SeqeraApiError) {
     const status = error.status === undefined ? "" : `${error.status} `;
     const id = error.errorId === undefined ? "" : ` (Error ID: ${error.errorId})`;
-    const message = oneLine(inCliTerms(error, ran));
+    const message = cliOptions(oneLine(inCliTerms(error, ran)));
     if (ran.command === undefined || ran.operationId === error.operationId) {
       return `seqera-api: ${status}${error.operationId}: ${message}${id}`;
     }
@@ -91,6 +91,19 @@ export function errorLine(error: unknown, ran: Ran = { command: undefined }): st
   }
   const message = error instanceof Error ? error.message : String(error);
   return `seqera-api: ${oneLine(message)}`;
+}
+
+/**
+ * The library's words for its options, in the CLI's: --url for the endpoint, and the retries
+ * said without the options a command line cannot set.
+ */
+function cliOptions(message: string): string {
+  return message
+    .replace("the baseUrl option or TOWER_API_ENDPOINT", "--url or TOWER_API_ENDPOINT")
+    .replace(/ \(retry\.maxAttempts is \d+\)/, "")
+    .replace(/, more than retry\.maxDelayMs \((\d+) ms\)/, ", longer than the $1 ms a retry waits")
+    .replace(/ retry\.maxElapsedMs \((\d+) ms\)/, " $1 ms of retries")
+    .replace(/; (raise|pass) [^;]*\)$/, ")");
 }
 
 const SERVER_SAID = / Server said: .*$/s;

@@ -69,9 +69,30 @@ export async function run(argv: string[], context: CliContext): Promise<ExitCode
         const { logsCommand } = await import("./logs-command.js");
         return await logsCommand(line.args, line.values, context);
       }
+      case "runs":
+      case "watch": {
+        const { runsCommand } = await import("./runs-command.js");
+        return await runsCommand(line.command, line.args, line.values, context);
+      }
+      case "failed-tasks": {
+        const { failedTasksCommand } = await import("./failed-tasks-command.js");
+        return await failedTasksCommand(line.args, line.values, context);
+      }
+      case "copy-pipeline": {
+        const { copyPipelineCommand } = await import("./copy-pipeline-command.js");
+        return await copyPipelineCommand(line.args, line.values, context);
+      }
       case "datasets": {
         const { datasetsCommand } = await import("./datasets-command.js");
         return await datasetsCommand(line.args, line.values, context);
+      }
+      case "pipelines": {
+        const { pipelinesCommand } = await import("./pipelines-command.js");
+        return await pipelinesCommand(line.args, line.values, context);
+      }
+      case "report": {
+        const { reportCommand } = await import("./report-command.js");
+        return await reportCommand(line.args, line.values, context);
       }
       case "teams":
       case "members":

@@ -4,6 +4,13 @@ import type { OptionValues } from "./command-line.js";
 import { withCommandScope, type CommandScope } from "./command-scope.js";
 import { parseDuration } from "./duration.js";
 import type { CliContext } from "./context.js";
+import {
+  cacheFile,
+  cachedWorkspace,
+  forgetWorkspace,
+  rememberWorkspace,
+  type WorkspaceIds,
+} from "./workspace-cache.js";
 
 /** What the lifecycle commands share: a client, the command's scope, how long and how often to poll. */
 export interface Session {
@@ -29,13 +36,19 @@ export async function withSession<T>(
     text === undefined ? undefined : parseDuration(flag, text);
   const timeoutMs = duration("--timeout", values.timeout);
   const pollIntervalMs = duration("--poll-interval", values["poll-interval"]);
-  const client = await openClient(values, context);
+  const opened = await openClient(values, context);
   try {
-    return await withCommandScope(what, timeoutMs, context, (scope) =>
-      body({ client, scope, timeoutMs, pollIntervalMs }),
-    );
+    return await withCommandScope(what, timeoutMs, context, async (scope) => {
+      const { client, drop } = await commandWorkspace(opened, values, context, scope.signal);
+      try {
+        return await body({ client, scope, timeoutMs, pollIntervalMs });
+      } catch (error) {
+        await drop(error);
+        throw error;
+      }
+    });
   } finally {
-    await client.close();
+    await opened.close();
   }
 }
 
@@ -51,4 +64,53 @@ export function workspaceRef(values: OptionValues, context: CliContext): string 
 export async function openClient(values: OptionValues, context: CliContext): Promise<SeqeraClient> {
   const { createSeqeraClient } = await import("../index.js");
   return createSeqeraClient(clientOptions(values, context.env, context.stderr));
+}
+
+/** The command's workspace: a client in it, its ids when asked, and what to do on a failure. */
+export interface CommandWorkspace {
+  client: SeqeraClient;
+  /** The ids, when the command needs them (a path's `orgId`/`workspaceId`) or had them kept. */
+  ids?: WorkspaceIds;
+  /** Forgets a kept workspace the service answered 403 or 404 for. */
+  drop(error: unknown): Promise<void>;
+}
+
+/**
+ * The workspace of --workspace or TOWER_WORKSPACE_ID, as ids: from the workspace cache when a
+ * command looked it up less than 10 minutes ago, else looked up once (and kept). An id alone
+ * needs no lookup unless `needOrgId`. With no workspace configured, the client as it is.
+ */
+export async function commandWorkspace(
+  client: SeqeraClient,
+  values: OptionValues,
+  context: CliContext,
+  signal: AbortSignal,
+  needOrgId = false,
+): Promise<CommandWorkspace> {
+  const none = { client, drop: async () => {} };
+  const ref = workspaceRef(values, context);
+  if (ref === undefined || (/^\d+$/.test(ref) && !needOrgId)) return none;
+  const file = cacheFile(
+    context.env,
+    client.config.baseUrl,
+    context.env.TOWER_ACCESS_TOKEN!.trim(),
+  );
+  const kept = file && (await cachedWorkspace(file, ref));
+  let ids: WorkspaceIds;
+  if (kept) ids = kept;
+  else {
+    const { find } = await import("../index.js");
+    ids = await find.workspace(client, ref, { signal });
+    if (file) await rememberWorkspace(file, ref, ids);
+  }
+  const { ForbiddenError, NotFoundError } = await import("../index.js");
+  return {
+    client: client.withWorkspace(ids.workspaceId),
+    ids,
+    drop: async (error) => {
+      if (file && (error instanceof ForbiddenError || error instanceof NotFoundError)) {
+        await forgetWorkspace(file, ref);
+      }
+    },
+  };
 }

@@ -25,7 +25,7 @@ const SET_ROLE =
 
 /** "tw word [sub [sub]]" → what does it here. */
 const TW: Readonly<Record<string, string>> = {
-  "runs list": "seqera-api ListWorkflows --paginate",
+  "runs list": "seqera-api runs [--status FAILED] [--after 24h] [--label name]",
   "runs view": "seqera-api DescribeWorkflow -p workflowId=<id>",
   "runs relaunch": "seqera-api relaunch <workflowId> [--no-resume]",
   "runs cancel": "seqera-api cancel <workflowId>",
@@ -35,7 +35,6 @@ const TW: Readonly<Record<string, string>> = {
   "pipelines list": "seqera-api ListPipelines --paginate",
   "pipelines view": "seqera-api DescribePipeline -p pipelineId=<id>",
   "pipelines add": "seqera-api CreatePipeline",
-  "pipelines update": "seqera-api UpdatePipeline -p pipelineId=<id>",
   "pipelines delete": "seqera-api DeletePipeline -p pipelineId=<id>",
   "pipelines launch": "seqera-api launch <pipeline>",
   "pipelines labels": "seqera-api ApplyLabelsToPipelines",
@@ -123,10 +122,11 @@ const TW: Readonly<Record<string, string>> = {
 
 /** What a tw word alone points at, where more than its sub-commands' list helps. */
 const WORDS: Readonly<Record<string, string>> = {
-  runs: LIFECYCLE,
   run: LIFECYCLE,
-  pipelines: "seqera-api ListPipelines, or seqera-api launch <pipeline>",
 };
+
+/** tw's words that are commands here too: only their sub-commands in TW are pointed elsewhere. */
+const OWN_WORDS: ReadonlySet<string> = new Set(["pipelines"]);
 
 /** tw's top-level words (but `launch` and `datasets`, which are ours too). */
 const TOP = new Set([...Object.keys(TW).map((key) => key.split(" ")[0]!), "run"]);
@@ -141,9 +141,12 @@ export const TW_COMMANDS: readonly string[] = Object.keys(TW);
 export function twCommandHint(args: readonly string[]): string | undefined {
   const [word, ...rest] = args;
   if (word === undefined || !TOP.has(word)) return undefined;
+  // `runs` is a command here too: only tw's sub-commands of it get a hint.
+  if (word === "runs" && !Object.hasOwn(TW, `runs ${rest[0]}`)) return undefined;
   if (Object.hasOwn(OWN_COMMANDS, word)) {
     if (rest[0] === OWN_COMMANDS[word as keyof typeof OWN_COMMANDS]) return undefined;
   }
+  if (OWN_WORDS.has(word) && !Object.hasOwn(TW, `${word} ${rest[0]}`)) return undefined;
   const key = word === "run" ? "runs" : word;
   for (const length of [2, 1]) {
     const command = [key, ...rest.slice(0, length)].join(" ");

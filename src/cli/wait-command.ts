@@ -9,7 +9,10 @@ import { progressOn } from "./progress.js";
 import { withSession, type Session } from "./session.js";
 import { singleArgument } from "./single-argument.js";
 
-/** `seqera-api wait <workflowId>`: until the run ends; prints the run; exit 0, 1 or 3. */
+/**
+ * `seqera-api wait <workflowId>`: until the run ends; prints the run; exit 0, 1 or 3. Past
+ * --timeout (exit 3) it prints the run as last seen, so that a script reads its last status.
+ */
 export async function waitCommand(
   args: string[],
   values: OptionValues,
@@ -18,24 +21,33 @@ export async function waitCommand(
   const workflowId = singleArgument(args, "Usage: seqera-api wait <workflowId> [--timeout 30m]");
   const { RunFailedError } = await import("../index.js");
   return withSession(`wait ${workflowId}`, values, context, async (session) => {
+    const seen: LastSeen = {};
     try {
-      await writeBody(context.stdout, await waitInSession(session, workflowId, context));
+      await writeBody(context.stdout, await waitInSession(session, workflowId, context, seen));
       return EXIT.ok;
     } catch (error) {
-      if (error instanceof RunFailedError) await writeBody(context.stdout, error.run);
+      const run = error instanceof RunFailedError ? error.run : seen.run;
+      if (run) await writeBody(context.stdout, run);
       throw error;
     }
   });
 }
 
+/** The run as a wait last saw it, for the output of a wait that did not end. */
+export interface LastSeen {
+  run?: Run;
+}
+
 /**
  * waitForRun within the command's scope (the workspace lookup and the failed-task listing too),
  * showing the status on a terminal; past --timeout, a WaitTimeoutError naming the last status.
+ * `seen.run` is the run as last seen, whatever happens.
  */
 export async function waitInSession(
   { client, scope, timeoutMs, pollIntervalMs }: Session,
   workflowId: string,
   context: CliContext,
+  seen: LastSeen = {},
 ): Promise<Run> {
   const { waitForRun, WaitTimeoutError } = await import("../index.js");
   const { TERMINAL_RUN_STATUSES } = await import("../automation/runs.js");
@@ -53,7 +65,10 @@ export async function waitInSession(
   try {
     return await waitForRun(client, workflowId, {
       pollIntervalMs,
-      onStatus: status.update,
+      onStatus: (run) => {
+        seen.run = run;
+        status.update(run);
+      },
       signal: scope.signal,
     });
   } finally {

@@ -33,7 +33,7 @@ import { prepareRequest, type PreparedRequest, type RequestDefaults } from "../h
 import { checkResponse, describeIssues } from "../http/validate-response.js";
 import type { ResponseIssue } from "../http/validate-response.js";
 import { readResponse, type ResponseStep } from "../http/read-response.js";
-import { retryDecision, type RetryDecision } from "../http/retry.js";
+import { retryDecision, whyNotRetried, type RetryDecision } from "../http/retry.js";
 import type { SeqeraClient, UntypedInit } from "./types.js";
 
 export type { SeqeraClient };
@@ -82,7 +82,7 @@ function clientFor(config: SeqeraConfig, connection: Connection): SeqeraClient {
         "error" in outcome ? retryAfter(outcome.error, step, init, attempt, started) : undefined;
       report(outcome, step, attempt, decision);
       if ("data" in outcome) return { data: outcome.data, response: outcome.response };
-      if (decision === undefined) throw outcome.error;
+      if (decision === undefined) throw explained(outcome.error, step, init, attempt, started);
       await sleep(decision.delayMs, init.signal);
     }
   }
@@ -162,6 +162,29 @@ function clientFor(config: SeqeraConfig, connection: Connection): SeqeraClient {
     } catch (error) {
       return { error, timing: outcome.timing };
     }
+  }
+
+  /**
+   * The failure given to the caller, its message saying which operation failed and, for a
+   * failure worth retrying, the retries made and why there were no more (in the options' terms).
+   */
+  function explained(
+    error: unknown,
+    { call }: ResponseStep,
+    init: UntypedInit,
+    attempt: number,
+    started: number,
+  ): unknown {
+    const state = {
+      method: call.method,
+      retryUnsafe: init.retryUnsafe === true,
+      attempt,
+      elapsedMs: performance.now() - started,
+    };
+    const why = whyNotRetried(error, state, init.signal?.aborted ? false : retry);
+    if (why === undefined || !(error instanceof Error) || init.signal?.aborted) return error;
+    error.message = `${error.message} (${call.operationId}: ${why})`;
+    return error;
   }
 
   /** Whether and when a failed attempt is tried again (the retry policy, http/retry.ts). */

@@ -73,6 +73,15 @@ export type PaginatedPath = {
     : never;
 }[PathsWithMethod<paths, "get">];
 
+/**
+ * A path `paginate` takes: a list path as it is; any other GET path becomes the type-check's
+ * message, so that `client.paginate("/pipeline-secrets")` says why rather than "Expected 2
+ * arguments".
+ */
+type PagedPath<P extends string> = P extends PaginatedPath
+  ? P
+  : `${P} does not page (its operation takes no max/offset): read it whole with client.GET("${P}")`;
+
 /** Whether parameters have an offset or nextPageToken query parameter (`query?: never`: no). */
 type PagingQuery<Params> = Params extends { query?: infer Q }
   ? [NonNullable<Q>] extends [never]
@@ -107,10 +116,10 @@ export interface TypedMethods {
    * Iterates a list operation item by item (`for await`), or page by page (`.pages()`),
    * fetching pages of up to 100 as the iteration asks, through the rate limiter and retries.
    */
-  paginate<P extends PaginatedPath>(
-    path: P,
-    ...init: InitArgs<Operation<P, "get">, PaginateInit<P>>
-  ): Paginated<ItemOf<P>>;
+  paginate<P extends PathsWithMethod<paths, "get">>(
+    path: PagedPath<P>,
+    ...init: P extends PaginatedPath ? InitArgs<Operation<P, "get">, PaginateInit<P>> : []
+  ): P extends PaginatedPath ? Paginated<ItemOf<P>> : never;
   /** Any method and path template, untyped; paths missing from the schema are read by Content-Type. */
   request(method: string, path: string, init?: UntypedInit): Promise<unknown>;
 }

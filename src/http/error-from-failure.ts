@@ -39,7 +39,7 @@ export function errorFromFailure(failure: unknown, call: CallInfo, at: FailurePo
   const why = refused ? `the proxy answered ${refused[1]}` : (code ?? messageOf(error));
   if (status === undefined) {
     return new ConnectionError(
-      `${where} failed: no response from ${originOf(call.url)}${via} (${why})`,
+      `${where} failed: no response from ${originOf(call.url)}${via} (${why})${via ? "" : "; check the endpoint (the baseUrl option or TOWER_API_ENDPOINT) and the network"}`,
       {
         ...call,
         code,

@@ -49,6 +49,13 @@ export function errorFromResponse(
   const where = `${call.method} ${pathOf(call)}`;
   const status = response.status;
   if (status === 400) return new BadRequestError(message || `Bad request: ${where}`, details);
+  // The one request that needs neither a permission nor a workspace: only the token is refused.
+  if (status === 403 && call.path === "/user-info") {
+    return new ForbiddenError(
+      `Forbidden (403) for ${where}: the access token (the token option or TOWER_ACCESS_TOKEN) was refused: it is invalid, expired or revoked, the only cause of a 403 there; create a new one under Your tokens in the Seqera Platform UI.${message ? ` Server said: ${message}` : ""}`,
+      { ...details, workspaceId },
+    );
+  }
   if (status === 403) {
     const sent =
       workspaceId === undefined

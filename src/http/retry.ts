@@ -124,3 +124,46 @@ function afterServerWait(
   if (askedMs > policy.maxDelayMs) return undefined;
   return { reason, delayMs: Math.max(askedMs, MIN_RETRY_AFTER_MS) + Math.random() * 100 };
 }
+
+/**
+ * Why a failure worth retrying was given to the caller instead, in the options' terms; undefined
+ * for a failure no retry would mend (a 400, a 403...), which needs no explaining.
+ */
+export function whyNotRetried(
+  error: unknown,
+  state: RetryState,
+  policy: RetryPolicy | false,
+): string | undefined {
+  // Retries turned off were the caller's choice: nothing to explain.
+  if (!(error instanceof SeqeraApiError) || policy === false) return undefined;
+  const tried = `${state.attempt} attempt${state.attempt === 1 ? "" : "s"} in ${Math.round(state.elapsedMs)} ms`;
+  const asked =
+    error instanceof RateLimitError
+      ? error.retryAfter
+      : parseRetryAfter(error.response?.headers.get("retry-after"));
+  if (transient(error) && asked !== undefined && asked * 1000 > policy.maxDelayMs) {
+    return `gave up after ${tried}: the server asked to wait ${asked} s (Retry-After), more than retry.maxDelayMs (${policy.maxDelayMs} ms); raise retry.maxDelayMs to wait that long`;
+  }
+  const decision = decide(error, { ...state, attempt: 1 }, policy);
+  if (decision === undefined) {
+    if (!transient(error) || error instanceof RateLimitError) return undefined;
+    if (error instanceof ConnectionError && !TRANSIENT_CODES.has(error.code ?? ""))
+      return undefined;
+    return `not retried: ${state.method} may have done its work before failing; pass retryUnsafe: true on the call if repeating it is safe`;
+  }
+  if (state.attempt >= policy.maxAttempts) {
+    return `gave up after ${tried} (retry.maxAttempts is ${policy.maxAttempts}); raise it to try longer`;
+  }
+  return `gave up after ${tried}: the next retry would pass retry.maxElapsedMs (${policy.maxElapsedMs} ms); raise it to try longer`;
+}
+
+/** Failures a later attempt may not meet. */
+function transient(error: SeqeraApiError): boolean {
+  return (
+    error instanceof RateLimitError ||
+    error instanceof TimeoutError ||
+    error instanceof BodyReadError ||
+    error instanceof ConnectionError ||
+    (error.status !== undefined && RETRIED_STATUSES.has(error.status))
+  );
+}

@@ -4,8 +4,10 @@
  */
 import { expectTypeOf } from "vitest";
 import {
+  failedTasks,
   find,
   launchPipeline,
+  listRuns,
   relaunchRun,
   setWorkspaceRole,
   toComputeEnvRequest,
@@ -21,6 +23,7 @@ import {
 } from "../../src/index.js";
 import { type Pipeline } from "../../src/automation/schema.js";
 import { type WorkspaceInfo } from "../../src/client/names.js";
+import { type Identified } from "../../src/automation/identified.js";
 
 export async function typeChecks(client: SeqeraClient): Promise<void> {
   // A launch as read goes back as a request body with no cast.
@@ -35,7 +38,7 @@ export async function typeChecks(client: SeqeraClient): Promise<void> {
 
   // The final run is the typed Workflow; `until` takes the schema's statuses only.
   const run = await waitForRun(client, "x", { until: ["RUNNING"], maxWaitMs: 1000 });
-  expectTypeOf(run).toEqualTypeOf<Run>();
+  expectTypeOf(run).toEqualTypeOf<Identified<Run, "id">>();
   // The service writes an absent status as null.
   expectTypeOf(run.status).toEqualTypeOf<RunStatus | null | undefined>();
   // @ts-expect-error not a run status
@@ -55,13 +58,14 @@ export async function typeChecks(client: SeqeraClient): Promise<void> {
   await relaunchRun(client, "x", { resume: false, workDir: "s3://w" });
 
   // Optional finds say so in their type; the others give the resource.
-  expectTypeOf(await find.pipeline(client, "p")).toEqualTypeOf<Pipeline>();
+  type Found = Identified<Pipeline, "pipelineId" | "name">;
+  expectTypeOf(await find.pipeline(client, "p")).toEqualTypeOf<Found>();
   expectTypeOf(await find.pipeline(client, "p", { optional: true })).toEqualTypeOf<
-    Pipeline | undefined
+    Found | undefined
   >();
   const maybe = Math.random() > 0.5;
   expectTypeOf(await find.pipeline(client, "p", { optional: maybe })).toEqualTypeOf<
-    Pipeline | undefined
+    Found | undefined
   >();
   expectTypeOf(await find.workspace(client, "org/ws")).toEqualTypeOf<WorkspaceInfo>();
   expectTypeOf((await find.primaryComputeEnv(client)).id).toEqualTypeOf<string>();
@@ -106,6 +110,29 @@ export async function typeChecks(client: SeqeraClient): Promise<void> {
   for (const label of labels ?? []) {
     await client.withWorkspace("org/other").POST("/labels", { body: toLabelRequest(label) });
   }
+
+  // Ids a helper hands on go into the next call without `!`.
+  for await (const listed of listRuns(client, { status: "FAILED" })) {
+    for (const task of await failedTasks(client, listed.id)) {
+      await client.GET("/workflow/{workflowId}/task/{taskId}", {
+        params: { path: { workflowId: listed.id, taskId: task.id } },
+      });
+    }
+    await relaunchRun(client, listed.id);
+  }
+  const label = await find.label(client, "nightly");
+  await client.DELETE("/labels/{labelId}", { params: { path: { labelId: label.id } } });
+  const secret = await find.secret(client, "KEY");
+  await client.DELETE("/pipeline-secrets/{secretId}", {
+    params: { path: { secretId: secret.id } },
+  });
+  const found = await find.pipeline(client, "p");
+  await client.GET("/pipelines/{pipelineId}/launch", {
+    params: { path: { pipelineId: found.pipelineId } },
+  });
+  expectTypeOf(found.name).toEqualTypeOf<string>();
+  const ended = await waitForRun(client, "x");
+  await relaunchRun(client, ended.id);
 
   // A dataset comes from content or a file, not both.
   await uploadDataset(client, { name: "d", content: "a,b\n" });

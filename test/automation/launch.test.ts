@@ -250,4 +250,19 @@ describe("relaunchRun", () => {
       relaunchRun(clientOf(emulator), earlier, { resume: false }),
     ).resolves.toHaveProperty("workflowId");
   });
+
+  test('resume: "if-available" resumes when it can, else runs afresh; `resumed` says which', async () => {
+    const never = emulator.state.runs.add({ workspaceId: 42, status: "CANCELLED" });
+    const fresh = await relaunchRun(clientOf(emulator), never.id, { resume: "if-available" });
+    expect(fresh.resumed).toBe(false);
+    expect(runOf(fresh.workflowId).launch).toMatchObject({ resume: false });
+    const ran = emulator.state.runs.add({ workspaceId: 42, status: "FAILED" });
+    const resumed = await relaunchRun(clientOf(emulator), ran.id, { resume: "if-available" });
+    expect(resumed.resumed).toBe(true);
+    expect(runOf(resumed.workflowId).launch).toMatchObject({
+      resume: true,
+      sessionId: ran.sessionId,
+      revision: ran.commitId,
+    });
+  });
 });

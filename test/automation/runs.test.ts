@@ -8,11 +8,12 @@ import {
   listRuns,
   waitForComputeEnv,
   waitForRun,
+  watchRuns,
 } from "../../src/index.js";
 import { pollDelays } from "../../src/automation/poll.js";
 import { ConfigurationError } from "../../src/index.js";
 import type { Emulator } from "../../src/testing/index.js";
-import { FAST, clientOf, seededEmulator } from "./setup.js";
+import { FAST, clientOf, seededEmulator, servedSince } from "./setup.js";
 
 let emulator: Emulator;
 beforeAll(async () => {
@@ -300,5 +301,175 @@ describe("listRuns to the instant", () => {
     } finally {
       await emu.close();
     }
+  });
+});
+
+describe("listRuns gives labels and elapsed times", () => {
+  test("each run with its labels (attributes=labels), elapsedMs and workspace; completedAfter", async () => {
+    const emu = await seededEmulator({
+      labels: [{ name: "team", value: "genomics", workspaceId: 42 }],
+    });
+    try {
+      const team = emu.state.labels.byName("team", 42)!.id;
+      emu.state.runs.add({
+        workspaceId: 42,
+        runName: "ended",
+        status: "FAILED",
+        labelIds: [team],
+        start: "2024-05-10T10:00:00Z",
+        complete: "2024-05-10T12:30:00Z",
+      });
+      const going = emu.state.runs.add({ workspaceId: 42, runName: "going" });
+      emu.state.runs.advance(going.id);
+      const from = emu.requests.length;
+      const runs = [];
+      for await (const run of listRuns(clientOf(emu))) runs.push(run);
+      expect(emu.requests[from]!.search).toContain("attributes=labels");
+      const [running, ended] = runs;
+      expect(ended).toMatchObject({
+        runName: "ended",
+        labels: [{ name: "team", value: "genomics" }],
+        elapsedMs: 2.5 * 3600_000,
+        workspaceId: "42",
+      });
+      expect(running).toMatchObject({ runName: "going", status: "RUNNING", labels: [] });
+      expect(running!.elapsedMs).toBeGreaterThanOrEqual(0);
+      expect(running!.elapsedMs).toBeLessThan(60_000);
+      const completed = [];
+      for await (const run of listRuns(clientOf(emu), {
+        completedAfter: new Date("2024-05-10T12:00:00Z"),
+      }))
+        completed.push(run.runName);
+      expect(completed).toEqual(["ended"]);
+    } finally {
+      await emu.close();
+    }
+  });
+});
+
+describe("watchRuns", () => {
+  test("one list call per workspace per poll; yields runs seen, status changes and ends", async () => {
+    const emu = await seededEmulator();
+    try {
+      const a = emu.state.runs.add({ workspaceId: 42, runName: "a" });
+      const b = emu.state.runs.add({ workspaceId: 43, runName: "b" });
+      emu.state.runs.add({ workspaceId: 43, runName: "old", status: "SUCCEEDED" });
+      const from = emu.requests.length;
+      const changes: string[] = [];
+      let polls = 0;
+      for await (const { change, run, previousStatus } of watchRuns(clientOf(emu), {
+        workspaces: ["acme/prod", 43],
+        untilEnded: true,
+        ...FAST,
+      })) {
+        changes.push(
+          `${change} ${run.runName} ${previousStatus ?? "-"} ${run.status} ${run.workspaceId}`,
+        );
+        // The service moves on between polls: a starts, then ends; b fails.
+        if (++polls === 2) emu.state.runs.advance(a.id);
+        if (run.status === "RUNNING") {
+          emu.state.runs.finish(a.id, "SUCCEEDED");
+          emu.state.runs.finish(b.id, "FAILED", "Out of memory");
+        }
+      }
+      expect(changes).toEqual([
+        "seen a - SUBMITTED 42",
+        "seen b - SUBMITTED 43",
+        "status a SUBMITTED RUNNING 42",
+        "status a RUNNING SUCCEEDED 42",
+        "status b SUBMITTED FAILED 43",
+      ]);
+      const served = servedSince(emu, from);
+      // Two lookups of "acme/prod", then per poll one list per workspace; a run gone from the
+      // list of going runs is described once.
+      expect(served.filter((op) => op === "DescribeWorkflow")).toHaveLength(2);
+      expect(served.filter((op) => op === "ListWorkflows")).toHaveLength(2 * 3);
+      const list = emu.requests.slice(from).find((r) => r.operationId === "ListWorkflows");
+      expect(list!.search).toContain(
+        `search=${encodeURIComponent("status:SUBMITTED status:RUNNING")}`,
+      );
+    } finally {
+      await emu.close();
+    }
+  });
+
+  test("120 workspaces of an organization stay within the rate limit: 120 list calls a poll, no 429", async () => {
+    const perSecond = 200;
+    const workspaces = Array.from({ length: 120 }, (_, i) => ({
+      org: "lab",
+      name: `ws${i}`,
+      id: 1000 + i,
+    }));
+    const emu = await seededEmulator(
+      { organizations: [{ name: "lab" }], workspaces },
+      { rateLimit: { perSecond, perHour: 72_000, mode: "sliding" } },
+    );
+    try {
+      for (const w of workspaces) emu.state.runs.add({ workspaceId: w.id });
+      const from = emu.requests.length;
+      const client = clientOf(emu, { rateLimit: { perSecond, perHour: 72_000 } });
+      let seen = 0;
+      let polls = 0;
+      const started = Date.now();
+      for await (const change of watchRuns(client, { organization: "lab", ...FAST })) {
+        seen++;
+        // Each poll's changes come at once: the first poll's 120 runs, then a status change.
+        if (seen === 120) emu.state.runs.advance(emu.state.runs.list(1119)[0]!.id);
+        if (change.change === "status" && ++polls === 1) break;
+      }
+      const served = emu.requests.slice(from);
+      expect(served.filter((r) => r.status === 429)).toEqual([]);
+      expect(served.filter((r) => r.operationId === "ListWorkflows").length).toBeGreaterThanOrEqual(
+        240,
+      );
+      expect(served.filter((r) => r.operationId === "ListWorkflows").length).toBeLessThanOrEqual(
+        360,
+      );
+      // The limiter paced them: at most `perSecond` calls in any second.
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    } finally {
+      await emu.close();
+    }
+  });
+
+  test("an unknown organization is a NameNotFoundError naming the near ones", async () => {
+    await expect(watchRuns(clientOf(emulator), { organization: "acm" }).next()).rejects.toThrow(
+      'No organization named "acm"; did you mean "acme"?',
+    );
+  });
+});
+
+describe("failedTasks with stderrLines", () => {
+  test("each failed task with its exit status and the last lines of its standard error", async () => {
+    const run = emulator.state.runs.add({
+      workspaceId: 42,
+      status: "FAILED",
+      tasks: [
+        {
+          process: "ALIGN",
+          tag: "s1",
+          status: "FAILED",
+          exitStatus: 137,
+          stderr: "a\nb\nc\nKilled",
+        },
+        { process: "ALIGN", tag: "s2", status: "COMPLETED", exitStatus: 0 },
+        { process: "QC", status: "FAILED", exitStatus: 1, stderr: ["x", "Error: bad input"] },
+      ],
+    });
+    const from = emulator.requests.length;
+    const tasks = await failedTasks(clientOf(emulator), run.id, { stderrLines: 2 });
+    expect(tasks.map((t) => [t.name, t.exitStatus, t.stderr])).toEqual([
+      ["ALIGN (s1)", 137, ["c", "Killed"]],
+      ["QC", 1, ["x", "Error: bad input"]],
+    ]);
+    // One listing, then one download per failed task.
+    expect(servedSince(emulator, from).sort()).toEqual([
+      "DownloadWorkflowTaskLog",
+      "DownloadWorkflowTaskLog",
+      "ListWorkflowTasks",
+    ]);
+    await expect(failedTasks(clientOf(emulator), run.id, { stderrLines: 0 })).rejects.toThrow(
+      "failedTasks: `stderrLines` is a whole number of lines above 0, got 0",
+    );
   });
 });

@@ -17,6 +17,25 @@ export const WORKSPACES: Seed = {
   ],
 };
 
+/**
+ * A pipeline with one published version (3.14.0, the default) and a label, in workspace 42 on
+ * its primary compute environment: what the pipeline-version tests roll a version out from.
+ */
+export const VERSIONED_PIPELINE: Seed = {
+  computeEnvs: [{ id: "ce1", name: "aws", workspaceId: 42, primary: true, workDir: "s3://w" }],
+  labels: [{ id: 5, name: "production", workspaceId: 42 }],
+  pipelines: [
+    {
+      id: 7,
+      name: "rnaseq",
+      workspaceId: 42,
+      labelIds: [5],
+      launch: { computeEnvId: "ce1", revision: "3.14.0", paramsText: '{"genome":"GRCh38"}' },
+      versions: [{ id: "v1", name: "3.14.0" }],
+    },
+  ],
+};
+
 /** An emulator with `seed` (after the workspaces above), no rate limit, state moved by the tests. */
 export function seededEmulator(seed: Seed = {}, options: EmulatorOptions = {}): Promise<Emulator> {
   return startEmulator({

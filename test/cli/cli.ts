@@ -3,8 +3,10 @@
  * project's own build config (as `npm run build` does, into a private folder), then run with
  * node as a child process. The package test packs the same build.
  */
-import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { execFile, spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { once } from "node:events";
+import { tmpdir } from "node:os";
 import { cp, mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -95,7 +97,7 @@ export interface CliResult {
 }
 
 export interface RunOptions {
-  /** The child's whole environment besides PATH (no TOWER_* leaks in from the test's). */
+  /** The child's whole environment besides PATH and a fresh XDG_CACHE_HOME (no TOWER_* leaks in). */
   env?: Record<string, string>;
   stdin?: string;
   /** Killed after this long (a hung CLI fails the test instead of hanging it). */
@@ -137,6 +139,8 @@ export async function runCommand(
   options: RunOptions = {},
 ): Promise<CliResult> {
   const child = start(command, args, options);
+  // A command that exits without reading its input closes the pipe (EPIPE): its exit is the result.
+  child.stdin!.on("error", () => {});
   child.stdin!.end(options.stdin ?? "");
   let stdout = "";
   let stderr = "";
@@ -151,7 +155,12 @@ export async function runCommand(
 function start(command: string, args: string[], options: RunOptions): ChildProcess {
   return spawn(command, args, {
     cwd: options.cwd ?? root,
-    env: { PATH: process.env.PATH ?? "", ...options.env },
+    // A cache of workspace names of its own, unless the test shares one between commands.
+    env: {
+      PATH: process.env.PATH ?? "",
+      XDG_CACHE_HOME: path.join(tmpdir(), `seqera-cli-cache-${randomUUID()}`),
+      ...options.env,
+    },
     stdio: ["pipe", "pipe", "pipe"],
   });
 }
@@ -206,4 +215,11 @@ export function lines(stdout: string): unknown[] {
     .split("\n")
     .filter(Boolean)
     .map((line) => JSON.parse(line));
+}
+
+/** The recipes' shell scripts need jq: a machine without it fails loudly, never skips. */
+export function requireJq(): void {
+  if (spawnSync("jq", ["--version"]).status !== 0) {
+    throw new Error("jq is not installed: the recipes' scripts need it (apt-get install jq)");
+  }
 }

@@ -72,6 +72,41 @@ describe("launch", () => {
     });
   });
 
+  test("--params-file - reads the params from standard input, as tw does", async () => {
+    const result = await seqera(["launch", "rnaseq", "--params-file", "-"], {
+      stdin: "outdir: s3://from-stdin\n",
+    });
+    expect(result).toMatchObject({ code: EXIT.ok, stderr: "" });
+    const { launch } = lastLaunch().body as { launch: { paramsText: string } };
+    expect(JSON.parse(launch.paramsText)).toMatchObject({ outdir: "s3://from-stdin" });
+  });
+
+  test("--params files merged in order, then -p name=value params (dotted names nest, values read as YAML)", async () => {
+    const a = await file("a.yaml", "outdir: s3://a\ntrim:\n  max: 50\n");
+    const b = await file("b.json", '{"outdir": "s3://b", "extra": true}');
+    const result = await seqera([
+      "launch",
+      "rnaseq",
+      "--params",
+      a,
+      "--params-file",
+      b,
+      "-p",
+      "trim.max=60",
+      "-p",
+      "genome=GRCm39",
+    ]);
+    expect(result).toMatchObject({ code: EXIT.ok, stderr: "" });
+    const { launch } = lastLaunch().body as { launch: Record<string, unknown> };
+    expect(JSON.parse(launch.paramsText as string)).toEqual({
+      input: "s3://x",
+      outdir: "s3://b",
+      trim: { min: 10, max: 60 },
+      extra: true,
+      genome: "GRCm39",
+    });
+  });
+
   test("without --wait: prints the workflowId at once", async () => {
     // --nextflow-version is checked against the catalog of API 1.187.0+: nextflow-version.test.ts.
     const result = await seqera(["launch", "rnaseq", "--run-name", "quick"]);
@@ -111,14 +146,7 @@ describe("launch", () => {
       ["launch", "rnaseq", "--config", "/nonexistent.config"],
       "--config /nonexistent.config: cannot read the file (ENOENT).",
     ],
-    [
-      ["launch", "rnaseq", "--params", "a.yaml", "--params-file", "b.yaml"],
-      "--params and --params-file are the same option: give one.",
-    ],
-    [
-      ["launch", "rnaseq", "--params", "a.yaml", "--params", "b.yaml"],
-      "--params is given more than once: it takes one file.",
-    ],
+    [["launch", "rnaseq", "-p", "=1"], '-p "=1": expected name=value (a.b=value nests).'],
     [
       ["launch", "rnaseq", "-c", "aws", "--compute-env", "gcp"],
       "--compute-env is given more than once: it takes one name.",
@@ -156,7 +184,7 @@ describe("wait", () => {
     expect(result.stderr).toBe(`seqera-api: Run ${run.id} ended CANCELLED\n`);
   });
 
-  test("a run that never ends: --timeout gives exit 3 naming the last status", async () => {
+  test("a run that never ends: --timeout gives exit 3 naming the last status, and prints the run as last seen", async () => {
     const run = emulator.state.runs.add({ workspaceId: 42, status: "RUNNING" });
     emulator.setHandler("DescribeWorkflow", () => ({
       status: 200,
@@ -171,6 +199,7 @@ describe("wait", () => {
     expect(result.stderr).toBe(
       `seqera-api: Gave up waiting for run ${run.id} after 1000 ms: still RUNNING\n`,
     );
+    expect(JSON.parse(result.stdout)).toMatchObject({ id: run.id, status: "RUNNING" });
   });
 
   test("a bad token: exit 4", async () => {

@@ -3,22 +3,19 @@
  * (test/cli/*.sh, with jq), against an emulator that is only seeded, as in the library's
  * examples (test/examples/resource-jobs.test.ts).
  */
-import { spawnSync } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { startEmulator, type Emulator } from "seqera-api-client/testing";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { expectOnboarded, resourceJobsSeed } from "../examples/resource-jobs-seed.js";
-import { runScript, sharedBuild, type BuiltCli } from "./cli.js";
+import { runScript, sharedBuild, type BuiltCli, requireJq } from "./cli.js";
 
 let cli: BuiltCli;
 let work: string;
 let emulator: Emulator;
 beforeAll(async () => {
-  if (spawnSync("jq", ["--version"]).status !== 0) {
-    throw new Error("jq is not installed: these scripts need it (apt-get install jq)");
-  }
+  requireJq();
   [cli, work, emulator] = await Promise.all([
     sharedBuild(),
     mkdtemp(path.join(tmpdir(), "seqera-jobs-")),

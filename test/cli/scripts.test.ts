@@ -3,13 +3,12 @@
  * job (test/cli/newcomer-job.sh) and the triage job (test/cli/triage-job.sh) against seeded
  * emulators. The jobs' scripts use jq: without it their tests fail, saying so.
  */
-import { spawnSync } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { startEmulator, type Emulator } from "seqera-api-client/testing";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { root, runCommand, runScript, sharedBuild, type BuiltCli } from "./cli.js";
+import { root, runCommand, runScript, sharedBuild, type BuiltCli, requireJq } from "./cli.js";
 
 let cli: BuiltCli;
 let work: string;
@@ -37,9 +36,7 @@ test("npm run demo: launches on its own emulator, waits, prints the log, and sto
 describe("the newcomer job as a seqera-api script", () => {
   let emulator: Emulator;
   beforeAll(async () => {
-    if (spawnSync("jq", ["--version"]).status !== 0) {
-      throw new Error("jq is not installed: the newcomer-job script needs it (apt-get install jq)");
-    }
+    requireJq();
     emulator = await startEmulator({
       seed: {
         workspaces: [
@@ -111,9 +108,7 @@ describe("the newcomer job as a seqera-api script", () => {
 describe("the triage job as a seqera-api script", () => {
   let emulator: Emulator;
   beforeAll(async () => {
-    if (spawnSync("jq", ["--version"]).status !== 0) {
-      throw new Error("jq is not installed: the triage-job script needs it (apt-get install jq)");
-    }
+    requireJq();
     emulator = await startEmulator({
       seed: {
         workspaces: [{ org: "acme", name: "prod", id: 42 }],

@@ -52,20 +52,23 @@ const launches = () => emulator.requests.filter((r) => r.operationId === "Create
 describe("tw's command words", () => {
   test.each([
     [
-      ["runs"],
-      /^seqera-api: seqera-api has no "runs" command: use seqera-api launch <pipeline>, relaunch <workflowId>, wait <workflowId>, logs <workflowId>, cancel <workflowId> \(each with --help\)\.\n$/,
+      ["run"],
+      /^seqera-api: seqera-api has no "run" command: use seqera-api launch <pipeline>, relaunch <workflowId>, wait <workflowId>, logs <workflowId>, cancel <workflowId> \(each with --help\)\.\n$/,
     ],
-    [["run"], /has no "run" command: use seqera-api launch <pipeline>, relaunch/],
-    [["runs", "list"], /has no "runs list" command: use seqera-api ListWorkflows --paginate\.\n$/],
+    [
+      ["runs", "list"],
+      /has no "runs list" command: use seqera-api runs \[--status FAILED\] \[--after 24h\] \[--label name\]\.\n$/,
+    ],
     // tw's own flags (-i) do not get in the way of the answer.
     [
       ["runs", "view", "-i", "5mDfiUtqyptDib"],
       /use seqera-api DescribeWorkflow -p workflowId=<id>\./,
     ],
     [["runs", "relaunch", "-i", "x"], /use seqera-api relaunch <workflowId> \[--no-resume\]\./],
+    // `pipelines` is a command here too: alone, its usage.
     [
       ["pipelines"],
-      /has no "pipelines" command: use seqera-api ListPipelines, or seqera-api launch/,
+      /^seqera-api: Usage: seqera-api pipelines versions list\|add\|default <pipeline>/,
     ],
     [
       ["pipelines", "list"],

@@ -5,6 +5,6 @@ set -euo pipefail
 seqera-api ListWorkflows --paginate -q search="status:FAILED after:$(date -u -d '1 day ago' +%F)" |
   jq -r '.workflow | [.id, .runName, .errorMessage // "-"] | @tsv' |
   while IFS=$'\t' read -r id name why; do
-    new=$(seqera-api relaunch "$id" || seqera-api relaunch "$id" --no-resume)
+    new=$(seqera-api relaunch "$id" --resume-if-available)
     echo "$name failed ($why), relaunched as $(jq -r .workflowId <<< "$new")"
   done

@@ -431,7 +431,7 @@ describe("bad option values are a ConfigurationError naming the option and the v
   });
 
   test("a path that is not a list cannot be paginated", () => {
-    expect(() => clientFor(server).paginate("/service-info" as never)).toThrow(
+    expect(() => clientFor(server).paginate("/service-info" as "/workflow")).toThrow(
       new ConfigurationError("GET /service-info is not a paginated list operation."),
     );
   });

@@ -74,6 +74,7 @@ function minimalArgs(info: OperationInfo): CallArgs {
   // fetch could not even send).
   const body = requestBody(doc, info);
   const schema = body?.required ? body.content[info.requestContentType ?? ""] : undefined;
+  Object.assign(args.params.query, world?.query);
   if (world?.body !== undefined) args.body = world.body;
   else if (schema) {
     args.body =

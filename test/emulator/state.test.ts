@@ -244,10 +244,13 @@ describe("pipelines and their launch configurations", () => {
         body: { description: "greets", launch: { revision: "master" } },
       },
     );
-    expect(emulator.state.pipelines.get(newId)).toMatchObject({
-      description: "greets",
-      launch: { revision: "master" },
-    });
+    // A changed launch is a new draft version; the default (what launches) stays as it was.
+    const edited = emulator.state.pipelines.get(newId)!;
+    expect(edited).toMatchObject({ description: "greets", launch: {} });
+    expect(edited.versions.map((v) => [v.name, v.isDefault, v.launch.revision])).toEqual([
+      ["hello-1", true, undefined],
+      [undefined, false, "master"],
+    ]);
     await expectAnswer(emulator, "POST /pipelines", "/pipelines?workspaceId=43", {
       body: { name: "hello" },
       status: 409,

@@ -6,10 +6,11 @@ import { collectionsOf, shapeOf } from "../../src/testing/resource-shapes.js";
 import { routesKeptByRule, stateRoutes } from "../../src/testing/routes/index.js";
 import { sampleSchema } from "../../src/testing/sample.js";
 
-/** Ids for a stateful operation's path, and a body it accepts. */
+/** Ids for a stateful operation's path, a body it accepts, and the query it needs. */
 export interface World {
   path: Record<string, unknown>;
   body?: unknown;
+  query?: Record<string, unknown>;
 }
 
 let worlds = 0;
@@ -74,6 +75,7 @@ export function worldFor(emulator: Emulator, operationId: string): World | undef
     computeEnvId: env.id,
     labelId: label.id,
     pipelineId: pipeline.id,
+    versionId: pipeline.versions[0]!.id,
     secretId: secret.id,
     datasetId: dataset.id,
     version: "1",
@@ -119,8 +121,15 @@ export function worldFor(emulator: Emulator, operationId: string): World | undef
     CreateCustomDataLink: { name: `new${n}`, resourceRef: `s3://new${n}`, provider: "aws" },
     ApplyLabelsToWorkflows: { workflowIds: [run.id], labelIds: [label.id] },
   };
+  const queries: Record<string, Record<string, unknown>> = {
+    ValidatePipelineVersionName: { name: `version${n}` },
+  };
   const kept = keptByRule(emulator, n, path);
-  return { path: { ...path, ...kept.path }, body: bodies[operationId] ?? kept.bodies[operationId] };
+  return {
+    path: { ...path, ...kept.path },
+    body: bodies[operationId] ?? kept.bodies[operationId],
+    query: queries[operationId],
+  };
 }
 
 const doc = loadDocument();

@@ -36,7 +36,13 @@ test("a seeded workspace answers as the service would", async () => {
     });
 
     const { workflows } = await client.GET("/workflow", {
-      params: { query: { workspaceId: 42, search: "status:FAILED after:2024-05-01" } },
+      params: {
+        query: {
+          workspaceId: 42,
+          search: "status:FAILED after:2024-05-01",
+          attributes: ["labels"],
+        },
+      },
     });
     expect(workflows!.map((w) => w.labels?.[0]?.name)).toEqual(["nightly"]);
   } finally {

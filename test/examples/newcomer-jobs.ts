@@ -1,5 +1,4 @@
 import {
-  ResumeUnavailableError,
   copyPipeline,
   createSeqeraClient,
   failedTasks,
@@ -16,11 +15,7 @@ export async function resumeLastNight(workspace: string) {
   for await (const run of listRuns(client, { status: "FAILED", after: since })) {
     const id = String(run.id);
     for (const task of await failedTasks(client, id)) console.log(run.runName, task.errorMessage);
-    const again = await relaunchRun(client, id).catch((error: unknown) => {
-      if (!(error instanceof ResumeUnavailableError)) throw error;
-      return relaunchRun(client, id, { resume: false });
-    });
-    resumed[id] = again.workflowId;
+    resumed[id] = (await relaunchRun(client, id, { resume: "if-available" })).workflowId;
   }
   return resumed;
 }

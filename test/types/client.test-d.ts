@@ -101,6 +101,10 @@ export async function typeChecks(client: SeqeraClient): Promise<void> {
   }
   // @ts-expect-error /service-info is not a list
   client.paginate("/service-info");
+  // The type-check's message says why, and what to call instead.
+  expectTypeOf<
+    Parameters<typeof client.paginate<"/pipeline-secrets">>[0]
+  >().toEqualTypeOf<'/pipeline-secrets does not page (its operation takes no max/offset): read it whole with client.GET("/pipeline-secrets")'>();
   // @ts-expect-error pageSize is a number
   client.paginate("/pipelines", { pageSize: "100" });
   // @ts-expect-error a list under a path parameter needs it

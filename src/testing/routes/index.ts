@@ -9,6 +9,7 @@ import { datasetRoutes } from "./datasets.js";
 import { labelRoutes } from "./labels.js";
 import { organizationRoutes } from "./organizations.js";
 import { pipelineRoutes } from "./pipelines.js";
+import { pipelineVersionRoutes } from "./pipeline-versions.js";
 import { runLogRoutes } from "./run-logs.js";
 import { runRoutes } from "./runs.js";
 import { secretRoutes } from "./secrets.js";
@@ -20,6 +21,7 @@ const byHand: Record<string, StateRoute> = {
   ...organizationRoutes,
   ...teamRoutes,
   ...pipelineRoutes,
+  ...pipelineVersionRoutes,
   ...computeEnvRoutes,
   ...labelRoutes,
   ...credentialsRoutes,

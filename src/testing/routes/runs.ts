@@ -84,12 +84,14 @@ export const runRoutes: Record<string, StateRoute> = {
       .filter(runFilter(search, (id) => ctx.state.labels.get(id)));
     const shown = page(runs, request);
     const offset = (request.query.offset as number | undefined) ?? 0;
+    // As the service: a run's labels only when `attributes` asks for them, else null.
+    const withLabels = [request.query.attributes].flat().includes("labels");
     return ok({
       ...ctx.sample(),
       workflows: shown.map((run) => ({
         ...ctx.dto("ListWorkflowsResponse.ListWorkflowsElement", scope(ctx, run)),
         workflow: workflowDto(ctx, "WorkflowDbDto", run),
-        labels: labelDtos(ctx, run.labelIds),
+        labels: withLabels ? labelDtos(ctx, run.labelIds) : null,
         starred: run.starred,
       })),
       totalSize: runs.length,

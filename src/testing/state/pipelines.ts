@@ -1,29 +1,26 @@
-import { randomId } from "../ids.js";
 import type { RunEnding } from "./runs.js";
 import { numericIds } from "./store.js";
 import { ScopedStore, type ScopedInit, type WorkspaceResolver } from "./scoped.js";
 import type { Entity } from "./store.js";
-
-/**
- * A pipeline's saved launch configuration: the fields of a launch request (`computeEnvId`,
- * `workDir`, `revision`, `paramsText`, `configProfiles`, ...), kept as given.
- */
-export type LaunchConfig = Record<string, unknown> & {
-  computeEnvId?: string;
-  workDir?: string;
-  revision?: string;
-  paramsText?: string;
-  configProfiles?: string[];
-};
+import {
+  defaultVersion,
+  initialVersions,
+  type LaunchConfig,
+  type PipelineVersion,
+  type PipelineVersionInit,
+} from "./pipeline-versions.js";
 
 export interface Pipeline extends Entity<number> {
   name: string;
   description?: string;
   /** The repository URL, the launch's `pipeline`. */
   repository: string;
-  /** The saved launch's id, sent back as `launch.id` when launching it. */
-  launchId: string;
-  launch: LaunchConfig;
+  /** Its saved launches, one per version (pipeline-versions.ts); one is the default. */
+  versions: PipelineVersion[];
+  /** The default version's launch id, which a launch without `versionId` names. */
+  readonly launchId: string;
+  /** The default version's saved launch. */
+  readonly launch: LaunchConfig;
   labelIds: number[];
   /** SHARED: seen and launched from every workspace of its organization. */
   visibility: "PRIVATE" | "SHARED";
@@ -37,7 +34,17 @@ export interface PipelineInit extends ScopedInit {
   description?: string;
   /** Default `https://github.com/nf-core/<name>`, or `launch.pipeline` when given. */
   repository?: string;
+  /**
+   * The saved launch: the fields of a launch request (`computeEnvId`, `workDir`, `revision`,
+   * `paramsText`, `configProfiles`, ...), kept as given.
+   */
   launch?: LaunchConfig;
+  /**
+   * Its versions, each launch merged over `launch`; `name` absent or null is a draft, and
+   * `isDefault` marks the default (else the first named one). Default: one version
+   * `<name>-1`, published and the default, as adding a pipeline makes.
+   */
+  versions?: PipelineVersionInit[];
   labelIds?: number[];
   /**
    * Default PRIVATE; SHARED pipelines are listed (`visibility=all`), described and launched
@@ -55,22 +62,26 @@ export class PipelineStore extends ScopedStore<Pipeline, PipelineInit> {
 
   protected build(base: Pipeline, init: PipelineInit): Pipeline {
     const { pipeline, ...launch } = init.launch ?? {};
-    return {
+    const built = {
       ...base,
       name: init.name,
       ...(init.description !== undefined && { description: init.description }),
       repository:
         init.repository ??
         (typeof pipeline === "string" ? pipeline : `https://github.com/nf-core/${init.name}`),
-      launchId: randomId(22),
-      launch,
+      versions: initialVersions(init.name, launch, init.versions),
       labelIds: init.labelIds ?? [],
       visibility: init.visibility ?? "PRIVATE",
       ...(init.ending && { ending: init.ending }),
     };
+    return Object.defineProperties(built, {
+      launchId: { get: () => defaultVersion(built.versions).id, enumerable: false },
+      launch: { get: () => defaultVersion(built.versions).launch, enumerable: false },
+    }) as Pipeline;
   }
 
+  /** The pipeline one of whose versions has this launch id. */
   byLaunchId(launchId: string): Pipeline | undefined {
-    return this.all().find((p) => p.launchId === launchId);
+    return this.all().find((p) => p.versions.some((v) => v.id === launchId));
   }
 }

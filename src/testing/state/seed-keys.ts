@@ -9,6 +9,7 @@ import type { LabelInit } from "./labels.js";
 import type { NextflowCatalogInit } from "./nextflow.js";
 import type { MemberInit, OrganizationInit, WorkspaceInit } from "./organizations.js";
 import type { ParticipantInit, TeamInit } from "./participants.js";
+import type { PipelineVersionInit } from "./pipeline-versions.js";
 import type { PipelineInit } from "./pipelines.js";
 import { LOAD_FIGURES } from "./run-figures.js";
 import type { RunEnding, RunInit, TaskFailure, TaskInit } from "./runs.js";
@@ -191,8 +192,16 @@ export const SEED_ITEMS: Record<string, Shape> = {
       labelIds: true,
       visibility: true,
       ending: true,
+      versions: true,
     },
-    { launch: LAUNCH, ending: ENDING },
+    {
+      launch: LAUNCH,
+      ending: ENDING,
+      versions: shape<PipelineVersionInit>(
+        { ...DATED, id: true, name: true, isDefault: true, launch: true },
+        { launch: LAUNCH },
+      ),
+    },
   ),
   secrets: shape<SecretInit>({ ...SCOPED, id: true, name: true, value: true }),
   datasets: shape<DatasetInit>(

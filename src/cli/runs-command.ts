@@ -1,0 +1,81 @@
+import type { ListRunsOptions } from "../automation/runs.js";
+import type { RunStatus } from "../automation/schema.js";
+import { UsageError } from "./cli-errors.js";
+import type { OptionValues } from "./command-line.js";
+import type { CliContext } from "./context.js";
+import { pastInstant } from "./duration.js";
+import { EXIT, type ExitCode } from "./exit-codes.js";
+import { writeLine } from "./output.js";
+import { withSession } from "./session.js";
+
+const STATUSES = ["SUBMITTED", "RUNNING", "SUCCEEDED", "FAILED", "CANCELLED", "UNKNOWN"];
+
+/**
+ * `seqera-api runs`: the runs of the workspace (or of every workspace of --organization), one
+ * JSON line each, newest first, with their labels and `elapsedMs`. `seqera-api watch`: one line
+ * per change (`{"change": "seen" | "status", "previousStatus", "run"}`) until no run it saw is
+ * going; exit 0 when every run it saw end SUCCEEDED, 1 when one ended otherwise, 3 --timeout.
+ */
+export async function runsCommand(
+  command: "runs" | "watch",
+  args: string[],
+  values: OptionValues,
+  context: CliContext,
+): Promise<ExitCode> {
+  if (args.length > 0) {
+    throw new UsageError(
+      `Unexpected argument "${args[0]}": seqera-api ${command} takes options only.`,
+    );
+  }
+  const filters = runFilters(values);
+  const { listRuns, listWorkspaces, watchRuns } = await import("../index.js");
+  return withSession(command, values, context, async ({ client, scope, pollIntervalMs }) => {
+    const { signal } = scope;
+    const organization = values.organization;
+    if (command === "watch") {
+      let outcome: ExitCode = EXIT.ok;
+      for await (const change of watchRuns(client, {
+        ...filters,
+        organization,
+        untilEnded: true,
+        pollIntervalMs,
+        signal,
+      })) {
+        await writeLine(context.stdout, change);
+        const status = change.run.status;
+        if (status === "FAILED" || status === "CANCELLED" || status === "UNKNOWN") {
+          outcome = EXIT.runFailed;
+        }
+      }
+      return outcome;
+    }
+    const clients =
+      organization === undefined
+        ? [client]
+        : (await listWorkspaces(client, { organization, signal })).map((w) =>
+            client.withWorkspace(w.workspaceId),
+          );
+    for (const each of clients) {
+      for await (const run of listRuns(each, { ...filters, signal })) {
+        await writeLine(context.stdout, run);
+      }
+    }
+    return EXIT.ok;
+  });
+}
+
+/** The listRuns filters of the flags: statuses checked, times read. */
+function runFilters(values: OptionValues): ListRunsOptions {
+  const status = values.status?.map((s) => s.toUpperCase());
+  const wrong = status?.find((s) => !STATUSES.includes(s));
+  if (wrong) throw new UsageError(`--status ${wrong}: expected one of ${STATUSES.join(", ")}.`);
+  // A list flag of the launch settings' table (typed from it as one string).
+  const labels = (values as { labels?: string[] }).labels;
+  return {
+    ...(status && { status: status as RunStatus[] }),
+    ...(labels && { labels }),
+    ...(values.search && { search: values.search }),
+    ...(values.after && { after: pastInstant("--after", values.after) }),
+    ...(values.before && { before: pastInstant("--before", values.before) }),
+  };
+}

@@ -1,0 +1,144 @@
+/**
+ * seqera-api pipelines versions list|add|default, pipelines update, launch --version-name and
+ * report, against the emulator: what they print, and what the service received.
+ */
+import { startEmulator, type Emulator } from "seqera-api-client/testing";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { EXIT } from "../../src/cli/exit-codes.js";
+import { VERSIONED_PIPELINE } from "../automation/setup.js";
+import { lines, sharedBuild, runCli, type BuiltCli } from "./cli.js";
+
+let cli: BuiltCli;
+let emulator: Emulator;
+
+beforeAll(async () => {
+  [cli, emulator] = await Promise.all([
+    sharedBuild(),
+    startEmulator({
+      seed: {
+        workspaces: [{ org: "acme", name: "prod", id: 42 }],
+        ...VERSIONED_PIPELINE,
+        runs: [
+          {
+            id: "done1",
+            workspaceId: 42,
+            runName: "weekly",
+            status: "SUCCEEDED",
+            launch: { pipeline: "https://github.com/nf-core/rnaseq", computeEnvId: "ce1" },
+            dateCreated: "2024-05-08T01:00:00Z",
+            submit: "2024-05-08T01:00:00Z",
+            start: "2024-05-08T01:00:00Z",
+            complete: "2024-05-08T03:00:00Z",
+          },
+        ],
+      },
+    }),
+  ]);
+});
+afterAll(async () => {
+  await emulator?.close();
+});
+
+const seqera = (args: string[]) =>
+  runCli(cli.main, args, {
+    env: {
+      TOWER_API_ENDPOINT: emulator.url,
+      TOWER_ACCESS_TOKEN: emulator.token,
+      TOWER_WORKSPACE_ID: "acme/prod",
+    },
+  });
+test("versions add, list, launch --version-name, versions default: a rollout from the shell", async () => {
+  const added = await seqera([
+    "pipelines",
+    "versions",
+    "add",
+    "rnaseq",
+    "--revision",
+    "3.15.0",
+    "--version-name",
+    "3.15.0",
+  ]);
+  expect(added).toMatchObject({ code: EXIT.ok, stderr: "" });
+  const version = JSON.parse(added.stdout);
+  expect(version).toMatchObject({
+    pipelineId: 7,
+    name: "3.15.0",
+    revision: "3.15.0",
+    isDefault: false,
+  });
+
+  const listed = await seqera(["pipelines", "versions", "list", "rnaseq", "--published"]);
+  expect(listed.code).toBe(EXIT.ok);
+  const versions = lines(listed.stdout) as { name: string; revision: string; isDefault: boolean }[];
+  expect(versions.map((v) => [v.name, v.revision, v.isDefault])).toEqual([
+    ["3.14.0", "3.14.0", true],
+    ["3.15.0", "3.15.0", false],
+  ]);
+
+  const launched = await seqera(["launch", "rnaseq", "--version-name", "3.15.0"]);
+  expect(launched).toMatchObject({ code: EXIT.ok, stderr: "" });
+  const launch = emulator.requests.filter((r) => r.operationId === "CreateWorkflowLaunch").at(-1)!;
+  expect((launch.body as { launch: object }).launch).toMatchObject({
+    id: version.versionId,
+    revision: "3.15.0",
+  });
+
+  const made = await seqera([
+    "pipelines",
+    "versions",
+    "default",
+    "rnaseq",
+    "--version-name",
+    "3.15.0",
+  ]);
+  expect(made.code).toBe(EXIT.ok);
+  expect(JSON.parse(made.stdout)).toEqual({
+    pipelineId: 7,
+    versionId: version.versionId,
+    isDefault: true,
+  });
+  expect(emulator.state.pipelines.get(7)!.launch.revision).toBe("3.15.0");
+  expect(emulator.state.pipelines.get(7)!.labelIds).toEqual([5]);
+});
+
+test("pipelines update keeps the labels; a missing version name says so, exit 1", async () => {
+  const updated = await seqera(["pipelines", "update", "rnaseq", "-d", "RNA-seq"]);
+  expect(updated).toMatchObject({ code: EXIT.ok, stderr: "" });
+  expect(emulator.state.pipelines.get(7)).toMatchObject({ description: "RNA-seq", labelIds: [5] });
+  const missing = await seqera(["launch", "rnaseq", "--version-name", "9.9.9"]);
+  expect(missing.code).not.toBe(EXIT.ok);
+  expect(missing.stderr).toContain('No pipeline version named "9.9.9" in workspace 42');
+});
+
+test("usage: a version default needs one of --version-name and --version-id; add needs --revision", async () => {
+  const none = await seqera(["pipelines", "versions", "default", "rnaseq"]);
+  expect(none).toMatchObject({ code: EXIT.usage });
+  expect(none.stderr).toContain("needs --version-name or --version-id (one)");
+  const noRevision = await seqera(["pipelines", "versions", "add", "rnaseq"]);
+  expect(noRevision.stderr).toContain("needs --revision <ref>");
+});
+
+test("report: the runs completed in the window, one JSON line each", async () => {
+  const result = await seqera([
+    "report",
+    "--after",
+    "2024-05-07T00:00:00Z",
+    "--before",
+    "2024-05-10",
+  ]);
+  expect(result).toMatchObject({ code: EXIT.ok, stderr: "" });
+  expect(lines(result.stdout)).toEqual([
+    expect.objectContaining({
+      workflowId: "done1",
+      runName: "weekly",
+      status: "SUCCEEDED",
+      durationMs: 7_200_000,
+      complete: "2024-05-08T03:00:00Z",
+    }),
+  ]);
+  const bad = await seqera(["report", "--after", "last week"]);
+  expect(bad).toMatchObject({ code: EXIT.usage });
+  expect(bad.stderr).toContain(
+    "expected an instant (2024-05-10T09:00:00Z), a day (2024-05-10) or a duration ago (24h, 7d)",
+  );
+});
