@@ -25,7 +25,7 @@ import { SeqeraApiError } from "../errors/seqera-api-error.js";
 import { logAttempt } from "../http/log.js";
 import { createPlanLookup } from "../http/operation-plan.js";
 import { paginate, type FetchPage, type PaginateOptions } from "./paginate.js";
-import { createRateLimiter, type Permit, type RateLimiter } from "../limits/limiter.js";
+import { createRateLimiter, type RateLimiter } from "../limits/limiter.js";
 import { shareLookups, workspaceIdOf } from "./names.js";
 import { createRedactor } from "../core/redact.js";
 import { followRedirects, sendRequest } from "../http/redirects.js";
@@ -118,17 +118,21 @@ function clientFor(config: SeqeraConfig, connection: Connection): SeqeraClient {
   ): Promise<Outcome> {
     const { call } = step;
     const queued = performance.now();
-    const permit = limiter && (await limiter.acquire(call, init.signal));
+    const timeoutMs = init.timeoutMs ?? config.timeoutMs;
+    // Waiting for a slot is bounded by the call's timeout too (a TimeoutError, unsent).
+    const slot = limiter && (await limiter.acquire(call, init.signal, timeoutMs));
     const timing = { sent: performance.now(), queued };
-    const done = permit && once(permit);
     let response: Response | undefined;
     let attempt: Attempt | undefined;
     try {
-      attempt = startAttempt(call, init.timeoutMs ?? config.timeoutMs, init.signal);
+      attempt = startAttempt(call, timeoutMs, init.signal);
       const sender = { fetch: config.fetch, signal: attempt.signal, call, redact };
-      const first = await sendRequest(request, sender);
-      // The API server has answered: the rate limiter's slot ends here, not after redirects.
-      done?.(first.status);
+      // The slot counts from when this request leaves, which it sees while it sends.
+      const first = await (slot
+        ? slot.sending(() => sendRequest(request, sender))
+        : sendRequest(request, sender));
+      // The API server has answered: the slot ends here, not after redirects.
+      slot?.done();
       response = await followRedirects(first, request, sender);
       const data = await readResponse(response, step);
       if (!(data instanceof ReadableStream)) {
@@ -140,8 +144,8 @@ function clientFor(config: SeqeraConfig, connection: Connection): SeqeraClient {
     } catch (error) {
       return { error: attempt ? attempt.failure(error, response?.status) : error, timing };
     } finally {
-      // No status arrived: the permit ends here.
-      done?.(undefined);
+      // No answer arrived: the slot ends here.
+      slot?.done();
     }
   }
 
@@ -292,13 +296,3 @@ type Outcome = { timing: { queued: number; sent: number } } & (
 );
 
 const statusOf = (error: unknown) => (error instanceof SeqeraApiError ? error.status : undefined);
-
-/** The permit ends once: when the status arrives, or when the attempt failed without one. */
-function once(permit: Permit): (status?: number) => void {
-  let ended = false;
-  return (status) => {
-    if (ended) return;
-    ended = true;
-    permit.done(status);
-  };
-}

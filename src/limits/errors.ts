@@ -1,6 +1,10 @@
-/** The errors a limiter settles calls with: always RateLimiterUnavailableError, never a raw one. */
+/**
+ * The errors a limiter settles calls with: RateLimiterUnavailableError, or TimeoutError when a
+ * call's timeout ran out while it waited; never a raw one.
+ */
 import type { CallInfo } from "../errors/seqera-api-error.js";
 import { RateLimiterUnavailableError } from "../errors/rate-limiter-unavailable-error.js";
+import { TimeoutError } from "../errors/timeout-error.js";
 import type { RedisOptions } from "./types.js";
 
 export function closedError(call: CallInfo): RateLimiterUnavailableError {
@@ -39,4 +43,13 @@ function describe(redis: string | RedisOptions): string {
   } catch {
     return "an invalid URL";
   }
+}
+
+export function waitTimeoutError(call: CallInfo, timeoutMs: number): TimeoutError {
+  return new TimeoutError(
+    `${call.method} ${call.path} was not sent: no rate-limit slot came free within its ` +
+      `timeout (${timeoutMs} ms). The token's calls per second are all in use: allow a longer ` +
+      `timeoutMs, or make fewer calls at once with this token.`,
+    { ...call, timeoutMs },
+  );
 }

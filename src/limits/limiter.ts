@@ -4,35 +4,37 @@
  * - Each attempt waits for a slot of a strict sliding window of 1 s plus a margin, so a strict
  *   server never sees more than `perSecond` calls in any second, and bursts of `perSecond` go
  *   out at once; and, when `perHour` binds, of a sliding 60 minutes.
- * - In process (sliding-window.ts), there is one limiter per token, keyed by sha256(token) (never
+ * - A slot counts from when the server may have counted its request (slot.ts): from its
+ *   answer, or at the latest one window after its request left; slow or unanswered calls hold
+ *   no slot past that, and waiting for one is bounded by the call's `timeoutMs` and signal.
+ * - In process (sliding-window.ts), there is one window per token, keyed by sha256(token) (never
  *   by the token itself), living for the life of the process (never evicted): an idle period
- *   never resets the hourly budget, and every client on one token shares it whatever its
- *   options, since the service counts per token. Where their limits differ the strictest hold:
- *   the least `perSecond` and `perHour`, the widest `windowMarginMs`.
- * - Cluster mode (`redis`, rate-limit/redis-limiter.ts): the window lives in Redis, shared by
- *   every process and machine using the same token and limits.
- * - The margin starts at `windowMarginMs` and is widened by each 429 the service still answers
- *   (rate-limit/margin.ts); grants are moved to when their request probably left
- *   (rate-limit/send-tracker.ts).
+ *   never resets the hourly budget, and every client on one token counts the others' calls,
+ *   since the service counts per token. Each client's own limits bind its own calls, until it
+ *   is closed.
+ * - Cluster mode (`redis`, redis-limiter.ts): the window lives in Redis, shared by every
+ *   process and machine using the same token and limits.
+ * - The window is 1 s plus `windowMarginMs`. A 429 the service still answers is retried by the
+ *   call (src/http), after its `Retry-After`, through a new slot.
  *
- * Options are validated by the client's configuration (config.ts); this module assumes valid
- * values.
+ * Options are validated by the client's configuration (src/config/checks.ts); this module
+ * assumes valid values.
  */
 import { sha256 } from "../core/builtin.js";
 import type { RateLimiter, RateLimitOptions } from "./types.js";
 import { closedError } from "./errors.js";
 import { createRedisLimiter } from "./redis-limiter.js";
-import { LocalLimiter } from "./sliding-window.js";
+import { TokenWindow } from "./sliding-window.js";
 
-export type { Permit, RateLimiter, RateLimitOptions, RedisOptions } from "./types.js";
+export type { RateLimiter, Slot, RateLimitOptions, RedisOptions } from "./types.js";
 
 export const DEFAULT_PER_SECOND = 20;
 export const DEFAULT_PER_HOUR = 72_000;
 export const DEFAULT_WINDOW_MARGIN_MS = 5;
 export const DEFAULT_REDIS_TIMEOUT_MS = 10_000;
 
-/** In-process limiters by token hash; kept for the life of the process so budgets never reset. */
-const localLimiters = new Map<string, LocalLimiter>();
+/** In-process windows by token hash; kept for the life of the process so budgets never reset. */
+const windows = new Map<string, TokenWindow>();
 
 export function createRateLimiter(token: string, options: RateLimitOptions = {}): RateLimiter {
   const perSecond = options.perSecond ?? DEFAULT_PER_SECOND;
@@ -42,7 +44,7 @@ export function createRateLimiter(token: string, options: RateLimitOptions = {})
   if (options.redis !== undefined) {
     return createRedisLimiter({
       // Names the budget without revealing the token. Processes keep each set of limits apart:
-      // a budget without an hourly log keeps only seconds of grants in Redis.
+      // a budget without an hourly log keeps only seconds of slots in Redis.
       prefix: `seqera-api:{${tokenHash}:${perSecond}:${perHour ?? "none"}}`,
       perSecond,
       perHour,
@@ -51,26 +53,17 @@ export function createRateLimiter(token: string, options: RateLimitOptions = {})
       timeoutMs: options.redisTimeoutMs ?? DEFAULT_REDIS_TIMEOUT_MS,
     });
   }
-  let limiter = localLimiters.get(tokenHash);
-  if (limiter === undefined) {
-    limiter = new LocalLimiter(perSecond, perHour, marginMs);
-    localLimiters.set(tokenHash, limiter);
-  } else {
-    limiter.tighten(perSecond, perHour, marginMs);
-  }
-  return localHandle(limiter);
-}
-
-/** One client's view of a shared in-process limiter: close() settles only its own calls. */
-function localHandle(limiter: LocalLimiter): RateLimiter {
+  const shared = windows.get(tokenHash) ?? new TokenWindow();
+  windows.set(tokenHash, shared);
+  const member = shared.join(perSecond, perHour, marginMs);
   let closed = false;
-  const handle: RateLimiter = {
-    acquire: (call, signal) =>
-      closed ? Promise.reject(closedError(call)) : limiter.acquire(handle, call, signal),
+  return {
+    acquire: (call, signal, timeoutMs = 0) =>
+      closed ? Promise.reject(closedError(call)) : shared.acquire(member, call, signal, timeoutMs),
     close: async () => {
+      if (closed) return;
       closed = true;
-      limiter.rejectQueued(handle, closedError);
+      shared.leave(member, closedError);
     },
   };
-  return handle;
 }

@@ -2,17 +2,19 @@
  * The limiter shared through Redis (cluster mode): the same sliding window as in process, kept
  * in Redis by the scripts of redis-scripts.ts over one ioredis connection per limiter.
  *
- * Each limiter queues its calls locally (FIFO, abortable at once) and asks Redis for as many
- * slots as it has calls, one request at a time; when Redis grants fewer, it asks again when the
- * oldest grant leaves the window, as Redis said. Queued calls hold nothing in Redis, so an
- * aborted call frees nothing there; a grant that finds no call left is given back.
+ * Each limiter queues its calls locally (FIFO, abortable at once, bounded by their timeouts) and
+ * asks Redis for as many slots as it has calls, one request at a time; when Redis gives fewer,
+ * it asks again when the oldest slot leaves the window, as Redis said. Queued calls hold
+ * nothing in Redis, so an aborted call frees nothing there; a slot that finds no call left is
+ * given back. A slot is moved to the time it counts from (slot.ts) by a move, sent with the
+ * others of the same turn of the event loop in one script call.
  *
  * Faults:
  * - Redis unreachable (down, refusing, not answering, a script error): queued calls wait while
  *   ioredis reconnects; a call that has waited `timeoutMs` of such an outage fails with
- *   RateLimiterUnavailableError (it was not sent). A grant whose answer was lost counts in
+ *   RateLimiterUnavailableError (it was not sent). A slot whose answer was lost counts in
  *   Redis without being used: safe, only a slot lost.
- * - Redis restarted empty: the grant script notices the missing state and grants nothing for
+ * - Redis restarted empty: the take script notices the missing state and gives nothing for
  *   one window (redis-scripts.ts), then calls go on; the scripts are loaded again by ioredis.
  * - close(): every queued call fails with RateLimiterUnavailableError, then the connection
  *   closes (QUIT, at most a second, then dropped).
@@ -20,11 +22,10 @@
 import { importOptional } from "../core/optional-dependency.js";
 import type { Redis as RedisClient, RedisOptions as IORedisOptions } from "ioredis";
 import type { CallInfo } from "../errors/seqera-api-error.js";
-import type { Permit, RateLimiter, RedisOptions } from "./types.js";
+import type { RateLimiter, RedisOptions, Slot } from "./types.js";
 import { brokenError, closedError, unreachableError } from "./errors.js";
-import { baseAllowanceMs, MAX_LEARNED_MS } from "./margin.js";
-import { EXTEND, GRANT, WIDEN } from "./redis-scripts.js";
-import { BATCH, Grant, SendTracker } from "./send-tracker.js";
+import { MOVE, TAKE } from "./redis-scripts.js";
+import { CountedSlot, PendingSlots } from "./slot.js";
 import { WaiterQueue } from "./waiters.js";
 import { HOUR_MS } from "../core/time.js";
 
@@ -39,17 +40,14 @@ export interface RedisLimiterSettings {
   timeoutMs: number;
 }
 
-/** State of a budget outlives idle periods: the hourly log, and the allowance learned. */
+/** State of a budget outlives idle periods: its hourly log, and when it was created. */
 const STATE_TTL_MS = 24 * HOUR_MS;
 /** A command unanswered this long counts as Redis not answering (a stopped server, a dead link). */
 const COMMAND_TIMEOUT_MS = 2_000;
-/** An extension costs a round trip here, so only a delay that could matter gets one. */
-const LATE_SEND_MS = 3;
 
 interface Scripts {
-  seqeraGrant(...args: (string | number)[]): Promise<[number, number, number, number, number]>;
-  seqeraExtend(...args: (string | number)[]): Promise<number>;
-  seqeraWiden(...args: (string | number)[]): Promise<number>;
+  seqeraTake(...args: (string | number)[]): Promise<[number, number, number, number]>;
+  seqeraMove(...args: (string | number)[]): Promise<number>;
 }
 type Connection = RedisClient & Scripts;
 
@@ -58,10 +56,10 @@ export function createRedisLimiter(settings: RedisLimiterSettings): RateLimiter 
 }
 
 class RedisLimiter implements RateLimiter {
-  private readonly queue = new WaiterQueue<Permit>(() => {
+  private readonly queue = new WaiterQueue<Slot>(() => {
     if (this.queue.size === 0) this.stopDeadline();
   });
-  private readonly tracker = new SendTracker(LATE_SEND_MS);
+  private readonly pending = new PendingSlots();
   private readonly stamps: string;
   private readonly state: string;
   private readonly hourly: boolean;
@@ -70,7 +68,6 @@ class RedisLimiter implements RateLimiter {
   private redis: Connection | undefined;
   private asking = false;
   private nextAsk: NodeJS.Timeout | undefined;
-  private waitingForReady = false;
   private failures = 0;
   /** Since when (performance.now()) Redis has not answered, and its last error. */
   private down: { since: number; error: unknown } | undefined;
@@ -79,27 +76,30 @@ class RedisLimiter implements RateLimiter {
   private closing: Promise<void> | undefined;
   /** Set when no connection can be made at all (ioredis missing). */
   private broken: unknown;
-  /** Extensions not sent yet: grant number, ms, … */
-  private extensions: number[] = [];
-  /** A send of the extensions is queued for this turn of the event loop. */
+  /** Moves not sent yet: slot number → time it counts from (Redis's clock). */
+  private readonly moves = new Map<number, number>();
+  /** The last move made for each slot whose move Redis has not confirmed. */
+  private readonly latest = new Map<number, number>();
+  /** A send of the moves is queued for this turn of the event loop. */
   private sendQueued = false;
-  /** Lost extensions wait for the connection to be ready again. */
-  private resendingOnReady = false;
-  /** The learned part of the allowance, shared through Redis, as of the last grant. */
-  learnedMs = 0;
 
   constructor(private readonly settings: RedisLimiterSettings) {
     this.stamps = `${settings.prefix}:stamps`;
     this.state = `${settings.prefix}:state`;
     this.hourly = settings.perHour !== null && settings.perHour < settings.perSecond * 3600;
-    // Grants must outlive the window and any extension they got.
-    this.keepMs = this.hourly ? HOUR_MS : 2000 + MAX_LEARNED_MS + settings.marginMs;
+    // Slots must outlive their window, counted up to two windows after they were taken.
+    this.keepMs = this.hourly ? HOUR_MS : 3 * (1000 + settings.marginMs);
     this.connection = connect(settings.redis, (error) => (this.lastError = error));
     this.connection.then(
       (redis) => {
         this.redis = redis;
-        if (this.closing) redis.disconnect();
-        else this.ask();
+        if (this.closing) return redis.disconnect();
+        // Each time the connection is back: the lost moves, then the queued calls.
+        redis.on("ready", () => {
+          this.sendMoves();
+          this.ask();
+        });
+        this.ask();
       },
       (error: unknown) => {
         this.broken = error;
@@ -108,14 +108,14 @@ class RedisLimiter implements RateLimiter {
     );
   }
 
-  acquire(call: CallInfo, signal?: AbortSignal): Promise<Permit> {
+  acquire(call: CallInfo, signal?: AbortSignal, timeoutMs = 0): Promise<Slot> {
     if (this.closing) return Promise.reject(closedError(call));
     if (this.broken) return Promise.reject(brokenError(call, this.broken));
     if (signal?.aborted) return Promise.reject(signal.reason);
-    const permit = this.queue.push(call, signal, this, performance.now());
+    const slot = this.queue.push(call, signal, timeoutMs, performance.now());
     if (this.down) this.armDeadline();
     this.ask();
-    return permit;
+    return slot;
   }
 
   close(): Promise<void> {
@@ -123,81 +123,71 @@ class RedisLimiter implements RateLimiter {
     return this.closing;
   }
 
-  widen(epoch: number): void {
-    this.redis?.seqeraWiden(this.state, epoch, STATE_TTL_MS).catch(ignore);
-  }
-
-  /** Extensions are sent together, in one script call per turn of the event loop. */
-  extend(member: number, ms: number): void {
-    this.extensions.push(member, ms);
+  /** Moves are sent together, in one script call per turn of the event loop. */
+  move(member: number, at: number): void {
+    this.moves.set(member, at);
+    this.latest.set(member, at);
     if (this.sendQueued) return;
     this.sendQueued = true;
     queueMicrotask(() => {
       this.sendQueued = false;
-      this.sendExtensions();
+      this.sendMoves();
     });
   }
 
-  private sendExtensions(): void {
+  private sendMoves(): void {
     const redis = this.redis;
-    if (this.extensions.length === 0 || !redis) return;
-    const batch = this.extensions;
-    this.extensions = [];
-    redis.seqeraExtend(this.stamps, ...batch).catch(() => {
-      // Lost with the connection: a grant moved too little lets its slot go again too early
-      // (more than the limit would arrive in one second), so they go again once it is back. Had the lost call run, its grants move twice: only later.
-      if (this.closing) return;
-      this.extensions.unshift(...batch);
-      // Still connected (a command timed out on a stalled server): they go with the next send.
-      // Disconnected: once it is back, with one listener however many batches were lost.
-      if (redis.status === "ready" || this.resendingOnReady) return;
-      this.resendingOnReady = true;
-      redis.once("ready", () => {
-        this.resendingOnReady = false;
-        this.sendExtensions();
-      });
-    });
+    if (this.moves.size === 0 || !redis) return;
+    const batch = [...this.moves];
+    this.moves.clear();
+    redis.seqeraMove(this.stamps, this.keepMs, ...batch.flat()).then(
+      () => {
+        for (const [member, at] of batch)
+          if (this.latest.get(member) === at) this.latest.delete(member);
+      },
+      () => {
+        // Lost with the connection: a slot left where it was may free too early (more than the
+        // limit would arrive in one second), so each move goes again unless a later one for the
+        // same slot was made since. Still connected (a command timed out on a stalled server),
+        // they go with the next send; disconnected, once it is back.
+        if (this.closing) return;
+        for (const [member, at] of batch) {
+          if (this.latest.get(member) === at && !this.moves.has(member)) this.moves.set(member, at);
+        }
+      },
+    );
   }
 
   /** Asks Redis for slots for the queued calls, unless a request or a wait is under way. */
   private ask(): void {
     const redis = this.redis;
     if (this.closing || this.asking || this.nextAsk || !redis || this.queue.size === 0) return;
-    if (redis.status !== "ready") {
-      this.markDown(performance.now(), this.lastError);
-      if (!this.waitingForReady) {
-        this.waitingForReady = true;
-        redis.once("ready", () => {
-          this.waitingForReady = false;
-          this.ask();
-        });
-      }
-      return;
-    }
+    // Not ready: asked again once it is.
+    if (redis.status !== "ready") return this.markDown(performance.now(), this.lastError);
     this.asking = true;
     const sentAt = performance.now();
-    const { perSecond, perHour, marginMs } = this.settings;
-    const want = Math.min(this.queue.size, perSecond, BATCH);
+    const { perSecond, perHour } = this.settings;
+    const want = Math.min(this.queue.size, perSecond);
+    const windowMs = 1000 + this.settings.marginMs;
     redis
-      .seqeraGrant(
+      .seqeraTake(
         this.stamps,
         this.state,
         perSecond,
         this.hourly ? perHour! : 0,
-        marginMs,
+        windowMs,
         want,
         this.keepMs,
         STATE_TTL_MS,
       )
       .then(
-        ([granted, first, waitMs, epoch, learnedMs]) => {
+        ([taken, first, waitMs, takenAt]) => {
           this.asking = false;
           this.failures = 0;
           this.down = undefined;
           this.stopDeadline();
-          this.learnedMs = learnedMs;
-          this.hand(granted, first, epoch, sentAt);
-          if (granted < want) this.askIn(waitMs);
+          this.hand(taken, first, { sentAt, takenAt, windowMs });
+          if (taken < want) this.askIn(waitMs);
           else this.ask();
         },
         (error: unknown) => {
@@ -217,19 +207,16 @@ class RedisLimiter implements RateLimiter {
     }, ms);
   }
 
-  /** Hands granted slots to the calls at the head of the queue; gives back the ones left over. */
-  private hand(granted: number, first: number, epoch: number, sentAt: number): void {
-    const now = performance.now();
+  /** Hands the slots taken to the calls at the head of the queue; gives back the ones left over. */
+  private hand(taken: number, first: number, take: Take): void {
     const unused: number[] = [];
-    for (let member = first; member < first + granted; member++) {
+    for (let member = first; member < first + taken; member++) {
       const waiter = this.queue.shift();
       if (!waiter) {
         unused.push(member);
         continue;
       }
-      const grant = new RedisGrant(this, this.tracker, member, epoch, sentAt);
-      this.tracker.granted(grant, now);
-      waiter.resolve(grant);
+      waiter.resolve(new RedisSlot(this, this.pending, member, take));
     }
     if (unused.length > 0) this.redis?.zrem(this.stamps, ...unused).catch(ignore);
   }
@@ -281,7 +268,7 @@ class RedisLimiter implements RateLimiter {
     this.nextAsk = undefined;
     const redis = this.redis;
     if (!redis) return; // still loading: disconnected as soon as it is created
-    this.sendExtensions();
+    this.sendMoves();
     if (redis.status === "ready") {
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([
@@ -294,28 +281,28 @@ class RedisLimiter implements RateLimiter {
   }
 }
 
-class RedisGrant extends Grant {
+/** One answer of the take script, as the slots it gave need it. */
+interface Take {
+  /** performance.now() when it was asked for: the slots were taken at or after this. */
+  sentAt: number;
+  /** When Redis took them, on its clock (rounded up). */
+  takenAt: number;
+  windowMs: number;
+}
+
+class RedisSlot extends CountedSlot {
   constructor(
     private readonly limiter: RedisLimiter,
-    tracker: SendTracker,
+    pending: PendingSlots,
     private readonly member: number,
-    private readonly epoch: number,
-    /** When the grant was asked for: it was made at or after this. */
-    sentAt: number,
+    private readonly take: Take,
   ) {
-    super(tracker, sentAt);
+    super(pending, take.sentAt, take.windowMs);
   }
 
-  protected move(ms: number): void {
-    this.limiter.extend(this.member, ms);
-  }
-
-  allowanceMs(): number {
-    return baseAllowanceMs(performance.now()) + this.limiter.learnedMs;
-  }
-
-  protected rejected(): void {
-    this.limiter.widen(this.epoch);
+  /** On Redis's clock: as long after the take as `to` is after it was asked for (no earlier). */
+  protected move(_from: number, to: number): void {
+    this.limiter.move(this.member, this.take.takenAt + (to - this.take.sentAt));
   }
 }
 
@@ -329,7 +316,7 @@ async function connect(
     "ioredis@^5",
   );
   // The limiter does its own waiting and bounding: commands fail at once while disconnected,
-  // and a command lost with its connection is not resent (its grant may already count).
+  // and a command lost with its connection is not resent (its slot may already count).
   const ours: IORedisOptions = {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
@@ -344,9 +331,8 @@ async function connect(
       : new Redis({ ...(redis as IORedisOptions), ...ours });
   // Errors reach callers through their calls; a listener keeps them from being thrown.
   client.on("error", onError);
-  client.defineCommand("seqeraGrant", { numberOfKeys: 2, lua: GRANT });
-  client.defineCommand("seqeraExtend", { numberOfKeys: 1, lua: EXTEND });
-  client.defineCommand("seqeraWiden", { numberOfKeys: 1, lua: WIDEN });
+  client.defineCommand("seqeraTake", { numberOfKeys: 2, lua: TAKE });
+  client.defineCommand("seqeraMove", { numberOfKeys: 1, lua: MOVE });
   return client as Connection;
 }
 

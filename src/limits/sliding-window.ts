@@ -1,56 +1,53 @@
 /**
- * The in-process limiter: a strict sliding window over grant times, with no library under it.
+ * The in-process limiter: a strict sliding window over the times a token's slots count from
+ * (slot.ts), with no library under it.
  *
- * A call may start when fewer than `perSecond` grants fall in the last 1000 ms + margin and,
- * when the hourly budget binds, fewer than `perHour` in the last 60 minutes. So any sliding
- * second holds at most `perSecond` grants, bursts of `perSecond` go out at once, and any sliding
- * hour holds at most `perHour`. (When perHour ≥ 3600 × perSecond, as at the
- * defaults, the per-second window already implies the hourly budget and no hourly log is kept.)
+ * One window per token, shared by every client on it; each client (a member) keeps its own
+ * limits and its own FIFO queue. A member's call may start when fewer than its `perSecond`
+ * slots of the token count in the last 1000 ms + its margin and, when its hourly budget binds,
+ * fewer than its `perHour` in the last 60 minutes. So a client never sees more than its limits
+ * on the token, bursts of `perSecond` go out at once, and one client's stricter limits bind only
+ * its own calls, and only until it is closed. (When perHour ≥ 3600 × perSecond, as at the
+ * defaults, the per-second window already implies the hourly budget.)
  *
- * Calls that must wait queue in FIFO order behind one timer, set for when the oldest grant in
- * the window leaves it. An aborted call leaves the queue at once; it never held a slot or an
- * hourly unit. A call costs a few microseconds when a slot is free, and a queued one a few
- * hundred bytes.
- *
- * The window counts grants, the server counts arrivals: see send-tracker.ts for how grants are
- * moved to when their request may have arrived, and margin.ts for how far.
+ * Waiting calls are released, oldest first among the members that may go, behind one timer set
+ * for the earliest time one may. An aborted or timed-out call leaves its queue at once; it
+ * never held a slot or an hourly unit. A call costs a few microseconds when a slot is free, and
+ * a queued one a few hundred bytes.
  */
 import type { CallInfo } from "../errors/seqera-api-error.js";
-import { Allowance, MAX_LEARNED_MS } from "./margin.js";
-import { Grant, SendTracker } from "./send-tracker.js";
+import { CountedSlot, PendingSlots } from "./slot.js";
 import { WaiterQueue } from "./waiters.js";
-import type { Permit } from "./types.js";
+import type { Slot } from "./types.js";
 import { HOUR_MS } from "../core/time.js";
 
-/** In process an extension is free, so any visible delay is worth one. */
-const LATE_SEND_MS = 1;
-
-/** Event times, oldest first; only the last `limit` within `keepMs` are kept. */
+/** Times, oldest first; only the last `limit` within `keepMs` are kept. */
 class SlidingLog {
   private head = 0;
 
   constructor(
     public limit: number,
     public keepMs: number,
-    /** Events already made, oldest first. */
+    /** Times already in, oldest first. */
     private times: number[] = [],
   ) {}
 
-  /** When the next event may happen: `windowMs` after the limit-th most recent one. */
-  nextAt(windowMs: number): number {
-    const i = this.times.length - this.limit;
+  /** When the next of `limit` per `windowMs` may come: `windowMs` after the limit-th newest. */
+  nextAt(limit: number, windowMs: number): number {
+    const i = this.times.length - limit;
     return i < this.head ? -Infinity : this.times[i]! + windowMs;
   }
 
-  /** The events still kept, oldest first. */
+  /** The times still kept, oldest first. */
   recent(): number[] {
     return this.times.slice(this.head);
   }
 
-  /** Adds an event at `at`, no earlier than any event in the log. */
+  /** Adds a time `at`: after the others, unless a held slot was moved past it. */
   add(at: number): void {
     const times = this.times;
-    times.push(at);
+    if (times.length === 0 || times[times.length - 1]! <= at) times.push(at);
+    else times.splice(this.lowerBound(at), 0, at);
     let head = this.head;
     if (times.length - head > this.limit) head++;
     while (times[head]! <= at - this.keepMs) head++;
@@ -61,12 +58,11 @@ class SlidingLog {
     this.head = head;
   }
 
-  /** Moves the event at `from` to the later `to`; nothing if it already left the log. */
+  /** Moves the time `from` to `to` (inserts `to` if `from` already left the log). */
   move(from: number, to: number): void {
     const times = this.times;
     const i = this.lowerBound(from);
-    if (i >= times.length || times[i] !== from) return;
-    times.splice(i, 1);
+    if (i < times.length && times[i] === from) times.splice(i, 1);
     times.splice(this.lowerBound(to), 0, to);
   }
 
@@ -82,151 +78,142 @@ class SlidingLog {
   }
 }
 
-export class LocalLimiter {
-  private marginMs: number;
-  private readonly allowance = new Allowance();
-  private perSecond: number;
-  private readonly second: SlidingLog;
+/** One client's limits and queue on a token's window. */
+export class Member {
+  readonly queue: WaiterQueue<Slot>;
+  /** Its hourly budget, where it binds beyond the per-second window. */
+  readonly perHour: number | undefined;
+
+  constructor(
+    readonly window: TokenWindow,
+    readonly perSecond: number,
+    perHour: number | null,
+    readonly marginMs: number,
+  ) {
+    this.perHour = perHour !== null && perHour < perSecond * 3600 ? perHour : undefined;
+    this.queue = new WaiterQueue<Slot>(() => window.reschedule());
+  }
+}
+
+export class TokenWindow {
+  private readonly second = new SlidingLog(0, 0);
   private hour: SlidingLog | undefined;
-  private readonly queue = new WaiterQueue<Permit>(() => {
-    if (this.queue.size === 0) this.stopTimer();
-  });
-  private readonly tracker = new SendTracker(LATE_SEND_MS);
-  /** The one timer (or immediate) due when the head of the queue may go. */
+  private readonly members = new Set<Member>();
+  private queued = 0;
+  private readonly pending = new PendingSlots();
+  /** The one timer, due when the first waiting call may go. */
   private timer: NodeJS.Timeout | undefined;
-  private immediate: NodeJS.Immediate | undefined;
   private timerAt = Infinity;
   private readonly onTimer = () => {
-    this.timer = this.immediate = undefined;
+    this.timer = undefined;
     this.timerAt = Infinity;
     this.release(performance.now());
   };
 
-  constructor(perSecond: number, perHour: number | null, marginMs: number) {
-    this.marginMs = marginMs;
-    this.perSecond = perSecond;
-    this.second = new SlidingLog(perSecond, keepMs(marginMs));
-    if (perHour !== null && perHour < perSecond * 3600)
-      this.hour = new SlidingLog(perHour, HOUR_MS);
-  }
-
-  /**
-   * Another client joins on the same token with its own limits: the strictest hold, since the
-   * service counts per token. An hourly budget that appears now counts the grants made since
-   * then and those still in the 1-s log, not earlier ones.
-   */
-  tighten(perSecond: number, perHour: number | null, marginMs: number): void {
-    if (marginMs > this.marginMs) {
-      this.marginMs = marginMs;
-      this.second.keepMs = keepMs(marginMs);
+  /** A client joins with its limits; the log keeps what the largest of them needs. */
+  join(perSecond: number, perHour: number | null, marginMs: number): Member {
+    const member = new Member(this, perSecond, perHour, marginMs);
+    this.members.add(member);
+    this.second.limit = Math.max(this.second.limit, perSecond);
+    // A slot counts at most two windows after it was taken (a new connection's, from its send).
+    this.second.keepMs = Math.max(this.second.keepMs, 3 * (1000 + marginMs));
+    if (member.perHour !== undefined) {
+      // An hourly budget that appears now counts the slots still in the 1-s log, not earlier.
+      this.hour ??= new SlidingLog(0, HOUR_MS, this.second.recent());
+      this.hour.limit = Math.max(this.hour.limit, member.perHour);
     }
-    this.perSecond = Math.min(this.perSecond, perSecond);
-    this.second.limit = this.perSecond;
-    const hourly = Math.min(perHour ?? Infinity, this.hour?.limit ?? Infinity);
-    if (hourly >= this.perSecond * 3600) return;
-    if (this.hour) this.hour.limit = hourly;
-    else this.hour = new SlidingLog(hourly, HOUR_MS, this.second.recent());
+    return member;
   }
 
-  acquire(owner: object, call: CallInfo, signal: AbortSignal | undefined): Promise<Permit> {
+  /** A client closed: its queued calls fail with `reason`, its limits no longer apply. */
+  leave(member: Member, reason: (call: CallInfo) => unknown): void {
+    this.members.delete(member);
+    member.queue.rejectAll((waiter) => reason(waiter.call));
+    this.reschedule();
+  }
+
+  acquire(
+    member: Member,
+    call: CallInfo,
+    signal: AbortSignal | undefined,
+    timeoutMs: number,
+  ): Promise<Slot> {
     if (signal?.aborted) return Promise.reject(signal.reason);
     const now = performance.now();
-    if (this.queue.size === 0 && this.nextAt() <= now && !this.tracker.batchFull()) {
-      return Promise.resolve(this.grant(now));
+    if (this.queued === 0 && this.nextAt(member) <= now) {
+      return Promise.resolve(this.take(member, now));
     }
-    const permit = this.queue.push(call, signal, owner, now);
-    this.schedule(now);
-    return permit;
+    const slot = member.queue.push(call, signal, timeoutMs, now);
+    this.reschedule();
+    return slot;
   }
 
-  /** Settles every call `owner` queued with `reason`. */
-  rejectQueued(owner: object, reason: (call: CallInfo) => unknown): void {
-    this.queue.rejectAll((waiter) => reason(waiter.call), owner);
-    if (this.queue.size === 0) this.stopTimer();
+  /** Moves a slot's time from `from` to `to`; the waiting calls are looked at again. */
+  move(from: number, to: number): void {
+    this.second.move(from, to);
+    this.hour?.move(from, to);
+    if (to < from && this.queued > 0) this.reschedule();
   }
 
-  /** Moves a grant at `stamp` by `ms` (later). */
-  move(stamp: number, ms: number): void {
-    this.second.move(stamp, stamp + ms);
-    this.hour?.move(stamp, stamp + ms);
+  /** The timer again, for the queues as they are now. */
+  reschedule(): void {
+    this.queued = 0;
+    let at = Infinity;
+    for (const member of this.members) {
+      if (member.queue.size === 0) continue;
+      this.queued += member.queue.size;
+      at = Math.min(at, this.nextAt(member));
+    }
+    if (at === this.timerAt) return;
+    clearTimeout(this.timer);
+    this.timerAt = at;
+    // Timers fire on whole milliseconds, possibly a little early: release() checks again.
+    this.timer =
+      at === Infinity
+        ? undefined
+        : setTimeout(this.onTimer, Math.max(0, Math.ceil(at - performance.now())));
   }
 
-  allowanceMs(): number {
-    return this.allowance.ms(performance.now());
+  private nextAt(member: Member): number {
+    const at = this.second.nextAt(member.perSecond, 1000 + member.marginMs);
+    return member.perHour === undefined
+      ? at
+      : Math.max(at, this.hour!.nextAt(member.perHour, HOUR_MS));
   }
 
-  widen(epoch: number): void {
-    this.allowance.widen(epoch, performance.now());
-  }
-
-  private nextAt(): number {
-    const at = this.second.nextAt(1000 + this.marginMs);
-    return this.hour === undefined ? at : Math.max(at, this.hour.nextAt(HOUR_MS));
-  }
-
-  private grant(now: number): LocalGrant {
+  private take(member: Member, now: number): LocalSlot {
     this.second.add(now);
     this.hour?.add(now);
-    const grant = new LocalGrant(this, this.tracker, now, this.allowance.epoch);
-    this.tracker.granted(grant, now);
-    return grant;
+    return new LocalSlot(this, this.pending, now, 1000 + member.marginMs);
   }
 
+  /** Gives slots, oldest call first, to every waiting call whose member may go now. */
   private release(now: number): void {
-    while (this.queue.head !== undefined && this.nextAt() <= now && !this.tracker.batchFull()) {
-      this.queue.shift()!.resolve(this.grant(now));
+    for (;;) {
+      let next: Member | undefined;
+      for (const member of this.members) {
+        const head = member.queue.head;
+        if (head === undefined || this.nextAt(member) > now) continue;
+        if (next === undefined || head.since < next.queue.head!.since) next = member;
+      }
+      if (next === undefined) break;
+      next.queue.shift()!.resolve(this.take(next, now));
     }
-    if (this.queue.size > 0) this.schedule(now);
-  }
-
-  private schedule(now: number): void {
-    const at = this.nextAt();
-    if ((this.timer ?? this.immediate) !== undefined && this.timerAt <= at) return;
-    this.stopTimer();
-    this.timerAt = at;
-    if (at <= now) {
-      // A slot is free but this turn's batch is done: go on after its check phase.
-      this.immediate = setImmediate(this.onTimer);
-    } else {
-      // Timers fire on whole milliseconds, possibly a little early: release() checks again.
-      this.timer = setTimeout(this.onTimer, Math.ceil(at - now));
-    }
-  }
-
-  private stopTimer(): void {
-    clearTimeout(this.timer);
-    clearImmediate(this.immediate);
-    this.timer = this.immediate = undefined;
-    this.timerAt = Infinity;
+    this.reschedule();
   }
 }
 
-/** How long a grant can still count: the window, and any extension it got. */
-const keepMs = (marginMs: number) => 2000 + marginMs + MAX_LEARNED_MS;
-
-class LocalGrant extends Grant {
-  private stamp: number;
-
+class LocalSlot extends CountedSlot {
   constructor(
-    private readonly limiter: LocalLimiter,
-    tracker: SendTracker,
-    grantedAt: number,
-    private readonly epoch: number,
+    private readonly window: TokenWindow,
+    pending: PendingSlots,
+    takenAt: number,
+    windowMs: number,
   ) {
-    super(tracker, grantedAt);
-    this.stamp = grantedAt;
+    super(pending, takenAt, windowMs);
   }
 
-  protected move(ms: number): void {
-    this.limiter.move(this.stamp, ms);
-    this.stamp += ms;
-  }
-
-  allowanceMs(): number {
-    return this.limiter.allowanceMs();
-  }
-
-  protected rejected(): void {
-    this.limiter.widen(this.epoch);
+  protected move(from: number, to: number): void {
+    this.window.move(from, to);
   }
 }

@@ -1,4 +1,4 @@
-/** The limiter's public shapes: its options, a permit, and the limiter itself. */
+/** The limiter's shapes: its options, a slot, and the limiter itself. */
 import type { CallInfo } from "../errors/seqera-api-error.js";
 
 /**
@@ -16,10 +16,10 @@ export interface RedisOptions {
 }
 
 /**
- * In process, every client on one token shares one limiter whatever its options (the service
- * counts per token): where the options differ, the strictest hold (the least `perSecond` and
- * `perHour`, the widest `windowMarginMs`). In cluster mode processes share a budget when they
- * give the same `perSecond` and `perHour`.
+ * In process, every client on one token counts the calls of all (the service counts per
+ * token), each within its own options: a client with a lower `perSecond` or `perHour` slows
+ * only its own calls, and only until it is closed. In cluster mode processes share a budget
+ * when they give the same `perSecond` and `perHour`.
  */
 export interface RateLimitOptions {
   /** Calls allowed in any sliding 1-s window: a positive integer. Default 20. */
@@ -27,9 +27,8 @@ export interface RateLimitOptions {
   /** Calls allowed in any sliding 60 minutes: a positive integer, or `null` for none. Default 72,000. */
   perHour?: number | null;
   /**
-   * Added to the 1-s window, in ms (≥ 0), for requests whose way to the server varies. Default
-   * 5: each millisecond costs 0.1% of throughput. The limiter widens it by itself after a 429,
-   * and narrows it back slowly.
+   * Added to the 1-s window, in ms (≥ 0), for the way from this process's socket to the
+   * server's count (a proxy, a gateway). Default 5: each millisecond costs 0.1% of throughput.
    */
   windowMarginMs?: number;
   /**
@@ -46,27 +45,33 @@ export interface RateLimitOptions {
   redisTimeoutMs?: number;
 }
 
-export interface Permit {
+/** One attempt's place in the window. */
+export interface Slot {
   /**
-   * The attempt ended: `status` of the response whose headers arrived, or undefined when no
-   * response arrived (connection error, timeout, abort). Call exactly once. A 429 tells the
-   * limiter its margin was too small.
+   * Sends the attempt's request: `send` runs where the limiter can see when the request leaves
+   * (Node's fetch), which its count time is bounded from (slot.ts).
    */
-  done(status?: number): void;
+  sending<T>(send: () => Promise<T>): Promise<T>;
+  /**
+   * The attempt ended: its response's headers arrived, or none will (connection error, timeout,
+   * abort). Calls after the first do nothing.
+   */
+  done(): void;
 }
 
 export interface RateLimiter {
   /**
-   * Waits for a slot for one attempt. Rejects with the signal's reason when it aborts (the slot
-   * and hourly unit are freed at once), or with RateLimiterUnavailableError when the limiter
-   * cannot work (Redis unreachable past `redisTimeoutMs`, limiter closed). `call` is for that
-   * error's details.
+   * Waits for a slot for one attempt. Rejects with the signal's reason when it aborts, with
+   * TimeoutError when it has waited `timeoutMs` (0: no limit), or with
+   * RateLimiterUnavailableError when the limiter cannot work (Redis unreachable past
+   * `redisTimeoutMs`, limiter closed); the call then holds nothing and was not sent. `call` is
+   * for the errors' details.
    */
-  acquire(call: CallInfo, signal?: AbortSignal): Promise<Permit>;
+  acquire(call: CallInfo, signal?: AbortSignal, timeoutMs?: number): Promise<Slot>;
   /**
    * Settles every queued acquire with RateLimiterUnavailableError and releases what the limiter
-   * holds (cluster mode: the Redis connection). In process the budget stays, for other clients
-   * on the same token.
+   * holds (cluster mode: the Redis connection). In process the token's window stays, for other
+   * clients on it; this client's limits no longer apply.
    */
   close(): Promise<void>;
 }

@@ -1,45 +1,56 @@
 /**
- * The FIFO of calls waiting for a slot. A doubly linked list, so a call whose signal aborts
- * leaves it in O(1) and holds nothing afterwards; each waiter is its own abort listener (no
- * closure per call), which keeps a queued call to a few hundred bytes.
+ * The FIFO of calls waiting for a slot. A doubly linked list, so a call whose signal aborts or
+ * whose timeout runs out leaves it in O(1) and holds nothing afterwards; each waiter is its own
+ * abort listener (no closure per call), which keeps a queued call to a few hundred bytes.
  */
 import { offAbort, onAbort } from "../core/abort.js";
+import { MAX_TIMER_MS } from "../core/time.js";
 import type { CallInfo } from "../errors/seqera-api-error.js";
+import { waitTimeoutError } from "./errors.js";
 
 export class Waiter<P> {
   prev: Waiter<P> | undefined;
   next: Waiter<P> | undefined;
   /** False once resolved, rejected or removed. */
   queued = true;
+  timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly queue: WaiterQueue<P>,
     readonly call: CallInfo,
     readonly signal: AbortSignal | undefined,
-    /** Who queued it: close() of one limiter settles only its own calls. */
-    readonly owner: object,
     /** performance.now() when it was queued. */
     readonly since: number,
-    private readonly settle: (permit: P) => void,
+    private readonly settle: (slot: P) => void,
     private readonly fail: (reason: unknown) => void,
   ) {}
 
-  resolve(permit: P): void {
-    if (this.signal) offAbort(this.signal, this);
-    this.settle(permit);
+  resolve(slot: P): void {
+    this.stop();
+    this.settle(slot);
   }
 
   reject(reason: unknown): void {
-    if (this.signal) offAbort(this.signal, this);
+    this.stop();
     this.fail(reason);
   }
 
   /** The signal aborted: leave the queue at once, holding no slot. */
   handleEvent(): void {
+    this.leave(this.signal!.reason);
+  }
+
+  /** Leaves the queue, rejected with `reason`, if still in it. */
+  leave(reason: unknown): void {
     if (!this.queued) return;
     this.queue.remove(this);
-    this.reject(this.signal!.reason);
-    this.queue.onAbort();
+    this.reject(reason);
+    this.queue.onLeave();
+  }
+
+  private stop(): void {
+    if (this.signal) offAbort(this.signal, this);
+    clearTimeout(this.timer);
   }
 }
 
@@ -48,19 +59,33 @@ export class WaiterQueue<P> {
   private tail: Waiter<P> | undefined;
   size = 0;
 
-  /** Called after an aborted waiter left, e.g. to stop a timer nobody waits for any more. */
-  constructor(readonly onAbort: () => void) {}
+  /**
+   * `onLeave` is called after a waiter aborted or timed out, e.g. to stop a timer nobody waits
+   * for any more.
+   */
+  constructor(readonly onLeave: () => void) {}
 
-  /** Queues a call; the promise settles when it gets a slot, aborts or is rejected. */
-  push(call: CallInfo, signal: AbortSignal | undefined, owner: object, now: number): Promise<P> {
+  /**
+   * Queues a call; the promise settles when it gets a slot, aborts, has waited `timeoutMs` (0 or
+   * beyond what a timer holds: no limit; a TimeoutError, the call unsent) or is rejected.
+   */
+  push(
+    call: CallInfo,
+    signal: AbortSignal | undefined,
+    timeoutMs: number,
+    now: number,
+  ): Promise<P> {
     return new Promise<P>((resolve, reject) => {
-      const waiter = new Waiter<P>(this, call, signal, owner, now, resolve, reject);
+      const waiter = new Waiter<P>(this, call, signal, now, resolve, reject);
       waiter.prev = this.tail;
       if (this.tail) this.tail.next = waiter;
       else this.head = waiter;
       this.tail = waiter;
       this.size++;
       if (signal) onAbort(signal, waiter);
+      if (timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS) {
+        waiter.timer = setTimeout(() => waiter.leave(waitTimeoutError(call, timeoutMs)), timeoutMs);
+      }
     });
   }
 
@@ -81,15 +106,8 @@ export class WaiterQueue<P> {
     this.size--;
   }
 
-  /** Rejects, in order, every queued call `owner` made (all of them without an owner). */
-  rejectAll(reason: (waiter: Waiter<P>) => unknown, owner?: object): void {
-    for (let waiter = this.head; waiter;) {
-      const next = waiter.next;
-      if (owner === undefined || waiter.owner === owner) {
-        this.remove(waiter);
-        waiter.reject(reason(waiter));
-      }
-      waiter = next;
-    }
+  /** Rejects every queued call, in order. */
+  rejectAll(reason: (waiter: Waiter<P>) => unknown): void {
+    for (let waiter = this.shift(); waiter; waiter = this.shift()) waiter.reject(reason(waiter));
   }
 }

@@ -10,7 +10,7 @@
  * Env: PER_SECOND (20), WINDOW_MS (1000), WORKERS (4), PARSE_WORK_MS (CPU each worker spends
  * on a request after reading it, as a busier gateway's parsing and auth; 0), FORWARD_MAX_MS and
  * BACKWARD_MAX_MS (a uniform random delay in [0, max) before the stamp request, and after the
- * stamp before the answer; 0 for none).
+ * stamp before the answer, there from BACKWARD_MIN_MS; 0 for none).
  *
  * To the parent, over the IPC channel it must open: {type: "ready", url, pids} once every worker
  * listens; {type: "arrival", arrival} for each stamp, sent before the worker may answer, so an
@@ -96,6 +96,7 @@ function primary() {
 function worker() {
   const forwardMaxMs = number("FORWARD_MAX_MS", 0);
   const backwardMaxMs = number("BACKWARD_MAX_MS", 0);
+  const backwardMinMs = number("BACKWARD_MIN_MS", 0);
   const parseWorkMs = number("PARSE_WORK_MS", 0);
   const waiting = new Map();
   let nextId = 0;
@@ -126,7 +127,7 @@ function worker() {
             status === 429 ? { message: RATE_MESSAGE(retryAfter) } : { method, url, n, body };
           const headers = { "content-type": "application/json" };
           if (retryAfter !== undefined) headers["retry-after"] = String(retryAfter);
-          later(uniform(backwardMaxMs), () => {
+          later(backwardMinMs + uniform(backwardMaxMs - backwardMinMs), () => {
             response.writeHead(status, headers);
             response.end(JSON.stringify(json));
           });

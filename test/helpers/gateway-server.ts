@@ -24,8 +24,10 @@ export interface GatewayServerOptions {
   parseWorkMs?: number;
   /** A request waits uniform [0, this) ms after it was parsed, before it is stamped. */
   forwardMaxMs?: number;
-  /** An answer (429 included) waits uniform [0, this) ms after its stamp. */
+  /** An answer (429 included) waits uniform [backwardMinMs, this) ms after its stamp. */
   backwardMaxMs?: number;
+  /** The least an answer waits after its stamp; default 0. */
+  backwardMinMs?: number;
 }
 
 export interface GatewayServer extends StrictServer {
@@ -56,6 +58,7 @@ export async function startGatewayServer(
       PARSE_WORK_MS: String(options.parseWorkMs ?? 0),
       FORWARD_MAX_MS: String(options.forwardMaxMs ?? 0),
       BACKWARD_MAX_MS: String(options.backwardMaxMs ?? 0),
+      BACKWARD_MIN_MS: String(options.backwardMinMs ?? 0),
     },
   });
   const exit = once(child, "exit");

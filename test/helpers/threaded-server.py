@@ -6,8 +6,10 @@ defaults are kept on purpose: a listen backlog of 5 (request_queue_size), so of 
 connections the kernel drops the SYNs past the backlog and the client's TCP sends them again a
 second later, and HTTP/1.0, one connection per request. Nothing here models a delay.
 
-Env: PER_SECOND (20), WINDOW_MS (1000), BACKWARD_MAX_MS (a uniform random delay in [0, max)
-after the stamp, before the answer; 0).
+Env: PER_SECOND (20), WINDOW_MS (1000), BACKWARD_MAX_MS and BACKWARD_MIN_MS (a uniform random
+delay in [min, max) after the stamp, before the answer; 0 and 0), BACKLOG_FULL_MS (0): for this
+long after it listens, its backlog is kept full by connections of its own, so every SYN sent
+then is dropped and the client's TCP sends it again a second later.
 
 stdout, one JSON line each: {"ready": url} once listening, {"arrival": {...}} for each stamp
 (printed before the answer is sent), {"flushed": id} for each line "flush <id>" read on stdin,
@@ -19,6 +21,7 @@ import hashlib
 import json
 import os
 import random
+import socket
 import sys
 import threading
 import time
@@ -27,6 +30,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 PER_SECOND = int(os.environ.get("PER_SECOND", "20"))
 WINDOW_S = float(os.environ.get("WINDOW_MS", "1000")) / 1000
 BACKWARD_MAX_S = float(os.environ.get("BACKWARD_MAX_MS", "0")) / 1000
+BACKWARD_MIN_S = float(os.environ.get("BACKWARD_MIN_MS", "0")) / 1000
+BACKLOG_FULL_S = float(os.environ.get("BACKLOG_FULL_MS", "0")) / 1000
 RATE_MESSAGE = "Maximum request rate exceeded. Wait {}secs before issuing a new request"
 
 lock = threading.Lock()
@@ -63,7 +68,7 @@ class Handler(BaseHTTPRequestHandler):
             arrival.update({"url": self.path, "n": n, "status": status})
             emit({"arrival": arrival})
         if BACKWARD_MAX_S > 0:
-            time.sleep(random.random() * BACKWARD_MAX_S)
+            time.sleep(random.uniform(BACKWARD_MIN_S, BACKWARD_MAX_S))
         if over:
             seconds = max(0, int(-(-(times[0] + WINDOW_S - now) // 1)))
             payload = {"message": RATE_MESSAGE.format(seconds)}
@@ -84,7 +89,21 @@ class Handler(BaseHTTPRequestHandler):
 def main():
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    # Linux drops a SYN once more than `backlog` connections wait to be accepted.
+    fillers = [
+        socket.create_connection(server.server_address)
+        for _ in range(server.request_queue_size + 1 if BACKLOG_FULL_S > 0 else 0)
+    ]
+
+    def serve():
+        if fillers:
+            time.sleep(BACKLOG_FULL_S)
+            for filler in fillers:
+                server.socket.accept()[0].close()
+                filler.close()
+        server.serve_forever()
+
+    threading.Thread(target=serve, daemon=True).start()
     emit({"ready": f"http://127.0.0.1:{server.server_address[1]}"})
     for line in sys.stdin:
         if line.startswith("flush "):

@@ -18,8 +18,15 @@ export const THREADED_SCRIPT = fileURLToPath(new URL("./threaded-server.py", imp
 export interface ThreadedServerOptions {
   perSecond?: number;
   windowMs?: number;
-  /** An answer (429 included) waits uniform [0, this) ms after its stamp. */
+  /** An answer (429 included) waits uniform [backwardMinMs, this) ms after its stamp. */
   backwardMaxMs?: number;
+  /** The least an answer waits after its stamp; default 0. */
+  backwardMinMs?: number;
+  /**
+   * For this long after it listens, its backlog is kept full: every connection made then has
+   * its SYN dropped, and connects on the client's retransmission a second later. Default 0.
+   */
+  backlogFullMs?: number;
 }
 
 export interface ThreadedServer extends StrictServer {
@@ -49,6 +56,8 @@ export async function startThreadedServer(
       PER_SECOND: String(options.perSecond ?? 20),
       WINDOW_MS: String(windowMs),
       BACKWARD_MAX_MS: String(options.backwardMaxMs ?? 0),
+      BACKWARD_MIN_MS: String(options.backwardMinMs ?? 0),
+      BACKLOG_FULL_MS: String(options.backlogFullMs ?? 0),
     },
   });
   const exit = once(child, "exit");

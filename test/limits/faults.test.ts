@@ -56,7 +56,10 @@ test("every logical call succeeds exactly once or fails visibly; a POST is sent 
     token: `faults-${Math.random()}`,
     rateLimit: { perSecond: 50 },
     retry: { baseDelayMs: 50, maxDelayMs: 2000 },
-    timeoutMs: 2000,
+    // Bounds each attempt's wait for a slot too: 90 calls and their retries at 50/s queue about a
+    // second on a quiet machine, and on two cores at a load of 20 (this process also being the
+    // server) the first answers came late enough that calls waited past 2 s, unsent.
+    timeoutMs: 10_000,
   });
   const plan = Array.from({ length: 90 }, (_, i) => ({
     path: `/f/${i}`,

@@ -3,6 +3,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import { freePort } from "../helpers/ports.js";
+import { maxInWindow } from "../helpers/strict-server.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const tsx = `${root}node_modules/.bin/tsx`;
@@ -20,6 +21,8 @@ export interface CallerResult {
   finished: number;
   /** From the start until the last call settled. */
   settledMs: number;
+  /** When each attempt's request was written to its socket (ms since the epoch). */
+  sends: number[];
   ioredisLoaded: boolean;
 }
 
@@ -134,4 +137,12 @@ async function spawnRedis(port: number): Promise<ChildProcess> {
   });
   child.stdout!.resume();
   return child;
+}
+
+/** The most requests the callers wrote to their sockets in any sliding `windowMs`, together. */
+export function maxSentInWindow(results: CallerResult[], windowMs: number): number {
+  const sends = results.flatMap((r) =>
+    r.sends.map((at) => ({ at, key: "", method: "GET", url: "", n: 0 })),
+  );
+  return maxInWindow(sends, windowMs);
 }

@@ -1,19 +1,15 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
-import os from "node:os";
+import { request as httpRequest } from "node:http";
+import { Readable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
 
-// The allowance scales with the machine's load (margin.ts): these tests set the load. margin.ts
-// loads node:os with require at first use, which vi.mock does not reach: the one module object
-// is changed instead.
-const machine = { load: 0 };
-vi.spyOn(os, "loadavg").mockImplementation(() => [machine.load, machine.load, machine.load]);
-vi.spyOn(os, "availableParallelism").mockImplementation(() => 2);
 import { RateLimiterUnavailableError } from "../../src/errors/index.js";
-import { createSeqeraClient } from "../../src/index.js";
-import { createRateLimiter, type Permit } from "../../src/limits/limiter.js";
+import { createSeqeraClient, type SeqeraClient } from "../../src/index.js";
+import type { FetchFunction } from "../../src/config/config.js";
+import { createRateLimiter, type Slot } from "../../src/limits/limiter.js";
 import { GATEWAY_SCRIPT, startGatewayServer } from "../helpers/gateway-server.js";
 import { startThreadedServer, THREADED_SCRIPT } from "../helpers/threaded-server.js";
 import {
@@ -21,10 +17,17 @@ import {
   RATE_MESSAGE,
   startStrictServer,
   tokenKey,
+  type Arrival,
   type StrictServer,
 } from "../helpers/strict-server.js";
 import { startCaller } from "./processes.js";
-import { call, expectLateRequestsKeepTheirSlots, limitedClient } from "./stack.js";
+import {
+  call,
+  expectSlotsCountFromTheSend,
+  expectUnansweredCallsHoldNoSlot,
+  expectWaitBoundedByTimeout,
+  limitedClient,
+} from "./stack.js";
 
 let server: StrictServer;
 beforeAll(async () => {
@@ -32,9 +35,53 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
+/** A `fetch` over node:http, which publishes none of undici's events. GETs only. */
+const httpFetch: FetchFunction = (request, init) =>
+  new Promise((resolve, reject) => {
+    const sent = httpRequest(
+      request.url,
+      {
+        method: request.method,
+        headers: Object.fromEntries(request.headers),
+        signal: init?.signal ?? undefined,
+      },
+      (response) =>
+        resolve(
+          new Response(Readable.toWeb(response) as ReadableStream<Uint8Array>, {
+            status: response.statusCode,
+            headers: response.headers as Record<string, string>,
+          }),
+        ),
+    );
+    sent.on("error", reject).end();
+  });
+
 /** Each test uses its own token, hence its own budget (limiters live for the process). */
 const token = (name: string) => `token-${name}-${Math.random()}`;
 const arrivalsOf = (prefix: string) => server.count((a) => a.url.startsWith(prefix));
+
+/**
+ * `count` calls at once, call i through `clientOf(i)` to `${prefix}${i}`; expects every one to
+ * be answered 200 (retries are off: no 429), and returns the server's arrivals (within 20 s, not
+ * hung on a stuck limiter).
+ */
+async function sendAll(
+  prefix: string,
+  count: number,
+  clientOf: (i: number) => SeqeraClient,
+): Promise<Arrival[]> {
+  const statuses = await Promise.all(
+    Array.from({ length: count }, (_, i) =>
+      call(clientOf(i), `${prefix}${i}`, { signal: AbortSignal.timeout(20_000) }).then(
+        (r) => r.status,
+      ),
+    ),
+  );
+  expect(statuses.filter((status) => status !== 200)).toEqual([]);
+  const arrivals = server.arrivals.filter((x) => x.url.startsWith(prefix));
+  expect(arrivals).toHaveLength(count);
+  return arrivals;
+}
 
 describe("rate limiter (in process)", () => {
   test("the strict server rejects a burst above 20 per second sent without a limiter", async () => {
@@ -44,80 +91,78 @@ describe("rate limiter (in process)", () => {
       Array.from({ length: 30 }, (_, i) => call(transport, `/raw/${i}`)),
     );
     const statuses = responses.map((r) => r.status);
-    expect(statuses.filter((s) => s === 429).length, String(statuses)).toBe(10);
+    // 10 when all 30 are stamped within a second; on two starved cores the last may come later.
+    const rejected = statuses.filter((s) => s === 429).length;
+    expect(rejected, String(statuses)).toBeGreaterThanOrEqual(5);
+    expect(rejected, String(statuses)).toBeLessThanOrEqual(10);
   });
 
+  // Pacing is asserted as the server counts the calls (its clock, through this machine's
+  // scheduling).
   test("sends 60 concurrent calls at 20 per sliding second, a full burst first", async () => {
     const t = token("pace");
     const transport = limitedClient(server.url, t);
-    const statuses = await Promise.all(
-      Array.from({ length: 60 }, (_, i) => call(transport, `/pace/${i}`).then((r) => r.status)),
-    );
-    const mine = server.arrivals.filter((a) => a.url.startsWith("/pace/"));
-    expect(mine).toHaveLength(60);
-    // A full burst of 20 went out (no pacing below the limit) and no more: the grants are exact;
-    // a send made late by a starved machine may add one (0 × 429 is measured in the bench).
-    expect(statuses.filter((s) => s === 429).length).toBeLessThanOrEqual(1);
-    expect(maxInWindow(mine, 1000)).toBeGreaterThanOrEqual(20);
-    expect(maxInWindow(mine, 1000)).toBeLessThanOrEqual(21);
+    const sends = await sendAll("/pace/", 60, () => transport);
+    expect(maxInWindow(sends, 1000)).toBe(20);
   });
 
   test("two layers on one token share one budget", async () => {
     const t = token("shared");
     const a = limitedClient(server.url, t, { perSecond: 5 });
     const b = limitedClient(server.url, t, { perSecond: 5 });
-    const before = server.arrivals.length;
-    await Promise.all(Array.from({ length: 12 }, (_, i) => call(i % 2 ? a : b, `/shared/${i}`)));
-    const mine = server.arrivals.slice(before).filter((x) => x.url.startsWith("/shared/"));
-    expect(mine).toHaveLength(12);
-    expect(maxInWindow(mine, 1000)).toBe(5);
+    const sends = await sendAll("/shared/", 12, (i) => (i % 2 ? a : b));
+    expect(maxInWindow(sends, 1000)).toBe(5);
   });
 
-  // Limiters keyed by the options gave each of these pairs two budgets of 20/s
-  // and the strict server answered 40 of 80 calls 429.
-  for (const [name, other, max] of [
-    ["perHour: null", { perHour: null }, 20],
-    ["perSecond: 10", { perSecond: 10 }, 10],
+  test("a client with a lower perSecond slows only its own calls on the token", async () => {
+    const t = token("differ");
+    const a = limitedClient(server.url, t, {});
+    const b = limitedClient(server.url, t, { perSecond: 5 });
+    // b's calls (every 4th) go only while the token has fewer than 5 in its last second; a's up
+    // to 20.
+    const sends = await sendAll("/differ/", 80, (i) => (i % 4 ? a : b));
+    expect(maxInWindow(sends, 1000)).toBe(20);
+    const bs = sends.filter((x) => Number(x.url.split("/").pop()) % 4 === 0);
+    expect(maxInWindow(bs, 1000)).toBeLessThanOrEqual(5);
+  });
+
+  for (const [name, limits] of [
+    ["perSecond: 2", { perSecond: 2 }],
+    ["perHour: 30", { perHour: 30 }],
   ] as const) {
-    test(`two clients on one token with different options (${name}) share one budget, the strictest`, async () => {
-      const t = token(`differ-${max}`);
-      const a = limitedClient(server.url, t, {});
-      const b = limitedClient(server.url, t, other);
-      const prefix = `/differ-${max}/`;
-      const statuses = await Promise.all(
-        Array.from({ length: 80 }, (_, i) =>
-          call(i % 2 ? a : b, `${prefix}${i}`).then((r) => r.status),
-        ),
-      );
-      const mine = server.arrivals.filter((x) => x.url.startsWith(prefix));
-      expect(mine).toHaveLength(80);
-      // Pacing is exact on grants; the server's clock sees them through this machine's
-      // scheduling, so a starved run may let one or two arrive late (the bench measures that).
-      expect(statuses.filter((s) => s === 429).length).toBeLessThanOrEqual(2);
-      expect(maxInWindow(mine, 1000)).toBeLessThanOrEqual(max + 2);
+    test(`a closed client's limits (${name}) no longer bind the token's other clients`, async () => {
+      const t = token(`closed-${name.replace(": ", "-")}`);
+      const strict = limitedClient(server.url, t, limits);
+      const prefix = `/closed-${name.replace(": ", "-")}/`;
+      await call(strict, `${prefix}first`);
+      await strict.close();
+      const later = limitedClient(server.url, t, {});
+      const sends = await sendAll(`${prefix}later/`, 40, () => later);
+      // Full bursts: 19 (with the first call in the window) or 20, not 2.
+      expect(maxInWindow(sends, 1000)).toBeGreaterThanOrEqual(19);
     });
   }
 
-  test("a stricter hourly budget joining later counts the grants of the last second", async () => {
+  test("a client with an hourly budget joining later counts the token's slots of the last second", async () => {
     const t = token("hour-joins");
     const lax = createRateLimiter(t, { perHour: null });
-    for (let i = 0; i < 3; i++) (await lax.acquire(info)).done(200);
+    for (let i = 0; i < 3; i++) (await lax.acquire(info)).done();
     const strict = createRateLimiter(t, { perHour: 4 });
-    (await strict.acquire(info)).done(200);
-    // 4 of the hour's 4 are spent (3 before the strict client joined): both now wait.
-    await expect(lax.acquire(info, AbortSignal.timeout(1300))).rejects.toMatchObject({
+    (await strict.acquire(info)).done();
+    // 4 of its hour's 4 are spent (3 by the other client, before it joined): it waits, typed
+    // when its timeout runs out; the other client, without an hourly budget, goes on.
+    await expect(strict.acquire(info, undefined, 1300)).rejects.toMatchObject({
       name: "TimeoutError",
     });
+    (await lax.acquire(info)).done();
     await Promise.all([lax.close(), strict.close()]);
   });
 
   test("holds the call past the hourly budget in the queue until it is aborted", async () => {
     const t = token("hourly");
     const transport = limitedClient(server.url, t, { perSecond: 20, perHour: 25 });
-    const first = await Promise.all(
-      Array.from({ length: 25 }, (_, i) => call(transport, `/hourly/${i}`).then((r) => r.status)),
-    );
-    expect(first.filter((s) => s === 200)).toHaveLength(25);
+    await Promise.all(Array.from({ length: 25 }, (_, i) => call(transport, `/hourly/${i}`)));
+    expect(arrivalsOf("/hourly/")).toBe(25);
 
     const controller = new AbortController();
     const over = call(transport, `/hourly/over`, { signal: controller.signal });
@@ -151,8 +196,20 @@ describe("rate limiter (in process)", () => {
     expect(Math.abs(at("5") - at("4"))).toBeLessThan(1000);
   });
 
-  test("a request that reaches the server late keeps its slot until it is answered", async () => {
-    await expectLateRequestsKeepTheirSlots(token("late"), {});
+  test("a request whose SYN was dropped counts from when it left, a second after its slot was taken", async () => {
+    await expectSlotsCountFromTheSend(token("late"), {});
+  });
+
+  test("unanswered calls hold no slot: another client on the token goes on", async () => {
+    await expectUnansweredCallsHoldNoSlot(token("unanswered"), {});
+  });
+
+  test("waiting for a slot is bounded by the call's timeoutMs, with a TimeoutError", async () => {
+    await expectWaitBoundedByTimeout(token("wait-timeout"), {});
+  });
+
+  test("with a fetch that is not Node's (no send seen), unanswered calls still hold no slot", async () => {
+    await expectUnansweredCallsHoldNoSlot(token("other-fetch"), {}, httpFetch);
   });
 
   test("an already aborted signal rejects without queueing", async () => {
@@ -168,7 +225,7 @@ describe("rate limiter (in process)", () => {
     const t = token("close");
     const mine = createRateLimiter(t, { perSecond: 1 });
     const theirs = createRateLimiter(t, { perSecond: 1 });
-    (await mine.acquire(info)).done(200); // the shared window is now full for a second
+    (await mine.acquire(info)).done(); // the shared window is now full for a second
     const queued = Array.from({ length: 5 }, () => mine.acquire(info));
     const other = theirs.acquire(info);
     await mine.close();
@@ -177,7 +234,7 @@ describe("rate limiter (in process)", () => {
       await expect(call).rejects.toMatchObject({ reason: "closed", path: "/x" });
     }
     await expect(mine.acquire(info)).rejects.toMatchObject({ reason: "closed" });
-    (await other).done(200); // the other client's call still gets its slot
+    (await other).done(); // the other client's call still gets its slot
   });
 });
 
@@ -186,20 +243,19 @@ const info = { method: "GET", path: "/x", operationId: "x" };
 describe("rate limiter, on a fake clock", () => {
   afterEach(() => {
     vi.useRealTimers();
-    machine.load = 0;
   });
   const fake = () =>
     vi.useFakeTimers({
       toFake: ["setTimeout", "clearTimeout", "setImmediate", "clearImmediate", "performance"],
     });
 
-  /** Acquires and records, on the fake clock, when the permit came. */
+  /** Acquires and records, on the fake clock, when the slot came. */
   const timed = (limiter: ReturnType<typeof createRateLimiter>, signal?: AbortSignal) => {
-    const at = { ms: NaN, permit: undefined as Permit | undefined };
-    const promise = limiter.acquire(info, signal).then((permit) => {
+    const at = { ms: NaN, slot: undefined as Slot | undefined };
+    const promise = limiter.acquire(info, signal).then((slot) => {
       at.ms = performance.now();
-      at.permit = permit;
-      return permit;
+      at.slot = slot;
+      return slot;
     });
     return Object.assign(at, { promise });
   };
@@ -215,8 +271,8 @@ describe("rate limiter, on a fake clock", () => {
     controller.abort();
     await expect(aborted).rejects.toMatchObject({ name: "AbortError" });
     const rest = Array.from({ length: 130 }, () => timed(limiter));
-    // Each answered at once: an unanswered call holds its slot (tested below).
-    for (const call of [...first, ...rest]) void call.promise.then((permit) => permit.done(200));
+    // Each answered at once (one unanswered and unseen leaving counts a window later: below).
+    for (const call of [...first, ...rest]) void call.promise.then((slot) => slot.done());
     await vi.advanceTimersByTimeAsync(3 * 3_600_000);
     const times = [...first, ...rest].map((t) => t.ms - start);
     expect(times.filter(Number.isNaN)).toHaveLength(0);
@@ -224,67 +280,121 @@ describe("rate limiter, on a fake clock", () => {
       expect(times.filter((u) => u >= t && u < t + 3_600_000).length).toBeLessThanOrEqual(50);
     }
     // Sliding, not fixed: the 51st goes as soon as the 1st is an hour old, one second-window
-    // of grants at a time, and the aborted call took no unit (50 went in the first hour).
+    // of slots at a time, and the aborted call took no unit (50 went in the first hour).
     expect(times.filter((t) => t < 3_600_000)).toHaveLength(50);
     expect(times[50]).toBeGreaterThanOrEqual(3_600_000);
     expect(times[50]).toBeLessThan(3_600_000 + 50);
   });
 
-  test("holds a slot longer by a slow answer, up to an allowance that a 429 widens", async () => {
-    fake();
-    const limiter = createRateLimiter(token("allowance"), { perSecond: 1, perHour: null });
-    const start = performance.now();
-    const when = (call: { ms: number }) => call.ms - start;
-    // The first call opens the connection; the second reuses it and answers at once.
-    (await limiter.acquire(info)).done(200);
-    const prompt = timed(limiter);
-    await vi.advanceTimersByTimeAsync(1005);
-    prompt.permit!.done(200);
-    const slow = timed(limiter);
-    const next = timed(limiter);
-    await vi.advanceTimersByTimeAsync(1005 + 300);
-    expect(when(slow)).toBe(2010);
-    slow.permit!.done(200); // 300 ms: its slot counts the allowance, 15 ms, later
-    await vi.advanceTimersByTimeAsync(1000);
-    expect(when(next)).toBe(2010 + 1005 + 15);
+  /** Tells a slot its request left now, as undici's event does for Node's fetch. */
+  const send = (slot: Slot | undefined) =>
+    (slot as unknown as { sent(at: number): void }).sent(performance.now());
+  /** As timed(), and its request leaves as soon as its slot comes, on a used connection. */
+  const leaving = (limiter: ReturnType<typeof createRateLimiter>) => {
+    const call = timed(limiter);
+    void call.promise.then((slot) => send(slot));
+    return call;
+  };
 
-    next.permit!.done(429); // the service saw too many: the allowance widens by 50 ms
-    const slowAgain = timed(limiter);
-    const last = timed(limiter);
-    await vi.advanceTimersByTimeAsync(1005 + 300);
-    slowAgain.permit!.done(200);
+  test("answers slow by design still count from the answer, or at the latest a window after the request left", async () => {
+    fake();
+    const limiter = createRateLimiter(token("slow"), { perSecond: 1, perHour: null });
+    // 16 answers, each 700 ms after its request left, over 16 windows: answers here are slow.
+    for (let i = 0; i < 16; i++) {
+      const call = leaving(limiter);
+      await vi.advanceTimersByTimeAsync(700);
+      call.slot!.done();
+      await vi.advanceTimersByTimeAsync(1100);
+    }
+    await vi.advanceTimersByTimeAsync(2000);
+    const [unanswered, slow, after] = Array.from({ length: 3 }, () => leaving(limiter));
+    const when = (call: { ms: number }) => call.ms - unanswered!.ms;
+    await vi.advanceTimersByTimeAsync(2100);
+    // Never answered: it counts from a window after it left, however slow the answers before.
+    expect(when(slow!)).toBe(1005 + 1005);
+    await vi.advanceTimersByTimeAsync(610);
+    // Answered 700 ms after it left: it counts from its answer.
+    slow!.slot!.done();
     await vi.advanceTimersByTimeAsync(1100);
-    // 15 + 50 ms, less the little the learned part decayed since (it halves every 10 minutes)
-    expect(when(last) - when(slowAgain)).toBe(1005 + 65);
+    expect(when(after!)).toBe(when(slow!) + 700 + 1005);
+    for (const call of [unanswered, after]) call!.slot!.done();
   });
 
-  test("an unanswered call holds its slot until its answer comes, then counts from it", async () => {
+  test("a late answer counts from when it came, up to a window after its request left", async () => {
+    fake();
+    const limiter = createRateLimiter(token("prompt"), { perSecond: 3, perHour: null });
+    const start = performance.now();
+    const calls = Array.from({ length: 9 }, () => leaving(limiter));
+    await vi.advanceTimersByTimeAsync(5);
+    for (const call of calls.slice(0, 3)) call.slot!.done(); // 5 ms each
+    await vi.advanceTimersByTimeAsync(1010);
+    expect(calls.slice(3, 6).map((c) => c.ms - start)).toEqual([1010, 1010, 1010]);
+    calls[4]!.slot!.done();
+    calls[5]!.slot!.done();
+    await vi.advanceTimersByTimeAsync(395);
+    calls[3]!.slot!.done(); // 400 ms: a request that waited on its way in, as likely
+    await vi.advanceTimersByTimeAsync(1500);
+    expect(calls.slice(6, 8).map((c) => c.ms - start)).toEqual([1015 + 1005, 1015 + 1005]);
+    // The 9th took the late call's slot, 1,005 ms after its answer came.
+    expect(calls[8]!.ms - start).toBe(1410 + 1005);
+    for (const call of calls.slice(6)) call.slot!.done();
+  });
+
+  test("an unanswered request counts up to a window after it left; one not yet left holds its slot a window at a time", async () => {
+    fake();
+    const limiter = createRateLimiter(token("opened"), { perSecond: 2, perHour: null });
+    const start = performance.now();
+    const calls = Array.from({ length: 4 }, () => timed(limiter));
+    await vi.advanceTimersByTimeAsync(0);
+    send(calls[0]!.slot); // never answered
+    // Seen as a request of Node's fetch that has not left (its connect waits out dropped SYNs).
+    (calls[1]!.slot as unknown as { tracked: boolean }).tracked = true;
+    await vi.advanceTimersByTimeAsync(2500);
+    send(calls[1]!.slot); // left at last, 2.5 s after its slot was taken
+    await vi.advanceTimersByTimeAsync(10);
+    calls[1]!.slot!.done();
+    await vi.advanceTimersByTimeAsync(3000);
+    expect(calls[2]!.ms - start).toBe(1005 + 1005);
+    expect(calls[3]!.ms - start).toBe(2510 + 1005);
+    for (const call of calls) call.slot!.done();
+  });
+
+  test("a call unanswered and unseen leaving is counted from one window after its slot was taken", async () => {
     fake();
     const limiter = createRateLimiter(token("hold"), { perSecond: 1, perHour: null });
     const start = performance.now();
-    // The first call opens the connection; the second reuses it, and is not answered for 2.5 s.
-    (await limiter.acquire(info)).done(200);
+    // No fetch of Node's sends it, so the limiter cannot see it leave (as with another fetch).
     const unanswered = timed(limiter);
     const next = timed(limiter);
-    await vi.advanceTimersByTimeAsync(1005 + 2500);
-    expect(unanswered.ms - start).toBe(1005);
-    expect(next.permit).toBeUndefined(); // its request may still be on its way
-    unanswered.permit!.done(200);
-    await vi.advanceTimersByTimeAsync(1100);
-    expect(next.ms - start).toBe(1005 + 2500 + 1005);
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(unanswered.ms - start).toBe(0);
+    expect(next.ms - start).toBe(2010); // one window later than an answered call's, no more
+    unanswered.slot!.done();
+    next.slot!.done();
   });
 
-  test("on a machine with more runnable processes than CPUs, the allowance grows with the load", async () => {
-    machine.load = 12; // 6 per CPU: the allowance is 15 ms + 5 × 25 ms
+  test("slots taken before held ones' new times are counted in order with them", async () => {
     fake();
-    const limiter = createRateLimiter(token("load"), { perSecond: 1, perHour: null });
-    (await limiter.acquire(info)).done(200);
-    const slow = timed(limiter);
-    const next = timed(limiter);
-    await vi.advanceTimersByTimeAsync(1005 + 400);
-    slow.permit!.done(200); // answered in 400 ms: 140 of them count
-    await vi.advanceTimersByTimeAsync(1000);
-    expect(next.ms - slow.ms).toBe(1005 + 140);
+    const limiter = createRateLimiter(token("held-order"), { perSecond: 3, perHour: null });
+    const start = performance.now();
+    // 40 calls, one every 150 ms; every third is never answered (counted from a window after
+    // its slot was taken, once 755 ms have passed), the others are answered at once.
+    const calls: ReturnType<typeof timed>[] = [];
+    for (let i = 0; i < 40; i++) {
+      const call = timed(limiter);
+      if (i % 3 !== 0) void call.promise.then((slot) => slot.done());
+      calls.push(call);
+      await vi.advanceTimersByTimeAsync(150);
+    }
+    await vi.advanceTimersByTimeAsync(30_000);
+    const counted = calls
+      .map((call, i) => call.ms - start + (i % 3 === 0 ? 1005 : 0))
+      .sort((a, b) => a - b);
+    expect(counted.filter(Number.isNaN)).toEqual([]);
+    // No 4 within a window (1,005 ms): the 4th from any one comes a window or more later.
+    const early = counted.filter((t, i) => i + 3 < counted.length && counted[i + 3]! - t < 1005);
+    expect(early).toEqual([]);
+    for (const [i, call] of calls.entries()) if (i % 3 === 0) call.slot!.done();
   });
 });
 
@@ -299,12 +409,10 @@ describe("process lifetime", () => {
   });
 });
 
-// Servers we did not write (test/helpers/strict-server.ts, gateway-server.ts, threaded-server.py), on a quiet
-// machine's allowance (the load is mocked to 0). What holds on any machine is asserted: every
-// call answered once, every 429 retried. How few 429s and how fast is measured by `npm run
-// bench` (targets: ≤ 2 × 429, all in the first second, against the late-stamping and gateway
-// servers; none against the documented one); here only a generous bound (without a limiter,
-// 100 of the first 120 attempts get one).
+// Servers we did not write (test/helpers/strict-server.ts, gateway-server.ts, threaded-server.py):
+// every call answered once, never more than 20 in a second as each server counts them, and no
+// 429 (without a limiter, 100 of the first 120 attempts get one). How fast is measured by `npm
+// run bench`.
 describe("rate limiter against other servers' limiters", () => {
   const start = (limiter: "late-stamping" | "gateway" | "threaded" | "documented") =>
     limiter === "gateway"
@@ -313,7 +421,7 @@ describe("rate limiter against other servers' limiters", () => {
         ? startThreadedServer()
         : startStrictServer({ limiter });
   for (const limiter of ["late-stamping", "gateway", "threaded", "documented"] as const) {
-    test(`${limiter}: 120 concurrent calls each answered once, 429s few and retried`, async () => {
+    test(`${limiter}: 120 concurrent calls each answered once, 20 a second as it counts them`, async () => {
       const other: StrictServer & { flush?(): Promise<void> } = await start(limiter);
       try {
         const client = createSeqeraClient({
@@ -332,8 +440,8 @@ describe("rate limiter against other servers' limiters", () => {
         expect(answered.sort()).toEqual(
           Array.from({ length: 120 }, (_, i) => `/other/${i}`).sort(),
         );
-        // Failed once at ≤ 6 with every limits file running at a load of 50 on 2 cores.
-        expect(other.count((a) => a.status === 429)).toBeLessThanOrEqual(20);
+        expect(other.count((a) => a.status === 429)).toBe(0);
+        expect(maxInWindow(other.arrivals, 1000)).toBeLessThanOrEqual(20);
       } finally {
         await other.close();
       }

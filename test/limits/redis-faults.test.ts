@@ -66,7 +66,7 @@ describe("rate limiter when Redis fails", () => {
       await redis.restart();
       const [result] = await expectEachCallSettledOnce([c], server, 30_000);
       expect(result!.ok).toBe(100);
-      // The restarted Redis knows nothing of the grants just before: it waits one window.
+      // The restarted Redis knows nothing of the slots taken just before: it waits one window.
       expect(maxInWindow(arrivalsOf(result!.pid), 1000)).toBeLessThanOrEqual(20);
     } finally {
       await redis.stop();

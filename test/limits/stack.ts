@@ -1,11 +1,16 @@
 /**
  * The limits tests' calls, through the real client (its call path acquires a rate-limiter
- * permit per attempt), with retries off so that each call is one attempt the server counts.
+ * slot per attempt), with retries off so that each call is one attempt the server counts.
  */
+import { subscribe, unsubscribe } from "node:diagnostics_channel";
+import { setTimeout as sleep } from "node:timers/promises";
 import { createSeqeraClient, SeqeraApiError, type SeqeraClient } from "../../src/index.js";
+import type { FetchFunction } from "../../src/config/config.js";
+import { TimeoutError } from "../../src/errors/index.js";
 import type { RateLimitOptions } from "../../src/limits/limiter.js";
 import { expect } from "vitest";
-import { startStrictServer } from "../helpers/strict-server.js";
+import { maxInWindow, startStrictServer, type Arrival } from "../helpers/strict-server.js";
+import { startThreadedServer } from "../helpers/threaded-server.js";
 
 /** A client of `baseUrl` for `token`: `rateLimit` false for none. */
 export function limitedClient(
@@ -14,6 +19,23 @@ export function limitedClient(
   rateLimit: RateLimitOptions | false = {},
 ): SeqeraClient {
   return createSeqeraClient({ baseUrl, token, rateLimit, retry: false, env: {} });
+}
+
+/**
+ * Records when this process's fetch wrote each request to its socket (undici's
+ * `undici:client:sendHeaders`), as arrivals on one key: the limiter's own pacing, which holds on
+ * any machine, where a server's clock sees it through the machine's scheduling. `stop()` ends
+ * the recording.
+ */
+export function recordSends(): { sends: Arrival[]; stop(): void } {
+  const sends: Arrival[] = [];
+  const listener = (message: unknown) => {
+    const { request } = message as { request: { path: string; method: string } };
+    const at = performance.timeOrigin + performance.now();
+    sends.push({ at, key: "", method: request.method, url: request.path, n: sends.length + 1 });
+  };
+  subscribe("undici:client:sendHeaders", listener);
+  return { sends, stop: () => unsubscribe("undici:client:sendHeaders", listener) };
 }
 
 /** One call; resolves with the status the server answered (an error status included). */
@@ -34,30 +56,116 @@ export async function call(
 }
 
 /**
- * 40 concurrent calls, through a client with `rateLimit`, to a strict server whose 6th to 8th
- * requests reach it 1.2 s late, as SYNs that a full listen backlog dropped do (sent again a
- * second later). Their slots must be held until they are answered: without that they are
- * granted again at 1,005 ms, before those requests even arrived, and the server counts 23 in a
- * second (3 × 429). Expects every call answered 200 and never more than 20 in a second.
+ * 40 concurrent calls, through a client with `rateLimit`, to a strict server (Python's, the
+ * threaded fixture) whose listen backlog is full while the first 20 connect: their SYNs are
+ * dropped and they leave a second later, on TCP's retransmission; and of those sent at once on
+ * new connections, the server reads some only when TCP sends them again. Their slots must count
+ * from then: counted from when they were taken, they free at 1,005 ms, before those requests even left,
+ * and 40 arrive within a second (the server answers 20 × 429). Expects every call answered 200
+ * and at most 20 in any second as the server counts them.
  */
-export async function expectLateRequestsKeepTheirSlots(
+export async function expectSlotsCountFromTheSend(
   token: string,
   rateLimit: RateLimitOptions,
 ): Promise<void> {
-  let reached = 0;
-  const late = await startStrictServer({
-    forwardDelayMs: () => (++reached >= 6 && reached <= 8 ? 1200 : 0),
-  });
+  const late = await startThreadedServer({ backlogFullMs: 300 });
   const client = limitedClient(late.url, token, rateLimit);
   try {
     const statuses = await Promise.all(
       Array.from({ length: 40 }, (_, i) => call(client, `/late/${i}`).then((r) => r.status)),
     );
     expect(statuses).toEqual(Array.from({ length: 40 }, () => 200));
-    expect(late.count((a) => a.status === 429)).toBe(0);
+    await late.flush();
+    expect(late.count(() => true)).toBe(40);
     expect(late.maxInWindow()).toBeLessThanOrEqual(20);
   } finally {
     await client.close();
     await late.close();
+  }
+}
+
+/**
+ * 20 calls that a server never answers (no timeout), then 20 through another client on the same
+ * token to another server: those go once the first 20 have left the window, counted at most a
+ * window after they left (opened together on new connections, or with no send seen), while the
+ * first are still unanswered: within two windows and a second of slack for this machine's
+ * scheduling. Never more than 20 arrive in a second, as the two servers count them.
+ */
+export async function expectUnansweredCallsHoldNoSlot(
+  token: string,
+  rateLimit: RateLimitOptions,
+  fetch?: FetchFunction,
+): Promise<void> {
+  const silent = await startStrictServer({ fault: () => ({ delayMs: 600_000 }) });
+  const other = await startStrictServer();
+  const waiting = createSeqeraClient({
+    baseUrl: silent.url,
+    token,
+    rateLimit,
+    retry: false,
+    timeoutMs: 0,
+    fetch,
+    env: {},
+  });
+  const client = createSeqeraClient({
+    baseUrl: other.url,
+    token,
+    rateLimit,
+    retry: false,
+    fetch,
+    env: {},
+  });
+  // Settled with a connection error when the silent server closes.
+  const unanswered = Array.from({ length: 20 }, (_, i) =>
+    call(waiting, `/silent/${i}`).catch((error: unknown) => error),
+  );
+  try {
+    while (silent.arrivals.length < 20) await sleep(10);
+    const statuses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => call(client, `/next/${i}`).then((r) => r.status)),
+    );
+    expect(statuses).toEqual(Array.from({ length: 20 }, () => 200));
+    expect(silent.count((a) => a.status !== undefined)).toBe(0);
+    const arrivals = [...silent.arrivals, ...other.arrivals];
+    expect(arrivals).toHaveLength(40);
+    expect(maxInWindow(arrivals, 1000)).toBeLessThanOrEqual(20);
+    const first = (list: Arrival[]) => Math.min(...list.map((a) => a.at));
+    expect(first(other.arrivals) - first(silent.arrivals)).toBeLessThan(2 * 1005 + 1000);
+  } finally {
+    await silent.close();
+    await Promise.all(unanswered);
+    await Promise.all([waiting.close(), client.close(), other.close()]);
+  }
+}
+
+/**
+ * A call queued behind a full window with `timeoutMs: 300` fails with a TimeoutError saying it
+ * was not sent, and the server never sees it; the call before it is answered.
+ */
+export async function expectWaitBoundedByTimeout(
+  token: string,
+  rateLimit: RateLimitOptions,
+): Promise<void> {
+  const server = await startStrictServer();
+  const client = limitedClient(server.url, token, { ...rateLimit, perSecond: 1 });
+  try {
+    const [first, second] = await Promise.allSettled([
+      call(client, "/wait/1"),
+      client.raw.request("GET", "/wait/2", { timeoutMs: 300 }),
+    ]);
+    expect(first).toEqual({ status: "fulfilled", value: { status: 200 } });
+    expect(second.status).toBe("rejected");
+    const error = (second as PromiseRejectedResult).reason as unknown;
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toMatchObject({
+      message: expect.stringMatching(
+        /^GET \/wait\/2 was not sent: no rate-limit slot came free within its timeout \(300 ms\)/,
+      ),
+      timeoutMs: 300,
+    });
+    expect(server.count((a) => a.url === "/wait/2")).toBe(0);
+  } finally {
+    await client.close();
+    await server.close();
   }
 }
