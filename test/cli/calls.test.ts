@@ -1,25 +1,22 @@
 import { writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { startEmulator, type Emulator } from "seqera-api-client/testing";
+import { type Emulator } from "seqera-api-client/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { sharedBuild, lines, runCli, type BuiltCli, type RunOptions } from "./cli.js";
+import { lines, runCli, type BuiltCli, type RunOptions, cliAndEmulator } from "./cli.js";
 
 let cli: BuiltCli;
 let emulator: Emulator;
 beforeAll(async () => {
-  [cli, emulator] = await Promise.all([
-    sharedBuild(),
-    startEmulator({
-      seed: {
-        workspaces: [
-          { org: "acme", name: "prod", id: 42 },
-          { org: "acme", name: "empty", id: 43 },
-        ],
-        computeEnvs: [{ name: "aws", workspaceId: 42, status: "AVAILABLE", id: "ce1" }],
-      },
-    }),
-  ]);
+  ({ cli, emulator } = await cliAndEmulator({
+    seed: {
+      workspaces: [
+        { org: "acme", name: "prod", id: 42 },
+        { org: "acme", name: "empty", id: 43 },
+      ],
+      computeEnvs: [{ name: "aws", workspaceId: 42, status: "AVAILABLE", id: "ce1" }],
+    },
+  }));
 });
 afterAll(async () => {
   await emulator?.close();

@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
 import { promisify } from "node:util";
 import { inject } from "vitest";
+import { startEmulator, type Emulator, type EmulatorOptions } from "seqera-api-client/testing";
 
 export const root = fileURLToPath(new URL("../..", import.meta.url));
 const exec = promisify(execFile);
@@ -222,4 +223,12 @@ export function requireJq(): void {
   if (spawnSync("jq", ["--version"]).status !== 0) {
     throw new Error("jq is not installed: the recipes' scripts need it (apt-get install jq)");
   }
+}
+
+/** The built CLI and an emulator started with `options`, side by side; the test file closes it. */
+export async function cliAndEmulator(
+  options: EmulatorOptions,
+): Promise<{ cli: BuiltCli; emulator: Emulator }> {
+  const [cli, emulator] = await Promise.all([sharedBuild(), startEmulator(options)]);
+  return { cli, emulator };
 }

@@ -1,11 +1,11 @@
 import { writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { startEmulator, type Emulator } from "seqera-api-client/testing";
+import { type Emulator } from "seqera-api-client/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { EXIT } from "../../src/cli/exit-codes.js";
 import { runAnswer } from "../emulator/valid.js";
-import { sharedBuild, runCli, type BuiltCli, type RunOptions } from "./cli.js";
+import { runCli, type BuiltCli, type RunOptions, cliAndEmulator } from "./cli.js";
 
 let cli: BuiltCli;
 let emulator: Emulator;
@@ -16,28 +16,25 @@ const file = (name: string, content: string) => {
 };
 
 beforeAll(async () => {
-  [cli, emulator] = await Promise.all([
-    sharedBuild(),
-    startEmulator({
-      seed: {
-        workspaces: [{ org: "acme", name: "prod", id: 42 }],
-        computeEnvs: [{ name: "aws-ce", workspaceId: 42, status: "AVAILABLE", id: "ce1" }],
-        pipelines: [
-          {
-            name: "rnaseq",
-            workspaceId: 42,
-            launch: {
-              computeEnvId: "ce1",
-              workDir: "s3://b/work",
-              paramsText: '{"input":"s3://x","outdir":"s3://y","trim":{"min":10}}',
-            },
+  ({ cli, emulator } = await cliAndEmulator({
+    seed: {
+      workspaces: [{ org: "acme", name: "prod", id: 42 }],
+      computeEnvs: [{ name: "aws-ce", workspaceId: 42, status: "AVAILABLE", id: "ce1" }],
+      pipelines: [
+        {
+          name: "rnaseq",
+          workspaceId: 42,
+          launch: {
+            computeEnvId: "ce1",
+            workDir: "s3://b/work",
+            paramsText: '{"input":"s3://x","outdir":"s3://y","trim":{"min":10}}',
           },
-        ],
-      },
-      // Each describe of an active run moves it one step, so waits end without the test stepping.
-      autoAdvance: true,
-    }),
-  ]);
+        },
+      ],
+    },
+    // Each describe of an active run moves it one step, so waits end without the test stepping.
+    autoAdvance: true,
+  }));
 });
 afterAll(async () => {
   await emulator?.close();

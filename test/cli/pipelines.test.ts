@@ -2,38 +2,35 @@
  * seqera-api pipelines versions list|add|default, pipelines update, launch --version-name and
  * report, against the emulator: what they print, and what the service received.
  */
-import { startEmulator, type Emulator } from "seqera-api-client/testing";
+import { type Emulator } from "seqera-api-client/testing";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { EXIT } from "../../src/cli/exit-codes.js";
 import { VERSIONED_PIPELINE } from "../automation/setup.js";
-import { lines, sharedBuild, runCli, type BuiltCli } from "./cli.js";
+import { lines, runCli, type BuiltCli, cliAndEmulator } from "./cli.js";
 
 let cli: BuiltCli;
 let emulator: Emulator;
 
 beforeAll(async () => {
-  [cli, emulator] = await Promise.all([
-    sharedBuild(),
-    startEmulator({
-      seed: {
-        workspaces: [{ org: "acme", name: "prod", id: 42 }],
-        ...VERSIONED_PIPELINE,
-        runs: [
-          {
-            id: "done1",
-            workspaceId: 42,
-            runName: "weekly",
-            status: "SUCCEEDED",
-            launch: { pipeline: "https://github.com/nf-core/rnaseq", computeEnvId: "ce1" },
-            dateCreated: "2024-05-08T01:00:00Z",
-            submit: "2024-05-08T01:00:00Z",
-            start: "2024-05-08T01:00:00Z",
-            complete: "2024-05-08T03:00:00Z",
-          },
-        ],
-      },
-    }),
-  ]);
+  ({ cli, emulator } = await cliAndEmulator({
+    seed: {
+      workspaces: [{ org: "acme", name: "prod", id: 42 }],
+      ...VERSIONED_PIPELINE,
+      runs: [
+        {
+          id: "done1",
+          workspaceId: 42,
+          runName: "weekly",
+          status: "SUCCEEDED",
+          launch: { pipeline: "https://github.com/nf-core/rnaseq", computeEnvId: "ce1" },
+          dateCreated: "2024-05-08T01:00:00Z",
+          submit: "2024-05-08T01:00:00Z",
+          start: "2024-05-08T01:00:00Z",
+          complete: "2024-05-08T03:00:00Z",
+        },
+      ],
+    },
+  }));
 });
 afterAll(async () => {
   await emulator?.close();

@@ -2,27 +2,24 @@
  * `teams add`, `members add`, `participants set-role` and `data-links browse`: what each prints,
  * that a second run changes nothing, and that mistakes are told in the CLI's terms.
  */
-import { startEmulator, type Emulator } from "seqera-api-client/testing";
+import { type Emulator } from "seqera-api-client/testing";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { EXIT } from "../../src/cli/exit-codes.js";
-import { runCli, sharedBuild, type BuiltCli } from "./cli.js";
+import { runCli, type BuiltCli, cliAndEmulator } from "./cli.js";
 
 let cli: BuiltCli;
 let emulator: Emulator;
 beforeAll(async () => {
-  [cli, emulator] = await Promise.all([
-    sharedBuild(),
-    startEmulator({
-      rateLimit: false,
-      seed: {
-        workspaces: [{ org: "acme", name: "prod", id: 42 }],
-        members: [{ org: "acme", userName: "ana", email: "ana@acme.org" }],
-        dataLinks: [
-          { resourceRef: "s3://raw", workspaceId: 42, objects: { "a/x.txt": 3, "a/b/y.txt": 4 } },
-        ],
-      },
-    }),
-  ]);
+  ({ cli, emulator } = await cliAndEmulator({
+    rateLimit: false,
+    seed: {
+      workspaces: [{ org: "acme", name: "prod", id: 42 }],
+      members: [{ org: "acme", userName: "ana", email: "ana@acme.org" }],
+      dataLinks: [
+        { resourceRef: "s3://raw", workspaceId: 42, objects: { "a/x.txt": 3, "a/b/y.txt": 4 } },
+      ],
+    },
+  }));
 });
 afterAll(() => emulator?.close());
 

@@ -1,7 +1,7 @@
-import { startEmulator, type Emulator } from "seqera-api-client/testing";
+import { type Emulator } from "seqera-api-client/testing";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { EXIT } from "../../src/cli/exit-codes.js";
-import { sharedBuild, runCli, type BuiltCli } from "./cli.js";
+import { runCli, type BuiltCli, cliAndEmulator } from "./cli.js";
 
 let cli: BuiltCli;
 let emulator: Emulator;
@@ -10,36 +10,33 @@ const HOUR = 3600_000;
 const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
 
 beforeAll(async () => {
-  [cli, emulator] = await Promise.all([
-    sharedBuild(),
-    startEmulator({
-      seed: {
-        organizations: [{ name: "acme" }],
-        workspaces: [
-          { org: "acme", name: "prod", id: 42 },
-          { org: "acme", name: "dev", id: 43 },
-        ],
-        labels: [{ name: "nightly", workspaceId: 42 }],
-        computeEnvs: [
-          { name: "batch", workspaceId: 42, id: "ce42", status: "AVAILABLE" },
-          {
-            name: "batch",
-            workspaceId: 43,
-            id: "ce43",
-            status: "AVAILABLE",
-            workDir: "s3://dev/work",
-          },
-        ],
-        pipelines: [
-          {
-            name: "rnaseq",
-            workspaceId: 42,
-            launch: { computeEnvId: "ce42", workDir: "s3://prod/work" },
-          },
-        ],
-      },
-    }),
-  ]);
+  ({ cli, emulator } = await cliAndEmulator({
+    seed: {
+      organizations: [{ name: "acme" }],
+      workspaces: [
+        { org: "acme", name: "prod", id: 42 },
+        { org: "acme", name: "dev", id: 43 },
+      ],
+      labels: [{ name: "nightly", workspaceId: 42 }],
+      computeEnvs: [
+        { name: "batch", workspaceId: 42, id: "ce42", status: "AVAILABLE" },
+        {
+          name: "batch",
+          workspaceId: 43,
+          id: "ce43",
+          status: "AVAILABLE",
+          workDir: "s3://dev/work",
+        },
+      ],
+      pipelines: [
+        {
+          name: "rnaseq",
+          workspaceId: 42,
+          launch: { computeEnvId: "ce42", workDir: "s3://prod/work" },
+        },
+      ],
+    },
+  }));
 });
 afterAll(async () => {
   await emulator?.close();

@@ -3,36 +3,33 @@
  * run, and failures speak in the CLI's terms (its variables and flags, the command that was
  * run), never in the library's options or its internal lookups.
  */
-import { startEmulator, type Emulator } from "seqera-api-client/testing";
+import { type Emulator } from "seqera-api-client/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { EXIT } from "../../src/cli/exit-codes.js";
-import { sharedBuild, runCli, type BuiltCli, type RunOptions } from "./cli.js";
+import { runCli, type BuiltCli, type RunOptions, cliAndEmulator } from "./cli.js";
 
 let cli: BuiltCli;
 let emulator: Emulator;
 beforeAll(async () => {
-  [cli, emulator] = await Promise.all([
-    sharedBuild(),
-    startEmulator({
-      seed: {
-        workspaces: [
-          { org: "acme", name: "prod", id: 42 },
-          { org: "acme", name: "bare", id: 44 },
-        ],
-        computeEnvs: [
-          { name: "aws-ce", workspaceId: 42, status: "AVAILABLE", id: "ce1", primary: true },
-        ],
-        pipelines: [
-          {
-            name: "rnaseq",
-            workspaceId: 42,
-            launch: { computeEnvId: "ce1", workDir: "s3://b/work", paramsText: "{}" },
-          },
-        ],
-      },
-      autoAdvance: true,
-    }),
-  ]);
+  ({ cli, emulator } = await cliAndEmulator({
+    seed: {
+      workspaces: [
+        { org: "acme", name: "prod", id: 42 },
+        { org: "acme", name: "bare", id: 44 },
+      ],
+      computeEnvs: [
+        { name: "aws-ce", workspaceId: 42, status: "AVAILABLE", id: "ce1", primary: true },
+      ],
+      pipelines: [
+        {
+          name: "rnaseq",
+          workspaceId: 42,
+          launch: { computeEnvId: "ce1", workDir: "s3://b/work", paramsText: "{}" },
+        },
+      ],
+    },
+    autoAdvance: true,
+  }));
 });
 afterAll(async () => {
   await emulator?.close();

@@ -1,26 +1,23 @@
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { startEmulator, type Emulator } from "seqera-api-client/testing";
+import { type Emulator } from "seqera-api-client/testing";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { EXIT } from "../../src/cli/exit-codes.js";
-import { sharedBuild, runCli, type BuiltCli } from "./cli.js";
+import { runCli, type BuiltCli, cliAndEmulator } from "./cli.js";
 
 let cli: BuiltCli;
 let emulator: Emulator;
 
 beforeAll(async () => {
-  [cli, emulator] = await Promise.all([
-    sharedBuild(),
-    startEmulator({
-      seed: {
-        organizations: [{ name: "acme" }],
-        workspaces: [{ org: "acme", name: "genomics", id: 42 }],
-        members: [{ org: "acme", userName: "alice" }],
-        participants: [{ workspace: "acme/genomics", member: "alice", role: "launch" }],
-      },
-    }),
-  ]);
+  ({ cli, emulator } = await cliAndEmulator({
+    seed: {
+      organizations: [{ name: "acme" }],
+      workspaces: [{ org: "acme", name: "genomics", id: 42 }],
+      members: [{ org: "acme", userName: "alice" }],
+      participants: [{ workspace: "acme/genomics", member: "alice", role: "launch" }],
+    },
+  }));
 });
 afterAll(async () => {
   await emulator?.close();

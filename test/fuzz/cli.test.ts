@@ -11,28 +11,25 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { OPTIONS } from "../../src/cli/command-line.js";
 import { EXIT } from "../../src/cli/exit-codes.js";
-import { startEmulator, type Emulator } from "../../src/testing/index.js";
+import type { Emulator } from "../../src/testing/index.js";
 import { once } from "node:events";
-import { runCli, sharedBuild, startCli, type BuiltCli } from "../cli/cli.js";
+import { runCli, startCli, type BuiltCli, cliAndEmulator } from "../cli/cli.js";
 import { runs, timeoutFor } from "./settings.js";
 
 let cli: BuiltCli;
 let emulator: Emulator;
 let dir: string;
 beforeAll(async () => {
-  [cli, emulator] = await Promise.all([
-    sharedBuild(),
-    startEmulator({
-      autoAdvance: true,
-      seed: {
-        workspaces: [{ org: "acme", name: "genomics", id: 42 }],
-        computeEnvs: [{ name: "aws", workspaceId: 42, primary: true }],
-        pipelines: [
-          { name: "rnaseq", workspaceId: 42, repository: "https://github.com/nf-core/rnaseq" },
-        ],
-      },
-    }),
-  ]);
+  ({ cli, emulator } = await cliAndEmulator({
+    autoAdvance: true,
+    seed: {
+      workspaces: [{ org: "acme", name: "genomics", id: 42 }],
+      computeEnvs: [{ name: "aws", workspaceId: 42, primary: true }],
+      pipelines: [
+        { name: "rnaseq", workspaceId: 42, repository: "https://github.com/nf-core/rnaseq" },
+      ],
+    },
+  }));
   dir = await mkdtemp(path.join(tmpdir(), "seqera-fuzz-cli-"));
 });
 afterAll(async () => {
