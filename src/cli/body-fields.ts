@@ -175,12 +175,17 @@ function schemaAt(
   return node;
 }
 
-/** The properties of an object schema (allOf parts merged); undefined when it is open or a union. */
+/**
+ * The properties of an object schema (allOf parts merged); undefined when it is open, a union or
+ * a discriminated base.
+ */
 function propertiesOf(
   doc: OpenApiDocument,
   schema: SchemaObject,
 ): Record<string, unknown> | undefined {
-  if (schema.additionalProperties || schema.oneOf || schema.anyOf) return undefined;
+  // A discriminated base (SecurityKeys) takes its variants' fields too: left to the service.
+  if (schema.additionalProperties || schema.oneOf || schema.anyOf || schema.discriminator)
+    return undefined;
   let properties: Record<string, unknown> = isRecord(schema.properties) ? schema.properties : {};
   if (Array.isArray(schema.allOf)) {
     for (const part of schema.allOf) {

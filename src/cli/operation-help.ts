@@ -84,18 +84,42 @@ function fieldRows(
   if (!schema || !isRecord(schema.properties) || seen.has(schema) || depth > 2) return [];
   const required = new Set(Array.isArray(schema.required) ? schema.required : []);
   const inner = new Set(seen).add(schema);
-  return Object.entries(schema.properties).flatMap(([name, raw]) => {
-    const node = unwrap(raw);
-    const array = deref(doc, node)?.type === "array";
-    const child = deref(doc, unwrap(array ? deref(doc, node)!.items : node));
-    const key = `${prefix}${name}${array ? "[]" : ""}`;
-    const notes = [describe(child), required.has(name) ? "(required)" : ""]
-      .filter(Boolean)
-      .join(" ");
-    return [
-      row(array ? key.slice(0, -2) : key, typeName(doc, raw), notes),
-      ...fieldRows(doc, child, `${key}.`, depth + 1, inner),
-    ];
+  return Object.entries(schema.properties)
+    .flatMap(([name, raw]) => {
+      const node = unwrap(raw);
+      const array = deref(doc, node)?.type === "array";
+      const child = deref(doc, unwrap(array ? deref(doc, node)!.items : node));
+      const key = `${prefix}${name}${array ? "[]" : ""}`;
+      const notes = [describe(child), required.has(name) ? "(required)" : ""]
+        .filter(Boolean)
+        .join(" ");
+      return [
+        row(array ? key.slice(0, -2) : key, typeName(doc, raw), notes),
+        ...fieldRows(doc, child, `${key}.`, depth + 1, inner),
+      ];
+    })
+    .concat(variantRows(doc, schema, prefix));
+}
+
+/**
+ * A discriminated base's variants (SecurityKeys: aws, azure, …), a row each naming the fields
+ * that value of the discriminator brings, so that `-F` keys can be written for them.
+ */
+function variantRows(doc: OpenApiDocument, schema: SchemaObject, prefix: string): string[] {
+  const { discriminator } = schema;
+  if (!isRecord(discriminator) || !isRecord(discriminator.mapping)) return [];
+  const property =
+    typeof discriminator.propertyName === "string" ? discriminator.propertyName : "discriminator";
+  return Object.entries(discriminator.mapping).map(([value, ref]) => {
+    const variant = deref(doc, { $ref: ref });
+    const fields = isRecord(variant?.properties)
+      ? Object.keys(variant.properties).filter((name) => name !== property)
+      : [];
+    return row(
+      `${prefix}${property}=${value}`,
+      String(ref).split("/").pop()!,
+      fields.length ? `with ${fields.join(", ")}` : "",
+    );
   });
 }
 

@@ -105,3 +105,31 @@ test("--help shows what the answer holds, enum values included", async () => {
   const list = await seqera(["ListDataLinks", "--help"]);
   expect(list.stdout).toMatch(/\n  dataLinks\[\]\.status +DataLink\.Status \(VALID\|INVALID\)\n/);
 });
+
+test("--help lists a discriminated body field's variants, and -F takes their fields", async () => {
+  const help = await seqera(["UpdateCredentials", "--help"]);
+  expect(help).toMatchObject({ code: EXIT.ok, stderr: "" });
+  expect(help.stdout).toMatch(
+    /\n  credentials\.keys\.discriminator=aws +AwsSecurityKeys +with accessKey, assumeRoleArn, externalId, mode, secretKey\n/,
+  );
+  // Port 9 is refused before any request: the fields passed the body check, so exit 5, not 2.
+  const call = await runCli(
+    cli.main,
+    [
+      "UpdateCredentials",
+      "-p",
+      "credentialsId=c1",
+      "-F",
+      "credentials.name=aws-prod",
+      "-F",
+      "credentials.provider=aws",
+      "-F",
+      "credentials.keys.discriminator=aws",
+      "-F",
+      "credentials.keys.accessKey=AKIA",
+    ],
+    { env: { TOWER_ACCESS_TOKEN: "token-not-checked", TOWER_API_ENDPOINT: "http://127.0.0.1:9" } },
+  );
+  expect(call.stderr).not.toMatch(/has no field/);
+  expect(call.code).toBe(EXIT.failure);
+});
