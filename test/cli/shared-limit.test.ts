@@ -14,7 +14,12 @@ describe("SEQERA_RATE_LIMIT_REDIS", () => {
   let emulator: Emulator;
   let redis: Awaited<ReturnType<typeof startRedis>>;
   beforeAll(async () => {
-    [cli, emulator, redis] = await Promise.all([sharedBuild(), startEmulator(), startRedis()]);
+    // Each kept as it starts, so that afterAll stops a redis-server even when the build fails.
+    await Promise.all([
+      sharedBuild().then((built) => (cli = built)),
+      startEmulator().then((started) => (emulator = started)),
+      startRedis().then((started) => (redis = started)),
+    ]);
   });
   afterAll(async () => {
     await Promise.all([emulator?.close(), redis?.stop()]);

@@ -29,7 +29,11 @@ describe("rate limiter in cluster mode (Redis)", () => {
   let server: StrictServer;
   let redis: RedisServer;
   beforeAll(async () => {
-    [server, redis] = await Promise.all([startStrictServer(), startRedis()]);
+    // Each kept as it starts, so that afterAll stops a redis-server even when the other fails.
+    await Promise.all([
+      startStrictServer().then((started) => (server = started)),
+      startRedis().then((started) => (redis = started)),
+    ]);
   });
   afterAll(async () => {
     await Promise.all([server?.close(), redis?.stop()]);
