@@ -175,14 +175,16 @@ function clientFor(config: SeqeraConfig, connection: Connection): SeqeraClient {
     attempt: number,
     started: number,
   ): unknown {
+    // A caller's abort is its own doing: nothing to explain.
+    if (init.signal?.aborted || !(error instanceof Error)) return error;
     const state = {
       method: call.method,
       retryUnsafe: init.retryUnsafe === true,
       attempt,
       elapsedMs: performance.now() - started,
     };
-    const why = whyNotRetried(error, state, init.signal?.aborted ? false : retry);
-    if (why === undefined || !(error instanceof Error) || init.signal?.aborted) return error;
+    const why = whyNotRetried(error, state, retry);
+    if (why === undefined) return error;
     error.message = `${error.message} (${call.operationId}: ${why})`;
     return error;
   }
