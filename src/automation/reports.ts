@@ -1,7 +1,6 @@
 /** Report-ready summaries of the runs of a time window. */
 import type { SeqeraClient } from "../client/client.js";
-import { ConfigurationError } from "../errors/configuration-error.js";
-import { listRuns } from "./runs.js";
+import { elapsedMs, instant, listRuns } from "./runs.js";
 import type { RunStatus } from "./schema.js";
 
 /** One run as a report gives it: times as ISO 8601, cost in the service's currency (USD). */
@@ -50,19 +49,19 @@ export async function* runSummaries(
   },
 ): AsyncGenerator<RunReportRow, void, undefined> {
   const { signal } = options;
-  const after = instant(options.after, "after");
-  const before = options.before === undefined ? Date.now() : instant(options.before, "before");
+  const after = instant(options.after, "runSummaries", "after");
+  const before =
+    options.before === undefined ? Date.now() : instant(options.before, "runSummaries", "before");
   const byCompletion = (options.by ?? "completion") === "completion";
   const from = byCompletion ? after - (options.longestRunMs ?? LONGEST_RUN_MS) : after;
   for await (const run of listRuns(client, {
     after: new Date(from),
     before: new Date(before),
+    completedAfter: byCompletion ? new Date(after) : undefined,
     signal,
   })) {
-    if (byCompletion) {
-      const complete = Date.parse(run.complete ?? "");
-      if (!(complete >= after && complete <= before)) continue;
-    }
+    // listRuns bounds the completion from below only.
+    if (byCompletion && !(Date.parse(run.complete ?? "") <= before)) continue;
     const answer = await client.GET("/workflow/{workflowId}", {
       params: { path: { workflowId: run.id } },
       signal,
@@ -71,8 +70,6 @@ export async function* runSummaries(
     const load = answer.progress?.workflowProgress;
     // The answer's own `cost` appears in API 1.181.0; before it, the progress's is the run's.
     const { cost } = answer as { cost?: number | null };
-    const start = Date.parse(workflow.start ?? "");
-    const end = Date.parse(workflow.complete ?? "");
     yield {
       workflowId: run.id,
       runName: workflow.runName ?? null,
@@ -81,21 +78,9 @@ export async function* runSummaries(
       submit: workflow.submit ?? null,
       start: workflow.start ?? null,
       complete: workflow.complete ?? null,
-      durationMs:
-        workflow.duration ??
-        (Number.isNaN(start) ? null : (Number.isNaN(end) ? Date.now() : end) - start),
+      durationMs: workflow.duration ?? elapsedMs(workflow) ?? null,
       cost: cost ?? load?.cost ?? null,
       cpuHours: load?.cpuTime == null ? null : load.cpuTime / HOUR_MS,
     };
   }
-}
-
-function instant(value: Date | string, name: string): number {
-  const at = typeof value === "string" ? Date.parse(value) : value.getTime();
-  if (Number.isNaN(at)) {
-    throw new ConfigurationError(
-      `runSummaries: \`${name}\` is a Date or an ISO 8601 date-time, got ${JSON.stringify(String(value))}`,
-    );
-  }
-  return at;
 }

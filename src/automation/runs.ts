@@ -337,14 +337,19 @@ function listed(
   labels: readonly Label[] | null | undefined,
   workspaceId: number | string | null | undefined,
 ): ListedRun {
-  const start = Date.parse(run.start ?? "");
-  const end = run.complete ? Date.parse(run.complete) : Date.now();
   return {
     ...run,
     labels: [...(labels ?? [])],
-    elapsedMs: Number.isNaN(start) ? undefined : Math.max(0, end - start),
+    elapsedMs: elapsedMs(run),
     workspaceId: workspaceId == null ? undefined : String(workspaceId),
   };
+}
+
+/** Ms from a run's start to its end, or to now while it runs; undefined before it starts. */
+export function elapsedMs(run: Pick<RunSummary, "start" | "complete">): number | undefined {
+  const start = Date.parse(run.start ?? "");
+  const end = run.complete ? Date.parse(run.complete) : Date.now();
+  return Number.isNaN(start) ? undefined : Math.max(0, end - start);
 }
 
 /** Whether a date-time falls within the bounds (ms; either may be absent). */
@@ -363,13 +368,22 @@ function bound(
 ): { day: string; at?: number } | undefined {
   if (value === undefined) return undefined;
   if (typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value)) return { day: value };
+  const at = instant(value, "listRuns", name);
+  return { day: new Date(at).toISOString().slice(0, 10), at };
+}
+
+/**
+ * The instant, in ms, of a Date, an ISO 8601 date-time or a "YYYY-MM-DD" day (its start, UTC);
+ * else a ConfigurationError naming `caller`'s option `name`.
+ */
+export function instant(value: Date | string, caller: string, name: string): number {
   const at = typeof value === "string" ? Date.parse(value) : value.getTime();
   if (Number.isNaN(at)) {
     throw new ConfigurationError(
-      `listRuns: \`${name}\` is a Date, an ISO 8601 date-time or "YYYY-MM-DD", got ${JSON.stringify(String(value))}`,
+      `${caller}: \`${name}\` is a Date, an ISO 8601 date-time or "YYYY-MM-DD", got ${JSON.stringify(String(value))}`,
     );
   }
-  return { day: new Date(at).toISOString().slice(0, 10), at };
+  return at;
 }
 
 export interface WatchRunsOptions extends Omit<ListRunsOptions, "limit">, PollOptions {

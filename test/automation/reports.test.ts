@@ -9,6 +9,16 @@ import { collect, failure } from "../helpers/calls.js";
 import { useTestServer } from "../helpers/server.js";
 
 const RUNS = [
+  // Submitted in the window, completed after it.
+  {
+    id: "r4",
+    runName: "d",
+    status: "SUCCEEDED",
+    submit: "2024-05-09T23:00:00Z",
+    start: "2024-05-09T23:00:00Z",
+    complete: "2024-05-10T01:00:00Z",
+    duration: 7_200_000,
+  },
   // Submitted in the window, still running.
   {
     id: "r3",
@@ -55,7 +65,7 @@ const server = await useTestServer((request) => {
 
 const WINDOW = { after: "2024-05-07T00:00:00Z", before: "2024-05-10T00:00:00Z" };
 
-test("by completion: the runs that ended in the window, from before it too; one describe each", async () => {
+test("by completion: the runs that ended in the window, from before it too, not after it; one describe each", async () => {
   const rows = await collect(runSummaries(clientFor(server), WINDOW));
   expect(rows).toEqual([
     {
@@ -80,15 +90,22 @@ test("by completion: the runs that ended in the window, from before it too; one 
 
 test("by submission: the runs submitted in the window, running ones with their duration so far", async () => {
   const rows = await collect(runSummaries(clientFor(server), { ...WINDOW, by: "submission" }));
-  expect(rows.map((r) => [r.workflowId, r.status, r.complete])).toEqual([["r3", "RUNNING", null]]);
-  expect(rows[0]!.durationMs).toBeGreaterThan(0);
-  expect(server.requests.map((r) => r.pathname)).toEqual(["/workflow", "/workflow/r3"]);
+  expect(rows.map((r) => [r.workflowId, r.status, r.complete])).toEqual([
+    ["r4", "SUCCEEDED", "2024-05-10T01:00:00Z"],
+    ["r3", "RUNNING", null],
+  ]);
+  expect(rows[1]!.durationMs).toBeGreaterThan(0);
+  expect(server.requests.map((r) => r.pathname)).toEqual([
+    "/workflow",
+    "/workflow/r4",
+    "/workflow/r3",
+  ]);
 });
 
 test("a window bound that is not a date is a ConfigurationError naming it", async () => {
   const error = await failure(collect(runSummaries(clientFor(server), { after: "last week" })));
   expect(error).toBeInstanceOf(ConfigurationError);
   expect((error as Error).message).toContain(
-    '`after` is a Date or an ISO 8601 date-time, got "last week"',
+    'runSummaries: `after` is a Date, an ISO 8601 date-time or "YYYY-MM-DD", got "last week"',
   );
 });
