@@ -7,7 +7,7 @@ import { execFile, spawn, spawnSync, type ChildProcess } from "node:child_proces
 import { randomUUID } from "node:crypto";
 import { once } from "node:events";
 import { tmpdir } from "node:os";
-import { cp, mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -225,10 +225,23 @@ export function requireJq(): void {
   }
 }
 
-/** The built CLI and an emulator started with `options`, side by side; the test file closes it. */
-export async function cliAndEmulator(
+/**
+ * The built CLI and an emulator started with `options`, side by side; the test file closes it.
+ * With `workPrefix`, also `work`: a fresh temporary folder to run runScript's scripts in, named
+ * from the prefix (the test file removes it).
+ */
+export function cliAndEmulator(
   options: EmulatorOptions,
-): Promise<{ cli: BuiltCli; emulator: Emulator }> {
-  const [cli, emulator] = await Promise.all([sharedBuild(), startEmulator(options)]);
-  return { cli, emulator };
+): Promise<{ cli: BuiltCli; emulator: Emulator }>;
+export function cliAndEmulator(
+  options: EmulatorOptions,
+  workPrefix: string,
+): Promise<{ cli: BuiltCli; emulator: Emulator; work: string }>;
+export async function cliAndEmulator(options: EmulatorOptions, workPrefix?: string) {
+  const [cli, emulator, work] = await Promise.all([
+    sharedBuild(),
+    startEmulator(options),
+    workPrefix === undefined ? undefined : mkdtemp(path.join(tmpdir(), workPrefix)),
+  ]);
+  return { cli, emulator, work };
 }

@@ -2,13 +2,11 @@
  * The recipes of docs/recipes.md as seqera-api scripts (version rollout, clean-up across an
  * organization, cost report), run against a seeded emulator. They use jq.
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { startEmulator, type Emulator } from "seqera-api-client/testing";
+import { rm } from "node:fs/promises";
+import type { Emulator } from "seqera-api-client/testing";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { orgJobsSeed } from "../examples/org-seed.js";
-import { runScript, sharedBuild, type BuiltCli, requireJq } from "./cli.js";
+import { cliAndEmulator, runScript, type BuiltCli, requireJq } from "./cli.js";
 
 let cli: BuiltCli;
 let work: string;
@@ -16,11 +14,10 @@ let emulator: Emulator;
 
 beforeAll(async () => {
   requireJq();
-  [cli, work, emulator] = await Promise.all([
-    sharedBuild(),
-    mkdtemp(path.join(tmpdir(), "seqera-recipes-")),
-    startEmulator({ autoAdvance: true, seed: orgJobsSeed() }),
-  ]);
+  ({ cli, emulator, work } = await cliAndEmulator(
+    { autoAdvance: true, seed: orgJobsSeed() },
+    "seqera-recipes-",
+  ));
 });
 afterAll(async () => {
   await emulator?.close();

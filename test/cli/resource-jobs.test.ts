@@ -3,24 +3,18 @@
  * (test/cli/*.sh, with jq), against an emulator that is only seeded, as in the library's
  * examples (test/examples/resource-jobs.test.ts).
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { startEmulator, type Emulator } from "seqera-api-client/testing";
+import { rm } from "node:fs/promises";
+import type { Emulator } from "seqera-api-client/testing";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { expectOnboarded, resourceJobsSeed } from "../examples/resource-jobs-seed.js";
-import { runScript, sharedBuild, type BuiltCli, requireJq } from "./cli.js";
+import { cliAndEmulator, runScript, type BuiltCli, requireJq } from "./cli.js";
 
 let cli: BuiltCli;
 let work: string;
 let emulator: Emulator;
 beforeAll(async () => {
   requireJq();
-  [cli, work, emulator] = await Promise.all([
-    sharedBuild(),
-    mkdtemp(path.join(tmpdir(), "seqera-jobs-")),
-    startEmulator({ seed: resourceJobsSeed() }),
-  ]);
+  ({ cli, emulator, work } = await cliAndEmulator({ seed: resourceJobsSeed() }, "seqera-jobs-"));
 });
 afterAll(async () => {
   await emulator?.close();
