@@ -2,11 +2,15 @@
  * Per-token rate limiting: the service allows 20 calls/s and 72,000 calls/h per access token.
  *
  * - Each attempt waits for a slot of a strict sliding window of 1 s plus a margin, so a strict
- *   server never sees more than `perSecond` calls in any second, and bursts of `perSecond` go
- *   out at once; and, when `perHour` binds, of a sliding 60 minutes.
+ *   server never sees more than `perSecond` calls in any second; and, when `perHour` binds, of
+ *   a sliding 60 minutes.
+ * - Slots of a token are taken at least 3 ms apart (slot.ts's spacingMs): a burst of 20 leaves
+ *   over 60 ms rather than at once, so a server does not read the last of it well after it was
+ *   written (its accept queue full, its parsers queued behind each other). The spacing costs
+ *   about 60 ms once: each slot is taken again a window after the one before it.
  * - A slot counts from when the server may have counted its request (slot.ts): from its
- *   answer, or at the latest one window after its request left; slow or unanswered calls hold
- *   no slot past that, and waiting for one is bounded by the call's `timeoutMs` and signal.
+ *   answer, or 40 ms after its request left; slow or unanswered calls hold no slot past their
+ *   window, and waiting for one is bounded by the call's `timeoutMs` and signal.
  * - In process (sliding-window.ts), there is one window per token, keyed by sha256(token) (never
  *   by the token itself), living for the life of the process (never evicted): an idle period
  *   never resets the hourly budget, and every client on one token counts the others' calls,

@@ -25,7 +25,7 @@ import type { CallInfo } from "../errors/seqera-api-error.js";
 import type { RateLimiter, RedisOptions, Slot } from "./types.js";
 import { brokenError, closedError, unreachableError } from "./errors.js";
 import { MOVE, TAKE } from "./redis-scripts.js";
-import { CountedSlot, PendingSlots } from "./slot.js";
+import { CountedSlot, PendingSlots, spacingMs } from "./slot.js";
 import { WaiterQueue } from "./waiters.js";
 import { HOUR_MS } from "../core/time.js";
 
@@ -46,7 +46,7 @@ const STATE_TTL_MS = 24 * HOUR_MS;
 const COMMAND_TIMEOUT_MS = 2_000;
 
 interface Scripts {
-  seqeraTake(...args: (string | number)[]): Promise<[number, number, number, number]>;
+  seqeraTake(...args: (string | number)[]): Promise<[number, number, number, number, number]>;
   seqeraMove(...args: (string | number)[]): Promise<number>;
 }
 type Connection = RedisClient & Scripts;
@@ -64,6 +64,10 @@ class RedisLimiter implements RateLimiter {
   private readonly state: string;
   private readonly hourly: boolean;
   private readonly keepMs: number;
+  private readonly windowMs: number;
+  private readonly spacingMs: number;
+  /** Slots taken for queued calls that are handed out later, at their spaced times. */
+  private scheduled = 0;
   private readonly connection: Promise<Connection>;
   private redis: Connection | undefined;
   private asking = false;
@@ -89,6 +93,8 @@ class RedisLimiter implements RateLimiter {
     this.hourly = settings.perHour !== null && settings.perHour < settings.perSecond * 3600;
     // Slots must outlive their window, counted up to two windows after they were taken.
     this.keepMs = this.hourly ? HOUR_MS : 3 * (1000 + settings.marginMs);
+    this.windowMs = 1000 + settings.marginMs;
+    this.spacingMs = spacingMs(settings.perSecond, this.windowMs);
     this.connection = connect(settings.redis, (error) => (this.lastError = error));
     this.connection.then(
       (redis) => {
@@ -161,14 +167,15 @@ class RedisLimiter implements RateLimiter {
   /** Asks Redis for slots for the queued calls, unless a request or a wait is under way. */
   private ask(): void {
     const redis = this.redis;
-    if (this.closing || this.asking || this.nextAsk || !redis || this.queue.size === 0) return;
+    const unserved = this.queue.size - this.scheduled;
+    if (this.closing || this.asking || this.nextAsk || !redis || unserved <= 0) return;
     // Not ready: asked again once it is.
     if (redis.status !== "ready") return this.markDown(performance.now(), this.lastError);
     this.asking = true;
     const sentAt = performance.now();
     const { perSecond, perHour } = this.settings;
-    const want = Math.min(this.queue.size, perSecond);
-    const windowMs = 1000 + this.settings.marginMs;
+    const want = Math.min(unserved, perSecond);
+    const { windowMs, spacingMs } = this;
     redis
       .seqeraTake(
         this.stamps,
@@ -179,14 +186,20 @@ class RedisLimiter implements RateLimiter {
         want,
         this.keepMs,
         STATE_TTL_MS,
+        spacingMs,
       )
       .then(
-        ([taken, first, waitMs, takenAt]) => {
+        ([taken, first, waitMs, takenAt, startMs]) => {
           this.asking = false;
           this.failures = 0;
           this.down = undefined;
           this.stopDeadline();
-          this.hand(taken, first, { sentAt, takenAt, windowMs });
+          for (let i = 0; i < taken; i++) {
+            const delay = startMs + i * spacingMs;
+            const take = { sentAt: sentAt + delay, takenAt: takenAt + delay, windowMs };
+            if (delay < 1) this.hand(first + i, take);
+            else this.handIn(delay, first + i, take);
+          }
           if (taken < want) this.askIn(waitMs);
           else this.ask();
         },
@@ -207,18 +220,20 @@ class RedisLimiter implements RateLimiter {
     }, ms);
   }
 
-  /** Hands the slots taken to the calls at the head of the queue; gives back the ones left over. */
-  private hand(taken: number, first: number, take: Take): void {
-    const unused: number[] = [];
-    for (let member = first; member < first + taken; member++) {
-      const waiter = this.queue.shift();
-      if (!waiter) {
-        unused.push(member);
-        continue;
-      }
-      waiter.resolve(new RedisSlot(this, this.pending, member, take));
-    }
-    if (unused.length > 0) this.redis?.zrem(this.stamps, ...unused).catch(ignore);
+  /** Hands a slot taken to the call at the head of the queue, or gives it back. */
+  private hand(member: number, take: Take): void {
+    const waiter = this.queue.shift();
+    if (waiter) waiter.resolve(new RedisSlot(this, this.pending, member, take));
+    else this.redis?.zrem(this.stamps, member).catch(ignore);
+  }
+
+  /** Hands a slot at its spaced time; the queued call it is for is not asked for again. */
+  private handIn(ms: number, member: number, take: Take): void {
+    this.scheduled++;
+    setTimeout(() => {
+      this.scheduled--;
+      this.hand(member, take);
+    }, ms);
   }
 
   private markDown(since: number, error: unknown): void {
@@ -281,11 +296,11 @@ class RedisLimiter implements RateLimiter {
   }
 }
 
-/** One answer of the take script, as the slots it gave need it. */
+/** One slot of an answer of the take script, as the slot needs it. */
 interface Take {
-  /** performance.now() when it was asked for: the slots were taken at or after this. */
+  /** performance.now() when it was asked for, plus its spacing: it was taken at or after this. */
   sentAt: number;
-  /** When Redis took them, on its clock (rounded up). */
+  /** Its time on Redis's clock (rounded up). */
   takenAt: number;
   windowMs: number;
 }

@@ -5,7 +5,8 @@
  *
  * Keys (one hash slot, for Redis Cluster): `<prefix>:stamps`, a ZSET whose members are slot
  * numbers and scores the times the slots count from (slot.ts), in ms; `<prefix>:state`, a HASH
- * with `since` (when this state was created) and `seq` (the last slot number). Every script that
+ * with `since` (when this state was created), `seq` (the last slot number) and `spaced` (the
+ * earliest the next slot may be taken: slots are spaced, limiter.ts). Every script that
  * writes a key sets its TTL again, so a key outlives every stamp in it.
  *
  * When the state is missing (a Redis that restarted empty, or keys evicted), the slots taken
@@ -15,13 +16,16 @@
 
 /**
  * KEYS: stamps, state. ARGV: perSecond, perHour (0: no hourly log), windowMs, want, keepMs,
- * stateTtlMs. Takes up to `want` slots. Returns { taken, first slot number, ms until the next
- * slot frees (0 when all were taken), when they were taken (Redis's ms, rounded up) }.
+ * stateTtlMs, spacingMs. Takes up to `want` slots, the i-th (from 0) for `spacingMs` × i after
+ * the first, which is now or, just after other slots, when the spacing allows. Returns { taken,
+ * first slot number, ms until the next slot frees (0 when all were taken), when they were taken
+ * (Redis's ms, rounded up), ms from then to the first slot's time (rounded up) }.
  */
 export const TAKE = `
 local per_second, per_hour = tonumber(ARGV[1]), tonumber(ARGV[2])
 local window, want = tonumber(ARGV[3]), tonumber(ARGV[4])
 local keep, state_ttl = tonumber(ARGV[5]), tonumber(ARGV[6])
+local spacing = tonumber(ARGV[7])
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + tonumber(time[2]) / 1000
 local since = tonumber(redis.call('HGET', KEYS[2], 'since'))
@@ -31,7 +35,7 @@ if since == nil then
 end
 redis.call('PEXPIRE', KEYS[2], state_ttl)
 if now < since + window then
-  return {0, 0, math.ceil(since + window - now), math.ceil(now)}
+  return {0, 0, math.ceil(since + window - now), math.ceil(now), 0}
 end
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - keep)
 local free = per_second - redis.call('ZCOUNT', KEYS[1], now - window, '+inf')
@@ -39,12 +43,15 @@ if per_hour > 0 then
   free = math.min(free, per_hour - redis.call('ZCARD', KEYS[1]))
 end
 local n = math.max(0, math.min(want, free))
-local first = 0
+local first, start = 0, now
 if n > 0 then
   first = redis.call('HINCRBY', KEYS[2], 'seq', n) - n + 1
+  -- A late ask does not push the slots after it later (as in process, a millisecond).
+  start = math.max(tonumber(redis.call('HGET', KEYS[2], 'spaced')) or 0, now - 1)
+  redis.call('HSET', KEYS[2], 'spaced', start + n * spacing)
   local args = {}
   for i = 0, n - 1 do
-    args[2 * i + 1] = now
+    args[2 * i + 1] = start + i * spacing
     args[2 * i + 2] = first + i
   end
   redis.call('ZADD', KEYS[1], unpack(args))
@@ -60,7 +67,7 @@ if n < want then
   end
   wait = math.max(1, math.ceil(wait))
 end
-return {n, first, wait, math.ceil(now)}
+return {n, first, wait, math.ceil(now), math.max(0, math.ceil(start - now))}
 `;
 
 /**

@@ -6,9 +6,10 @@
  * limits and its own FIFO queue. A member's call may start when fewer than its `perSecond`
  * slots of the token count in the last 1000 ms + its margin and, when its hourly budget binds,
  * fewer than its `perHour` in the last 60 minutes. So a client never sees more than its limits
- * on the token, bursts of `perSecond` go out at once, and one client's stricter limits bind only
- * its own calls, and only until it is closed. (When perHour ≥ 3600 × perSecond, as at the
- * defaults, the per-second window already implies the hourly budget.)
+ * on the token, bursts of `perSecond` go out within 60 ms (spaced, limiter.ts), and one
+ * client's stricter limits bind only its own calls, and only until it is closed. (When perHour
+ * ≥ 3600 × perSecond, as at the defaults, the per-second window already implies the hourly
+ * budget.)
  *
  * Waiting calls are released, oldest first among the members that may go, behind one timer set
  * for the earliest time one may. An aborted or timed-out call leaves its queue at once; it
@@ -16,7 +17,7 @@
  * a queued one a few hundred bytes.
  */
 import type { CallInfo } from "../errors/seqera-api-error.js";
-import { CountedSlot, PendingSlots } from "./slot.js";
+import { CountedSlot, PendingSlots, spacingMs } from "./slot.js";
 import { WaiterQueue } from "./waiters.js";
 import type { Slot } from "./types.js";
 import { HOUR_MS } from "../core/time.js";
@@ -83,6 +84,8 @@ export class Member {
   readonly queue: WaiterQueue<Slot>;
   /** Its hourly budget, where it binds beyond the per-second window. */
   readonly perHour: number | undefined;
+  /** How far apart the token's slots are taken for it. */
+  readonly spacingMs: number;
 
   constructor(
     readonly window: TokenWindow,
@@ -91,6 +94,7 @@ export class Member {
     readonly marginMs: number,
   ) {
     this.perHour = perHour !== null && perHour < perSecond * 3600 ? perHour : undefined;
+    this.spacingMs = spacingMs(perSecond, 1000 + marginMs);
     this.queue = new WaiterQueue<Slot>(() => window.reschedule());
   }
 }
@@ -100,6 +104,8 @@ export class TokenWindow {
   private hour: SlidingLog | undefined;
   private readonly members = new Set<Member>();
   private queued = 0;
+  /** The earliest the next slot may be taken: slots are spaced (limiter.ts). */
+  private spacedUntil = -Infinity;
   private readonly pending = new PendingSlots();
   /** The one timer, due when the first waiting call may go. */
   private timer: NodeJS.Timeout | undefined;
@@ -175,13 +181,18 @@ export class TokenWindow {
   }
 
   private nextAt(member: Member): number {
-    const at = this.second.nextAt(member.perSecond, 1000 + member.marginMs);
+    const at = Math.max(
+      this.spacedUntil,
+      this.second.nextAt(member.perSecond, 1000 + member.marginMs),
+    );
     return member.perHour === undefined
       ? at
       : Math.max(at, this.hour!.nextAt(member.perHour, HOUR_MS));
   }
 
   private take(member: Member, now: number): LocalSlot {
+    // A timer a millisecond late does not push the slots after it later.
+    this.spacedUntil = Math.max(this.spacedUntil, now - 1) + member.spacingMs;
     this.second.add(now);
     this.hour?.add(now);
     return new LocalSlot(this, this.pending, now, 1000 + member.marginMs);

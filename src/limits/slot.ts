@@ -2,20 +2,24 @@
  * A slot of the window, counted from when the server may have counted its request.
  *
  * A server counts a request when it reads it, some time between when it left this process and
- * when its answer came back. So a slot counts from its answer (an upper bound on when the server
- * counted it), and never later than one window after its request left, whether the answer is
- * slow or never comes: a slow answer or none holds a slot at most one window more. Nothing
- * shorter is safe: a busy server reads a request well after it was written (a gateway's stamping
- * process on busy cores; an accept queue full, past which the server reads a request only when
- * this machine's TCP sends the handshake's last packet again, 200 ms then 400 ms later), and
- * neither shows on this side.
+ * when its answer came back. On a connection the server has answered on before, it reads a
+ * request soon after it was written: the slot counts from its answer if that comes within
+ * SEND_ALLOWANCE_MS, else from SEND_ALLOWANCE_MS after the request left, however slow the
+ * answer, or if none comes. The allowance covers a busy server's reading (an event loop, a
+ * gateway's parsing processes on busy cores); the window's spacing (limiter.ts) keeps it from
+ * meeting bursts, which a server reads one after the other. On a new connection a server with
+ * a full accept queue may read a request only when this machine's TCP sends it again (200 ms,
+ * then 400 ms later), which nothing on this side shows: the slot counts from its answer if that
+ * comes before the slot could be taken again, else, an answer slow by design, from
+ * SEND_ALLOWANCE_MS after the request left. No slot waits for its answer past its window.
  *
  * When a request left is undici's `undici:client:sendHeaders` on `diagnostics_channel`,
  * published when its headers are written to its socket (after a connect that waited out a
  * dropped SYN). The request is tied to its slot by `undici:request:create`, published in the
- * async context of the `fetch` call that `Slot.sending` runs. A write counts from the check
- * phase after it, when this process lets anything else run (a server in this process, as in
- * tests, reads it no earlier). No event tells when it left (a `fetch` that is not Node's; Bun,
+ * async context of the `fetch` call that `Slot.sending` runs; the event names the socket, and a
+ * socket is answered on once a response's headers came over it (`undici:request:headers`). A
+ * write counts from the check phase after it, when this process lets anything else run (a
+ * server in this process, as in tests, reads it no earlier). No event tells when it left (a `fetch` that is not Node's; Bun,
  * Deno): the slot counts at the latest one window after it was taken.
  *
  * A slot's count time is committed before the slot could be taken again (HOLD_LEAD_MS before
@@ -28,6 +32,18 @@ import type { Slot } from "./types.js";
 
 /** A count time is committed this long before the slot could be taken again. */
 const HOLD_LEAD_MS = 250;
+/** The latest a server is taken to read a request after it was written to its socket. */
+const SEND_ALLOWANCE_MS = 40;
+/** Consecutive slots of a token are taken at least this long apart (limiter.ts). */
+const SPACING_MS = 3;
+
+/**
+ * How far apart consecutive slots are taken: SPACING_MS, or less at rates where that would
+ * cost more than a quarter of the window.
+ */
+export function spacingMs(perSecond: number, windowMs: number): number {
+  return Math.min(SPACING_MS, windowMs / (4 * perSecond));
+}
 
 /** A slot as the limiter that gave it sees it: where the window counts it, and why. */
 export abstract class CountedSlot implements Slot {
@@ -37,6 +53,10 @@ export abstract class CountedSlot implements Slot {
   tracked = false;
   /** When its request left. */
   private sentAt: number | undefined;
+  /** It left on a connection the server had answered on before. */
+  private reused = false;
+  /** Its count time is final: no answer changes it. */
+  private final = false;
   private ended = false;
 
   constructor(
@@ -61,21 +81,27 @@ export abstract class CountedSlot implements Slot {
     if (this.ended) return;
     this.ended = true;
     this.pending.delete(this);
-    // Answered: the server counted it by now. Unanswered: it may have arrived any time until now.
-    this.moveTo(Math.min(performance.now(), this.bound()));
+    // Answered: the server read it by now. Unanswered: it may have read it any time until now.
+    if (!this.final) this.moveTo(Math.min(performance.now(), this.bound()));
   }
 
-  /** Its request's headers were written to its socket at `at`. */
-  sent(at: number): void {
+  /** Its request's headers were written at `at`, on a connection answered on before or not. */
+  sent(at: number, reused: boolean): void {
     if (this.ended || this.sentAt !== undefined) return;
     this.sentAt = at;
+    this.reused = reused;
+    // Left after the time it was committed to (sent long after its slot came): counted again.
+    if (at > this.at) this.final = false;
     this.pending.add(this);
   }
 
-  /** The latest the server may count its request: Infinity while a seen request has not left. */
+  /**
+   * The latest the server may read its request, as far as is known before its answer: Infinity
+   * while a seen request has not left, or left on a new connection (its answer tells).
+   */
   private bound(): number {
-    if (this.sentAt !== undefined) return this.sentAt + this.windowMs;
-    return this.tracked ? Infinity : this.takenAt + this.windowMs;
+    if (this.sentAt === undefined) return this.tracked ? Infinity : this.takenAt + this.windowMs;
+    return this.reused ? this.sentAt + SEND_ALLOWANCE_MS : Infinity;
   }
 
   /** When its count time must be committed: at its bound, or before the slot frees. */
@@ -83,15 +109,18 @@ export abstract class CountedSlot implements Slot {
     return Math.min(this.bound(), this.at + this.windowMs - HOLD_LEAD_MS);
   }
 
-  /** Commits its count time at `now`; true when it is final (no answer will change it but done). */
+  /** Commits its count time at `now`; true when it is final. */
   commit(now: number): boolean {
     const bound = this.bound();
-    if (bound === Infinity) {
+    if (bound !== Infinity) this.moveTo(bound);
+    // On a new connection and unanswered this long: an answer slow by design.
+    else if (this.sentAt !== undefined) this.moveTo(this.sentAt + SEND_ALLOWANCE_MS);
+    else {
       // Not left yet: held for one more window.
       this.moveTo(now + HOLD_LEAD_MS);
       return false;
     }
-    this.moveTo(bound);
+    this.final = true;
     return true;
   }
 
@@ -154,12 +183,15 @@ function track(): Tracking {
   ) as typeof import("node:diagnostics_channel");
   const current = new AsyncLocalStorage<CountedSlot>();
   const slots = new WeakMap<object, CountedSlot>();
-  let sends: CountedSlot[] = [];
+  /** The socket each request left on, and the sockets answered on. */
+  const sockets = new WeakMap<object, object>();
+  const answered = new WeakSet<object>();
+  let sends: [CountedSlot, boolean][] = [];
   const stamp = () => {
     const now = performance.now();
     const sent = sends;
     sends = [];
-    for (const slot of sent) slot.sent(now);
+    for (const [slot, reused] of sent) slot.sent(now, reused);
   };
   channels.subscribe("undici:request:create", (message) => {
     const slot = current.getStore();
@@ -169,9 +201,15 @@ function track(): Tracking {
     slots.set(request, slot);
   });
   channels.subscribe("undici:client:sendHeaders", (message) => {
-    const { request } = message as { request: object };
+    const { request, socket } = message as { request: object; socket: object };
     const slot = slots.get(request);
-    if (slot !== undefined && sends.push(slot) === 1) setImmediate(stamp);
+    if (slot === undefined) return;
+    sockets.set(request, socket);
+    if (sends.push([slot, answered.has(socket)]) === 1) setImmediate(stamp);
+  });
+  channels.subscribe("undici:request:headers", (message) => {
+    const socket = sockets.get((message as { request: object }).request);
+    if (socket !== undefined) answered.add(socket);
   });
   tracking = current;
   return current;

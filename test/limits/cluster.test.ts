@@ -17,9 +17,13 @@ import { expectEachCallSettledOnce } from "./outcomes.js";
 import { freePort } from "../helpers/ports.js";
 import { startCaller, startRedis, type RedisServer } from "./processes.js";
 import {
+  call as send,
   expectSlotsCountFromTheSend,
+  expectSlowAnswersHoldNoSlot,
   expectUnansweredCallsHoldNoSlot,
   expectWaitBoundedByTimeout,
+  limitedClient,
+  recordSends,
 } from "./stack.js";
 
 const call = { method: "GET", path: "/x", operationId: "x" };
@@ -67,8 +71,42 @@ describe("rate limiter in cluster mode (Redis)", () => {
     await expectUnansweredCallsHoldNoSlot(`unanswered-${Math.random()}`, { redis: redis.url });
   });
 
+  test("answers of 2.5 s hold no slot: the next calls go a window and 40 ms after they left", async () => {
+    await expectSlowAnswersHoldNoSlot(`slow-answers-${Math.random()}`, { redis: redis.url }, 2500);
+  });
+
+  test("answers of 500 ms on used connections count from 40 ms after their requests left", async () => {
+    await expectSlowAnswersHoldNoSlot(
+      `used-connections-${Math.random()}`,
+      { redis: redis.url },
+      500,
+    );
+  });
+
   test("waiting for a slot is bounded by the call's timeoutMs, with a TimeoutError", async () => {
     await expectWaitBoundedByTimeout(`wait-timeout-${Math.random()}`, { redis: redis.url });
+  });
+
+  test("a burst through Redis leaves 3 ms apart, as in process", async () => {
+    const recording = recordSends();
+    const client = limitedClient(server.url, `spacing-${Math.random()}`, { redis: redis.url });
+    try {
+      const statuses = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => send(client, `/spaced/${i}`).then((r) => r.status)),
+      );
+      expect(statuses).toEqual(Array.from({ length: 20 }, () => 200));
+      const times = recording.sends
+        .filter((s) => s.url.startsWith("/spaced/"))
+        .map((s) => s.at)
+        .sort((a, b) => a - b);
+      expect(times).toHaveLength(20);
+      // 19 gaps of 3 ms: a burst that left at once would take a few ms.
+      expect(times[19]! - times[0]!).toBeGreaterThanOrEqual(50);
+      expect(times[19]! - times[0]!).toBeLessThan(1000);
+    } finally {
+      recording.stop();
+      await client.close();
+    }
   });
 
   test("a slot moved to when its request was answered keeps its key alive that long", async () => {

@@ -21,8 +21,8 @@ export interface CallerResult {
   finished: number;
   /** From the start until the last call settled. */
   settledMs: number;
-  /** When each attempt's request was written to its socket (ms since the epoch). */
-  sends: number[];
+  /** When each attempt's request was written to its socket (ms since the epoch), and its path. */
+  sends: { at: number; url: string }[];
   ioredisLoaded: boolean;
 }
 
@@ -142,7 +142,7 @@ async function spawnRedis(port: number): Promise<ChildProcess> {
 /** The most requests the callers wrote to their sockets in any sliding `windowMs`, together. */
 export function maxSentInWindow(results: CallerResult[], windowMs: number): number {
   const sends = results.flatMap((r) =>
-    r.sends.map((at) => ({ at, key: "", method: "GET", url: "", n: 0 })),
+    r.sends.map(({ at, url }) => ({ at, key: "", method: "GET", url, n: 0 })),
   );
   return maxInWindow(sends, windowMs);
 }

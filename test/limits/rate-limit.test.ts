@@ -24,6 +24,7 @@ import { startCaller } from "./processes.js";
 import {
   call,
   expectSlotsCountFromTheSend,
+  expectSlowAnswersHoldNoSlot,
   expectUnansweredCallsHoldNoSlot,
   expectWaitBoundedByTimeout,
   limitedClient,
@@ -204,6 +205,14 @@ describe("rate limiter (in process)", () => {
     await expectUnansweredCallsHoldNoSlot(token("unanswered"), {});
   });
 
+  test("answers of 2.5 s hold no slot: the next calls go a window and 40 ms after they left", async () => {
+    await expectSlowAnswersHoldNoSlot(token("slow-answers"), {}, 2500);
+  });
+
+  test("answers of 500 ms on used connections count from 40 ms after their requests left", async () => {
+    await expectSlowAnswersHoldNoSlot(token("used-connections"), {}, 500);
+  });
+
   test("waiting for a slot is bounded by the call's timeoutMs, with a TimeoutError", async () => {
     await expectWaitBoundedByTimeout(token("wait-timeout"), {});
   });
@@ -286,76 +295,99 @@ describe("rate limiter, on a fake clock", () => {
     expect(times[50]).toBeLessThan(3_600_000 + 50);
   });
 
-  /** Tells a slot its request left now, as undici's event does for Node's fetch. */
-  const send = (slot: Slot | undefined) =>
-    (slot as unknown as { sent(at: number): void }).sent(performance.now());
-  /** As timed(), and its request leaves as soon as its slot comes, on a used connection. */
-  const leaving = (limiter: ReturnType<typeof createRateLimiter>) => {
+  /**
+   * Tells a slot its request left now, as undici's event does for Node's fetch: on a connection
+   * the server answered on before (`reused`), or a new one.
+   */
+  const send = (slot: Slot | undefined, reused: boolean) =>
+    (slot as unknown as { sent(at: number, reused: boolean): void }).sent(
+      performance.now(),
+      reused,
+    );
+  /** As timed(), and its request leaves as soon as its slot comes. */
+  const leaving = (limiter: ReturnType<typeof createRateLimiter>, reused: boolean) => {
     const call = timed(limiter);
-    void call.promise.then((slot) => send(slot));
+    void call.promise.then((slot) => send(slot, reused));
     return call;
   };
 
-  test("answers slow by design still count from the answer, or at the latest a window after the request left", async () => {
+  test("a burst is taken 3 ms apart, and the spacing costs it nothing in the windows after", async () => {
+    fake();
+    const limiter = createRateLimiter(token("spacing"), { perSecond: 20, perHour: null });
+    const start = performance.now();
+    const calls = Array.from({ length: 60 }, () => leaving(limiter, true));
+    for (const call of calls) void call.promise.then((slot) => slot.done());
+    await vi.advanceTimersByTimeAsync(5000);
+    const times = calls.map((call) => call.ms - start);
+    // The first at once, then one every 3 ms (the first gap 2: a late timer is caught up).
+    expect(times.slice(0, 4)).toEqual([0, 2, 5, 8]);
+    expect(times[19]).toBe(56);
+    // Each later slot frees a window after the one it follows was answered: still 3 ms apart.
+    expect(times.slice(20, 23)).toEqual([1005, 1007, 1010]);
+    expect(times[40]! - times[20]!).toBe(1005);
+    for (const t of times) {
+      expect(times.filter((u) => u >= t && u < t + 1005).length).toBeLessThanOrEqual(20);
+    }
+  });
+
+  test("on a used connection, a slot counts 40 ms after its request left, however slow the answer or if none comes", async () => {
     fake();
     const limiter = createRateLimiter(token("slow"), { perSecond: 1, perHour: null });
-    // 16 answers, each 700 ms after its request left, over 16 windows: answers here are slow.
-    for (let i = 0; i < 16; i++) {
-      const call = leaving(limiter);
-      await vi.advanceTimersByTimeAsync(700);
-      call.slot!.done();
-      await vi.advanceTimersByTimeAsync(1100);
-    }
-    await vi.advanceTimersByTimeAsync(2000);
-    const [unanswered, slow, after] = Array.from({ length: 3 }, () => leaving(limiter));
+    const [unanswered, slow, after] = Array.from({ length: 3 }, () => leaving(limiter, true));
     const when = (call: { ms: number }) => call.ms - unanswered!.ms;
-    await vi.advanceTimersByTimeAsync(2100);
-    // Never answered: it counts from a window after it left, however slow the answers before.
-    expect(when(slow!)).toBe(1005 + 1005);
-    await vi.advanceTimersByTimeAsync(610);
-    // Answered 700 ms after it left: it counts from its answer.
+    await vi.advanceTimersByTimeAsync(1100);
+    // Never answered: it counts from 40 ms after it left.
+    expect(when(slow!)).toBe(40 + 1005);
+    await vi.advanceTimersByTimeAsync(700);
+    // Answered 700 ms after it left: it still counts from 40 ms after it left.
     slow!.slot!.done();
     await vi.advanceTimersByTimeAsync(1100);
-    expect(when(after!)).toBe(when(slow!) + 700 + 1005);
+    expect(when(after!)).toBe(when(slow!) + 40 + 1005);
     for (const call of [unanswered, after]) call!.slot!.done();
+    // Answered within the 40 ms: from its answer.
+    const quick = leaving(limiter, true);
+    const next = leaving(limiter, true);
+    while (!quick.slot) await vi.advanceTimersByTimeAsync(1);
+    await vi.advanceTimersByTimeAsync(10);
+    quick.slot.done();
+    await vi.advanceTimersByTimeAsync(1100);
+    expect(next.ms - quick.ms).toBe(10 + 1005);
+    next.slot!.done();
   });
 
-  test("a late answer counts from when it came, up to a window after its request left", async () => {
+  test("on a new connection, a late answer counts from when it came; one not come by the window's end, from 40 ms after it left", async () => {
     fake();
-    const limiter = createRateLimiter(token("prompt"), { perSecond: 3, perHour: null });
+    const limiter = createRateLimiter(token("new-connection"), { perSecond: 2, perHour: null });
     const start = performance.now();
-    const calls = Array.from({ length: 9 }, () => leaving(limiter));
-    await vi.advanceTimersByTimeAsync(5);
-    for (const call of calls.slice(0, 3)) call.slot!.done(); // 5 ms each
-    await vi.advanceTimersByTimeAsync(1010);
-    expect(calls.slice(3, 6).map((c) => c.ms - start)).toEqual([1010, 1010, 1010]);
-    calls[4]!.slot!.done();
-    calls[5]!.slot!.done();
-    await vi.advanceTimersByTimeAsync(395);
-    calls[3]!.slot!.done(); // 400 ms: a request that waited on its way in, as likely
-    await vi.advanceTimersByTimeAsync(1500);
-    expect(calls.slice(6, 8).map((c) => c.ms - start)).toEqual([1015 + 1005, 1015 + 1005]);
-    // The 9th took the late call's slot, 1,005 ms after its answer came.
-    expect(calls[8]!.ms - start).toBe(1410 + 1005);
-    for (const call of calls.slice(6)) call.slot!.done();
+    const calls = Array.from({ length: 4 }, () => leaving(limiter, false));
+    await vi.advanceTimersByTimeAsync(400);
+    // Read only when TCP sent it again, as a full accept queue makes it: answered 400 ms after.
+    calls[0]!.slot!.done();
+    await vi.advanceTimersByTimeAsync(2000);
+    // The unanswered one (left at 2 ms, spaced) counts from 42 ms; the answered one from 400.
+    expect(calls[2]!.ms - start).toBe(42 + 1005);
+    expect(calls[3]!.ms - start).toBe(400 + 1005);
+    for (const call of calls.slice(1)) call.slot!.done();
   });
 
-  test("an unanswered request counts up to a window after it left; one not yet left holds its slot a window at a time", async () => {
+  test("a request not yet left holds its slot a window at a time, and counts from when it left", async () => {
     fake();
-    const limiter = createRateLimiter(token("opened"), { perSecond: 2, perHour: null });
+    const limiter = createRateLimiter(token("opened"), { perSecond: 1, perHour: null });
     const start = performance.now();
-    const calls = Array.from({ length: 4 }, () => timed(limiter));
-    await vi.advanceTimersByTimeAsync(0);
-    send(calls[0]!.slot); // never answered
+    const calls = Array.from({ length: 3 }, () => timed(limiter));
     // Seen as a request of Node's fetch that has not left (its connect waits out dropped SYNs).
-    (calls[1]!.slot as unknown as { tracked: boolean }).tracked = true;
-    await vi.advanceTimersByTimeAsync(2500);
-    send(calls[1]!.slot); // left at last, 2.5 s after its slot was taken
+    void calls[1]!.promise.then(
+      (slot) => ((slot as unknown as { tracked: boolean }).tracked = true),
+    );
+    await vi.advanceTimersByTimeAsync(5);
+    send(calls[0]!.slot, true); // never answered
+    await vi.advanceTimersByTimeAsync(3545);
+    expect(calls[1]!.ms - start).toBe(5 + 40 + 1005);
+    send(calls[1]!.slot, false); // left at last, 2.5 s after its slot was taken
     await vi.advanceTimersByTimeAsync(10);
     calls[1]!.slot!.done();
     await vi.advanceTimersByTimeAsync(3000);
-    expect(calls[2]!.ms - start).toBe(1005 + 1005);
-    expect(calls[3]!.ms - start).toBe(2510 + 1005);
+    expect(calls[2]!.ms - start).toBe(3560 + 1005);
     for (const call of calls) call.slot!.done();
   });
 

@@ -139,6 +139,40 @@ export async function expectUnansweredCallsHoldNoSlot(
 }
 
 /**
+ * 20 calls answered at once, which leave 20 connections answered on; then 20 whose answers take
+ * `answerMs`, sent on those; then 20 more: they go a window and 40 ms after the others left (on
+ * used connections, their slots count from then), before any of those answers came, while no
+ * second holds more than 20 as the server counts them. Counted from their answers, or from a
+ * window after they left, they would wait 1,505 ms or more.
+ */
+export async function expectSlowAnswersHoldNoSlot(
+  token: string,
+  rateLimit: RateLimitOptions,
+  answerMs: number,
+): Promise<void> {
+  const server = await startStrictServer({
+    fault: (arrival) => (arrival.url.startsWith("/slow/") ? { delayMs: answerMs } : undefined),
+  });
+  const client = limitedClient(server.url, token, rateLimit);
+  const batch = (prefix: string) =>
+    Array.from({ length: 20 }, (_, i) => call(client, `${prefix}${i}`).then((r) => r.status));
+  try {
+    await Promise.all(batch("/warm/"));
+    const statuses = await Promise.all([...batch("/slow/"), ...batch("/next/")]);
+    expect(statuses).toEqual(Array.from({ length: 40 }, () => 200));
+    const first = (prefix: string) =>
+      Math.min(...server.arrivals.filter((a) => a.url.startsWith(prefix)).map((a) => a.at));
+    const gap = first("/next/") - first("/slow/");
+    expect(gap).toBeGreaterThanOrEqual(1000);
+    expect(gap).toBeLessThan(1400);
+    expect(maxInWindow(server.arrivals, 1000)).toBeLessThanOrEqual(20);
+  } finally {
+    await client.close();
+    await server.close();
+  }
+}
+
+/**
  * A call queued behind a full window with `timeoutMs: 300` fails with a TimeoutError saying it
  * was not sent, and the server never sees it; the call before it is answered.
  */
