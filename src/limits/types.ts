@@ -28,7 +28,8 @@ export interface RateLimitOptions {
   perHour?: number | null;
   /**
    * Added to the 1-s window, in ms (≥ 0), for the way from this process's socket to the
-   * server's count (a proxy, a gateway). Default 5: each millisecond costs 0.1% of throughput.
+   * server's count: how much later than the fastest a request may reach the server (a proxy, a
+   * gateway, a path whose delay varies). Default 5: each millisecond costs 0.1% of throughput.
    */
   windowMarginMs?: number;
   /**
