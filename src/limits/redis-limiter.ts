@@ -92,8 +92,8 @@ class RedisLimiter implements RateLimiter {
     this.state = `${settings.prefix}:state`;
     this.hourly = settings.perHour !== null && settings.perHour < settings.perSecond * 3600;
     // Slots must outlive their window, counted up to two windows after they were taken.
-    this.keepMs = this.hourly ? HOUR_MS : 3 * (1000 + settings.marginMs);
     this.windowMs = 1000 + settings.marginMs;
+    this.keepMs = this.hourly ? HOUR_MS : 3 * this.windowMs;
     this.spacingMs = spacingMs(settings.perSecond, this.windowMs);
     this.connection = connect(settings.redis, (error) => (this.lastError = error));
     this.connection.then(

@@ -17,6 +17,7 @@
  * a queued one a few hundred bytes.
  */
 import type { CallInfo } from "../errors/seqera-api-error.js";
+import { Alarm } from "./alarm.js";
 import { CountedSlot, PendingSlots, spacingMs } from "./slot.js";
 import { WaiterQueue } from "./waiters.js";
 import type { Slot } from "./types.js";
@@ -107,14 +108,8 @@ export class TokenWindow {
   /** The earliest the next slot may be taken: slots are spaced (limiter.ts). */
   private spacedUntil = -Infinity;
   private readonly pending = new PendingSlots();
-  /** The one timer, due when the first waiting call may go. */
-  private timer: NodeJS.Timeout | undefined;
-  private timerAt = Infinity;
-  private readonly onTimer = () => {
-    this.timer = undefined;
-    this.timerAt = Infinity;
-    this.release(performance.now());
-  };
+  /** The one timer, due when the first waiting call may go; it keeps the process alive. */
+  private readonly alarm = new Alarm(() => this.release(performance.now()), true);
 
   /** A client joins with its limits; the log keeps what the largest of them needs. */
   join(perSecond: number, perHour: number | null, marginMs: number): Member {
@@ -170,14 +165,7 @@ export class TokenWindow {
       this.queued += member.queue.size;
       at = Math.min(at, this.nextAt(member));
     }
-    if (at === this.timerAt) return;
-    clearTimeout(this.timer);
-    this.timerAt = at;
-    // Timers fire on whole milliseconds, possibly a little early: release() checks again.
-    this.timer =
-      at === Infinity
-        ? undefined
-        : setTimeout(this.onTimer, Math.max(0, Math.ceil(at - performance.now())));
+    this.alarm.set(at);
   }
 
   private nextAt(member: Member): number {

@@ -28,6 +28,7 @@
  * ends.
  */
 import { requireBuiltin } from "../core/builtin.js";
+import { Alarm } from "./alarm.js";
 import type { Slot } from "./types.js";
 
 /** A count time is committed this long before the slot could be taken again. */
@@ -134,21 +135,18 @@ export abstract class CountedSlot implements Slot {
 /** The slots of one limiter still waiting for their count time, behind one timer. */
 export class PendingSlots {
   private readonly slots = new Set<CountedSlot>();
-  private timer: NodeJS.Timeout | undefined;
-  private timerAt = Infinity;
-  private readonly fire = () => {
-    this.timer = undefined;
-    this.timerAt = Infinity;
+  // The attempts keep the process alive, not this timer.
+  private readonly alarm = new Alarm(() => {
     const now = performance.now();
     for (const slot of this.slots) {
       if (slot.dueAt() <= now && slot.commit(now)) this.slots.delete(slot);
     }
     this.arm();
-  };
+  }, false);
 
   add(slot: CountedSlot): void {
     this.slots.add(slot);
-    if (slot.dueAt() < this.timerAt) this.arm();
+    if (slot.dueAt() < this.alarm.at) this.arm();
   }
 
   delete(slot: CountedSlot): void {
@@ -158,14 +156,7 @@ export class PendingSlots {
   private arm(): void {
     let at = Infinity;
     for (const slot of this.slots) at = Math.min(at, slot.dueAt());
-    if (at === this.timerAt) return;
-    clearTimeout(this.timer);
-    this.timerAt = at;
-    // The attempts keep the process alive, not this timer.
-    this.timer =
-      at === Infinity
-        ? undefined
-        : setTimeout(this.fire, Math.max(1, Math.ceil(at - performance.now()))).unref();
+    this.alarm.set(at);
   }
 }
 
@@ -182,9 +173,8 @@ function track(): Tracking {
     "node:diagnostics_channel",
   ) as typeof import("node:diagnostics_channel");
   const current = new AsyncLocalStorage<CountedSlot>();
-  const slots = new WeakMap<object, CountedSlot>();
-  /** The socket each request left on, and the sockets answered on. */
-  const sockets = new WeakMap<object, object>();
+  /** Each request's slot, and the socket it left on; the sockets answered on. */
+  const requests = new WeakMap<object, { slot: CountedSlot; socket?: object }>();
   const answered = new WeakSet<object>();
   let sends: [CountedSlot, boolean][] = [];
   const stamp = () => {
@@ -198,17 +188,17 @@ function track(): Tracking {
     const { request } = message as { request: object };
     if (slot === undefined || slot.tracked) return;
     slot.tracked = true;
-    slots.set(request, slot);
+    requests.set(request, { slot });
   });
   channels.subscribe("undici:client:sendHeaders", (message) => {
     const { request, socket } = message as { request: object; socket: object };
-    const slot = slots.get(request);
-    if (slot === undefined) return;
-    sockets.set(request, socket);
-    if (sends.push([slot, answered.has(socket)]) === 1) setImmediate(stamp);
+    const sent = requests.get(request);
+    if (sent === undefined) return;
+    sent.socket = socket;
+    if (sends.push([sent.slot, answered.has(socket)]) === 1) setImmediate(stamp);
   });
   channels.subscribe("undici:request:headers", (message) => {
-    const socket = sockets.get((message as { request: object }).request);
+    const socket = requests.get((message as { request: object }).request)?.socket;
     if (socket !== undefined) answered.add(socket);
   });
   tracking = current;

@@ -196,11 +196,11 @@ async function pacing(
       .filter((a) => a.n === 1 && sentAt.has(a.url))
       .map((a) => a.at - sentAt.get(a.url)!)
       .sort((a, b) => a - b);
-    const at = (q: number) =>
+    const quantile = (q: number) =>
       fmt(lateness[Math.min(lateness.length - 1, Math.floor(q * lateness.length))]!, 1);
     console.log(
-      `    counted after it was written: median ${at(0.5)} ms, 99th percentile ${at(0.99)} ms, ` +
-        `most ${at(1)} ms`,
+      `    counted after it was written: median ${quantile(0.5)} ms, 99th percentile ${quantile(0.99)} ms, ` +
+        `most ${quantile(1)} ms`,
     );
     const broken = results.filter((r) => r.code !== 0 || r.result === undefined);
     if (broken.length > 0) console.log("  callers failed:", broken.map((r) => r.stderr).join("\n"));
