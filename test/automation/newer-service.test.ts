@@ -30,7 +30,7 @@ import { SCHEMA_VERSION } from "../../generated/version.js";
 import type { LogEntry } from "../../src/http/log.js";
 import { EXIT } from "../../src/cli/exit-codes.js";
 import type { Emulator } from "../../src/testing/index.js";
-import { runCli, sharedBuild, type BuiltCli } from "../cli/cli.js";
+import { runCli, sharedBuild, towerEnv, type BuiltCli } from "../cli/cli.js";
 import {
   ADDED_FIELD,
   ADDED_OPERATION,
@@ -249,11 +249,7 @@ describe("what else the next release may do", () => {
 describe("the lifecycle commands against it", () => {
   const seqera = (args: string[]) =>
     runCli(cli.main, args, {
-      env: {
-        TOWER_API_ENDPOINT: next.url,
-        TOWER_ACCESS_TOKEN: emulator.token,
-        TOWER_WORKSPACE_ID: "acme/prod",
-      },
+      env: towerEnv({ url: next.url, token: emulator.token }, "acme/prod"),
     });
 
   test("launch, wait --verbose through an added status, relaunch, cancel, logs, datasets", async () => {

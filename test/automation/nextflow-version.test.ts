@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { NextflowVersionError, launchPipeline, relaunchRun } from "../../src/index.js";
 import type { Emulator } from "../../src/testing/index.js";
 import { EXIT } from "../../src/cli/exit-codes.js";
-import { runCli, sharedBuild, type BuiltCli } from "../cli/cli.js";
+import { runCli, sharedBuild, towerEnv, type BuiltCli } from "../cli/cli.js";
 import { clientOf, seededEmulator, servedSince } from "./setup.js";
 
 let emulator: Emulator;
@@ -103,11 +103,7 @@ describe("seqera-api launch --nextflow-version", () => {
   });
   const seqera = (args: string[]) =>
     runCli(cli.main, args, {
-      env: {
-        TOWER_API_ENDPOINT: emulator.url,
-        TOWER_ACCESS_TOKEN: emulator.token,
-        TOWER_WORKSPACE_ID: "42",
-      },
+      env: towerEnv(emulator, "42"),
     });
 
   test("a version of the catalog: launched with it, exit 0", async () => {

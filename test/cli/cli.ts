@@ -107,6 +107,21 @@ export interface RunOptions {
   cwd?: string;
 }
 
+/**
+ * The tw variables pointing at a server (an emulator's URL and token), with
+ * TOWER_WORKSPACE_ID when `workspace` is given.
+ */
+export function towerEnv(
+  server: { url: string; token: string },
+  workspace?: string,
+): Record<string, string> {
+  return {
+    TOWER_API_ENDPOINT: server.url,
+    TOWER_ACCESS_TOKEN: server.token,
+    ...(workspace === undefined ? {} : { TOWER_WORKSPACE_ID: workspace }),
+  };
+}
+
 /** Runs the CLI to its end and collects its output. */
 export function runCli(main: string, args: string[], options: RunOptions = {}): Promise<CliResult> {
   return runCommand(process.execPath, [main, ...args], options);
@@ -187,8 +202,7 @@ export async function runScript(
     cwd: work,
     env: {
       PATH: `${await binFolder(main, work)}:${process.env.PATH}`,
-      TOWER_API_ENDPOINT: emulator.url,
-      TOWER_ACCESS_TOKEN: emulator.token,
+      ...towerEnv(emulator),
       ...options.env,
     },
     stdin: options.stdin,

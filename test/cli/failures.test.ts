@@ -1,7 +1,7 @@
 import { startEmulator, type Emulator } from "seqera-api-client/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { EXIT } from "../../src/cli/exit-codes.js";
-import { sharedBuild, lines, runCli, type BuiltCli, type RunOptions } from "./cli.js";
+import { sharedBuild, lines, runCli, type BuiltCli, type RunOptions, towerEnv } from "./cli.js";
 
 let cli: BuiltCli;
 let emulator: Emulator;
@@ -16,7 +16,7 @@ beforeEach(() => {
   emulator.faults.clear();
 });
 
-const env = () => ({ TOWER_API_ENDPOINT: emulator.url, TOWER_ACCESS_TOKEN: emulator.token });
+const env = () => towerEnv(emulator);
 const seqera = (args: string[], options: RunOptions = {}) =>
   runCli(cli.main, args, { env: env(), ...options });
 

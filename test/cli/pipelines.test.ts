@@ -6,7 +6,7 @@ import { type Emulator } from "seqera-api-client/testing";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { EXIT } from "../../src/cli/exit-codes.js";
 import { VERSIONED_PIPELINE } from "../automation/setup.js";
-import { lines, runCli, type BuiltCli, cliAndEmulator } from "./cli.js";
+import { lines, runCli, type BuiltCli, cliAndEmulator, towerEnv } from "./cli.js";
 
 let cli: BuiltCli;
 let emulator: Emulator;
@@ -38,11 +38,7 @@ afterAll(async () => {
 
 const seqera = (args: string[]) =>
   runCli(cli.main, args, {
-    env: {
-      TOWER_API_ENDPOINT: emulator.url,
-      TOWER_ACCESS_TOKEN: emulator.token,
-      TOWER_WORKSPACE_ID: "acme/prod",
-    },
+    env: towerEnv(emulator, "acme/prod"),
   });
 test("versions add, list, launch --version-name, versions default: a rollout from the shell", async () => {
   const added = await seqera([

@@ -1,7 +1,7 @@
 import { type Emulator } from "seqera-api-client/testing";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { EXIT } from "../../src/cli/exit-codes.js";
-import { runCli, type BuiltCli, cliAndEmulator } from "./cli.js";
+import { runCli, type BuiltCli, cliAndEmulator, towerEnv } from "./cli.js";
 
 let cli: BuiltCli;
 let emulator: Emulator;
@@ -44,7 +44,7 @@ afterAll(async () => {
 
 const seqera = (args: string[]) =>
   runCli(cli.main, args, {
-    env: { TOWER_API_ENDPOINT: emulator.url, TOWER_ACCESS_TOKEN: emulator.token },
+    env: towerEnv(emulator),
   });
 const lines = (stdout: string) =>
   stdout

@@ -4,7 +4,7 @@ import path from "node:path";
 import { type Emulator } from "seqera-api-client/testing";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { EXIT } from "../../src/cli/exit-codes.js";
-import { runCli, type BuiltCli, cliAndEmulator } from "./cli.js";
+import { runCli, type BuiltCli, cliAndEmulator, towerEnv } from "./cli.js";
 
 let cli: BuiltCli;
 let emulator: Emulator;
@@ -25,7 +25,7 @@ afterAll(async () => {
 
 const seqera = async (args: string[], more: Record<string, string> = {}) =>
   runCli(cli.main, args, {
-    env: { TOWER_API_ENDPOINT: emulator.url, TOWER_ACCESS_TOKEN: emulator.token, ...more },
+    env: { ...towerEnv(emulator), ...more },
   });
 const cacheHome = () => mkdtemp(path.join(tmpdir(), "seqera-cache-"));
 const lookups = (from: number) =>
