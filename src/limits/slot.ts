@@ -2,24 +2,27 @@
  * A slot of the window, counted from when the server may have counted its request.
  *
  * A server counts a request when it reads it, some time between when it left this process and
- * when its answer came back. On a connection the server has answered on before, it reads a
- * request soon after it was written: the slot counts from its answer if that comes within
- * SEND_ALLOWANCE_MS, else from SEND_ALLOWANCE_MS after the request left, however slow the
- * answer, or if none comes. The allowance covers a busy server's reading (an event loop, a
- * gateway's parsing processes on busy cores); the window's spacing (limiter.ts) keeps it from
- * meeting bursts, which a server reads one after the other. On a new connection a server with
- * a full accept queue may read a request only when this machine's TCP sends it again (200 ms,
- * then 400 ms later), which nothing on this side shows: the slot counts from its answer if that
- * comes before the slot could be taken again, else, an answer slow by design, from
- * SEND_ALLOWANCE_MS after the request left. No slot waits for its answer past its window.
+ * when its answer came back. A request that left within CONNECT_MS of its slot (on a connection
+ * open already, or made at once) is read soon after it was written: the slot counts from its
+ * answer if that comes within SEND_ALLOWANCE_MS, else from SEND_ALLOWANCE_MS after the request
+ * left, however slow the answer, or if none comes. The allowance covers a busy server's reading
+ * (an event loop, a gateway's parsing processes on busy cores); the window's spacing
+ * (limiter.ts) keeps it from meeting bursts, which a server reads one after the other.
+ *
+ * A request that left later waited for its connection: to a far server, or to one whose accept
+ * queue was full (its SYN dropped, sent again a second later). A full accept queue may also take
+ * a connection without reading from it: the server reads the request only when this machine's
+ * TCP sends it again (200 ms, then 400 ms later), which nothing on this side shows. Such a slot
+ * counts from its answer if that comes before the slot could be taken again, else (an answer
+ * slow by design) from SEND_ALLOWANCE_MS after the request left. No slot waits for its answer
+ * past its window.
  *
  * When a request left is undici's `undici:client:sendHeaders` on `diagnostics_channel`,
  * published when its headers are written to its socket (after a connect that waited out a
  * dropped SYN). The request is tied to its slot by `undici:request:create`, published in the
- * async context of the `fetch` call that `Slot.sending` runs; the event names the socket, and a
- * socket is answered on once a response's headers came over it (`undici:request:headers`). A
- * write counts from the check phase after it, when this process lets anything else run (a
- * server in this process, as in tests, reads it no earlier). No event tells when it left (a `fetch` that is not Node's; Bun,
+ * async context of the `fetch` call that `Slot.sending` runs. A write counts from the check
+ * phase after it, when this process lets anything else run (a server in this process, as in
+ * tests, reads it no earlier). No event tells when it left (a `fetch` that is not Node's; Bun,
  * Deno): the slot counts at the latest one window after it was taken.
  *
  * A slot's count time is committed before the slot could be taken again (HOLD_LEAD_MS before
@@ -35,6 +38,11 @@ import type { Slot } from "./types.js";
 const HOLD_LEAD_MS = 250;
 /** The latest a server is taken to read a request after it was written to its socket. */
 const SEND_ALLOWANCE_MS = 40;
+/**
+ * A request that left this soon after its slot was taken did not wait for a connection whose SYN
+ * a full accept queue dropped (sent again a second later).
+ */
+const CONNECT_MS = 500;
 /** Consecutive slots of a token are taken at least this long apart (limiter.ts). */
 const SPACING_MS = 3;
 
@@ -54,8 +62,6 @@ export abstract class CountedSlot implements Slot {
   tracked = false;
   /** When its request left. */
   private sentAt: number | undefined;
-  /** It left on a connection the server had answered on before. */
-  private reused = false;
   /** Its count time is final: no answer changes it. */
   private final = false;
   private ended = false;
@@ -86,11 +92,10 @@ export abstract class CountedSlot implements Slot {
     if (!this.final) this.moveTo(Math.min(performance.now(), this.bound()));
   }
 
-  /** Its request's headers were written at `at`, on a connection answered on before or not. */
-  sent(at: number, reused: boolean): void {
+  /** Its request's headers were written to its socket at `at`. */
+  sent(at: number): void {
     if (this.ended || this.sentAt !== undefined) return;
     this.sentAt = at;
-    this.reused = reused;
     // Left after the time it was committed to (sent long after its slot came): counted again.
     if (at > this.at) this.final = false;
     this.pending.add(this);
@@ -98,11 +103,11 @@ export abstract class CountedSlot implements Slot {
 
   /**
    * The latest the server may read its request, as far as is known before its answer: Infinity
-   * while a seen request has not left, or left on a new connection (its answer tells).
+   * while a seen request has not left, or left late (its answer tells).
    */
   private bound(): number {
     if (this.sentAt === undefined) return this.tracked ? Infinity : this.takenAt + this.windowMs;
-    return this.reused ? this.sentAt + SEND_ALLOWANCE_MS : Infinity;
+    return this.sentAt - this.takenAt < CONNECT_MS ? this.sentAt + SEND_ALLOWANCE_MS : Infinity;
   }
 
   /** When its count time must be committed: at its bound, or before the slot frees. */
@@ -114,7 +119,7 @@ export abstract class CountedSlot implements Slot {
   commit(now: number): boolean {
     const bound = this.bound();
     if (bound !== Infinity) this.moveTo(bound);
-    // On a new connection and unanswered this long: an answer slow by design.
+    // Left late, and unanswered this long: an answer slow by design.
     else if (this.sentAt !== undefined) this.moveTo(this.sentAt + SEND_ALLOWANCE_MS);
     else {
       // Not left yet: held for one more window.
@@ -173,33 +178,24 @@ function track(): Tracking {
     "node:diagnostics_channel",
   ) as typeof import("node:diagnostics_channel");
   const current = new AsyncLocalStorage<CountedSlot>();
-  /** Each request's slot, and the socket it left on; the sockets answered on. */
-  const requests = new WeakMap<object, { slot: CountedSlot; socket?: object }>();
-  const answered = new WeakSet<object>();
-  let sends: [CountedSlot, boolean][] = [];
+  const requests = new WeakMap<object, CountedSlot>();
+  let sends: CountedSlot[] = [];
   const stamp = () => {
     const now = performance.now();
     const sent = sends;
     sends = [];
-    for (const [slot, reused] of sent) slot.sent(now, reused);
+    for (const slot of sent) slot.sent(now);
   };
   channels.subscribe("undici:request:create", (message) => {
     const slot = current.getStore();
     const { request } = message as { request: object };
     if (slot === undefined || slot.tracked) return;
     slot.tracked = true;
-    requests.set(request, { slot });
+    requests.set(request, slot);
   });
   channels.subscribe("undici:client:sendHeaders", (message) => {
-    const { request, socket } = message as { request: object; socket: object };
-    const sent = requests.get(request);
-    if (sent === undefined) return;
-    sent.socket = socket;
-    if (sends.push([sent.slot, answered.has(socket)]) === 1) setImmediate(stamp);
-  });
-  channels.subscribe("undici:request:headers", (message) => {
-    const socket = requests.get((message as { request: object }).request)?.socket;
-    if (socket !== undefined) answered.add(socket);
+    const slot = requests.get((message as { request: object }).request);
+    if (slot !== undefined && sends.push(slot) === 1) setImmediate(stamp);
   });
   tracking = current;
   return current;

@@ -75,13 +75,17 @@ describe("rate limiter in cluster mode (Redis)", () => {
     await expectSlowAnswersHoldNoSlot(`slow-answers-${Math.random()}`, { redis: redis.url }, 2500);
   });
 
-  test("answers of 500 ms on used connections count from 40 ms after their requests left", async () => {
-    await expectSlowAnswersHoldNoSlot(
-      `used-connections-${Math.random()}`,
-      { redis: redis.url },
-      500,
-    );
-  });
+  test.each(["used", "new"] as const)(
+    "answers of 500 ms on %s connections count from 40 ms after their requests left",
+    async (connections) => {
+      await expectSlowAnswersHoldNoSlot(
+        `${connections}-connections-${Math.random()}`,
+        { redis: redis.url },
+        500,
+        connections,
+      );
+    },
+  );
 
   test("waiting for a slot is bounded by the call's timeoutMs, with a TimeoutError", async () => {
     await expectWaitBoundedByTimeout(`wait-timeout-${Math.random()}`, { redis: redis.url });

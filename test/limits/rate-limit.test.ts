@@ -209,9 +209,12 @@ describe("rate limiter (in process)", () => {
     await expectSlowAnswersHoldNoSlot(token("slow-answers"), {}, 2500);
   });
 
-  test("answers of 500 ms on used connections count from 40 ms after their requests left", async () => {
-    await expectSlowAnswersHoldNoSlot(token("used-connections"), {}, 500);
-  });
+  test.each(["used", "new"] as const)(
+    "answers of 500 ms on %s connections count from 40 ms after their requests left",
+    async (connections) => {
+      await expectSlowAnswersHoldNoSlot(token(`${connections}-connections`), {}, 500, connections);
+    },
+  );
 
   test("waiting for a slot is bounded by the call's timeoutMs, with a TimeoutError", async () => {
     await expectWaitBoundedByTimeout(token("wait-timeout"), {});
@@ -295,19 +298,15 @@ describe("rate limiter, on a fake clock", () => {
     expect(times[50]).toBeLessThan(3_600_000 + 50);
   });
 
-  /**
-   * Tells a slot its request left now, as undici's event does for Node's fetch: on a connection
-   * the server answered on before (`reused`), or a new one.
-   */
-  const send = (slot: Slot | undefined, reused: boolean) =>
-    (slot as unknown as { sent(at: number, reused: boolean): void }).sent(
-      performance.now(),
-      reused,
-    );
-  /** As timed(), and its request leaves as soon as its slot comes. */
-  const leaving = (limiter: ReturnType<typeof createRateLimiter>, reused: boolean) => {
+  /** Tells a slot its request left now, as undici's event does for Node's fetch. */
+  const send = (slot: Slot | undefined) =>
+    (slot as unknown as { sent(at: number): void }).sent(performance.now());
+  /** As timed(), and its request leaves `afterMs` after its slot comes (waiting for a connection). */
+  const leaving = (limiter: ReturnType<typeof createRateLimiter>, afterMs = 0) => {
     const call = timed(limiter);
-    void call.promise.then((slot) => send(slot, reused));
+    void call.promise.then((slot) =>
+      afterMs === 0 ? send(slot) : setTimeout(() => send(slot), afterMs),
+    );
     return call;
   };
 
@@ -315,7 +314,7 @@ describe("rate limiter, on a fake clock", () => {
     fake();
     const limiter = createRateLimiter(token("spacing"), { perSecond: 20, perHour: null });
     const start = performance.now();
-    const calls = Array.from({ length: 60 }, () => leaving(limiter, true));
+    const calls = Array.from({ length: 60 }, () => leaving(limiter));
     for (const call of calls) void call.promise.then((slot) => slot.done());
     await vi.advanceTimersByTimeAsync(5000);
     const times = calls.map((call) => call.ms - start);
@@ -330,10 +329,10 @@ describe("rate limiter, on a fake clock", () => {
     }
   });
 
-  test("on a used connection, a slot counts 40 ms after its request left, however slow the answer or if none comes", async () => {
+  test("a request that left at once counts 40 ms after it left, however slow the answer or if none comes", async () => {
     fake();
     const limiter = createRateLimiter(token("slow"), { perSecond: 1, perHour: null });
-    const [unanswered, slow, after] = Array.from({ length: 3 }, () => leaving(limiter, true));
+    const [unanswered, slow, after] = Array.from({ length: 3 }, () => leaving(limiter));
     const when = (call: { ms: number }) => call.ms - unanswered!.ms;
     await vi.advanceTimersByTimeAsync(1100);
     // Never answered: it counts from 40 ms after it left.
@@ -345,8 +344,8 @@ describe("rate limiter, on a fake clock", () => {
     expect(when(after!)).toBe(when(slow!) + 40 + 1005);
     for (const call of [unanswered, after]) call!.slot!.done();
     // Answered within the 40 ms: from its answer.
-    const quick = leaving(limiter, true);
-    const next = leaving(limiter, true);
+    const quick = leaving(limiter);
+    const next = leaving(limiter);
     while (!quick.slot) await vi.advanceTimersByTimeAsync(1);
     await vi.advanceTimersByTimeAsync(10);
     quick.slot.done();
@@ -355,18 +354,18 @@ describe("rate limiter, on a fake clock", () => {
     next.slot!.done();
   });
 
-  test("on a new connection, a late answer counts from when it came; one not come by the window's end, from 40 ms after it left", async () => {
+  test("a request that waited 500 ms for its connection counts from a late answer; with none by the window's end, from 40 ms after it left", async () => {
     fake();
-    const limiter = createRateLimiter(token("new-connection"), { perSecond: 2, perHour: null });
+    const limiter = createRateLimiter(token("slow-connect"), { perSecond: 2, perHour: null });
     const start = performance.now();
-    const calls = Array.from({ length: 4 }, () => leaving(limiter, false));
-    await vi.advanceTimersByTimeAsync(400);
-    // Read only when TCP sent it again, as a full accept queue makes it: answered 400 ms after.
+    const calls = Array.from({ length: 4 }, () => leaving(limiter, 500));
+    await vi.advanceTimersByTimeAsync(700);
+    // Read only when TCP sent it again, as a full accept queue makes it: answered 200 ms after.
     calls[0]!.slot!.done();
     await vi.advanceTimersByTimeAsync(2000);
-    // The unanswered one (left at 2 ms, spaced) counts from 42 ms; the answered one from 400.
-    expect(calls[2]!.ms - start).toBe(42 + 1005);
-    expect(calls[3]!.ms - start).toBe(400 + 1005);
+    // The unanswered one (left at 502 ms, spaced) counts from 542 ms; the answered one from 700.
+    expect(calls[2]!.ms - start).toBe(542 + 1005);
+    expect(calls[3]!.ms - start).toBe(700 + 1005);
     for (const call of calls.slice(1)) call.slot!.done();
   });
 
@@ -380,10 +379,10 @@ describe("rate limiter, on a fake clock", () => {
       (slot) => ((slot as unknown as { tracked: boolean }).tracked = true),
     );
     await vi.advanceTimersByTimeAsync(5);
-    send(calls[0]!.slot, true); // never answered
+    send(calls[0]!.slot); // never answered
     await vi.advanceTimersByTimeAsync(3545);
     expect(calls[1]!.ms - start).toBe(5 + 40 + 1005);
-    send(calls[1]!.slot, false); // left at last, 2.5 s after its slot was taken
+    send(calls[1]!.slot); // left at last, 2.5 s after its slot was taken: its answer tells
     await vi.advanceTimersByTimeAsync(10);
     calls[1]!.slot!.done();
     await vi.advanceTimersByTimeAsync(3000);

@@ -139,16 +139,17 @@ export async function expectUnansweredCallsHoldNoSlot(
 }
 
 /**
- * 20 calls answered at once, which leave 20 connections answered on; then 20 whose answers take
- * `answerMs`, sent on those; then 20 more: they go a window and 40 ms after the others left (on
- * used connections, their slots count from then), before any of those answers came, while no
- * second holds more than 20 as the server counts them. Counted from their answers, or from a
- * window after they left, they would wait 1,505 ms or more.
+ * 20 calls whose answers take `answerMs`, sent on connections open already (`used`: 20 calls
+ * answered at once went first) or on new ones, made at once; then 20 more: they go a window and
+ * 40 ms after the others left (their slots count from then), before any of those answers came,
+ * while no second holds more than 20 as the server counts them. Counted from their answers, or
+ * from a window after they left, they would wait 1,505 ms or more.
  */
 export async function expectSlowAnswersHoldNoSlot(
   token: string,
   rateLimit: RateLimitOptions,
   answerMs: number,
+  connections: "used" | "new" = "used",
 ): Promise<void> {
   const server = await startStrictServer({
     fault: (arrival) => (arrival.url.startsWith("/slow/") ? { delayMs: answerMs } : undefined),
@@ -157,7 +158,7 @@ export async function expectSlowAnswersHoldNoSlot(
   const batch = (prefix: string) =>
     Array.from({ length: 20 }, (_, i) => call(client, `${prefix}${i}`).then((r) => r.status));
   try {
-    await Promise.all(batch("/warm/"));
+    if (connections === "used") await Promise.all(batch("/warm/"));
     const statuses = await Promise.all([...batch("/slow/"), ...batch("/next/")]);
     expect(statuses).toEqual(Array.from({ length: 40 }, () => 200));
     const first = (prefix: string) =>
