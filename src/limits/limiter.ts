@@ -9,7 +9,7 @@
  *   written (its accept queue full, its parsers queued behind each other). The spacing costs
  *   about 60 ms once: each slot is taken again a window after the one before it.
  * - A slot counts from when the server may have counted its request (slot.ts): from its
- *   answer, or 40 ms after its request left; slow or unanswered calls hold no slot past their
+ *   answer, or 35 ms after its request left; slow or unanswered calls hold no slot past their
  *   window, and waiting for one is bounded by the call's `timeoutMs` and signal.
  * - In process (sliding-window.ts), there is one window per token, keyed by sha256(token) (never
  *   by the token itself), living for the life of the process (never evicted): an idle period

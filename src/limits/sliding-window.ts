@@ -116,7 +116,7 @@ export class TokenWindow {
     const member = new Member(this, perSecond, perHour, marginMs);
     this.members.add(member);
     this.second.limit = Math.max(this.second.limit, perSecond);
-    // A slot counts at most two windows after it was taken (a new connection's, from its send).
+    // A slot counts at most two windows after it was taken (one that left late, from its send).
     this.second.keepMs = Math.max(this.second.keepMs, 3 * (1000 + marginMs));
     if (member.perHour !== undefined) {
       // An hourly budget that appears now counts the slots still in the 1-s log, not earlier.

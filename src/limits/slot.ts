@@ -37,7 +37,7 @@ import type { Slot } from "./types.js";
 /** A count time is committed this long before the slot could be taken again. */
 const HOLD_LEAD_MS = 250;
 /** The latest a server is taken to read a request after it was written to its socket. */
-const SEND_ALLOWANCE_MS = 40;
+const SEND_ALLOWANCE_MS = 35;
 /**
  * A request that left this soon after its slot was taken did not wait for a connection whose SYN
  * a full accept queue dropped (sent again a second later).

@@ -71,12 +71,12 @@ describe("rate limiter in cluster mode (Redis)", () => {
     await expectUnansweredCallsHoldNoSlot(`unanswered-${Math.random()}`, { redis: redis.url });
   });
 
-  test("answers of 2.5 s hold no slot: the next calls go a window and 40 ms after they left", async () => {
+  test("answers of 2.5 s hold no slot: the next calls go a window and 35 ms after they left", async () => {
     await expectSlowAnswersHoldNoSlot(`slow-answers-${Math.random()}`, { redis: redis.url }, 2500);
   });
 
   test.each(["used", "new"] as const)(
-    "answers of 500 ms on %s connections count from 40 ms after their requests left",
+    "answers of 500 ms on %s connections count from 35 ms after their requests left",
     async (connections) => {
       await expectSlowAnswersHoldNoSlot(
         `${connections}-connections-${Math.random()}`,

@@ -205,12 +205,12 @@ describe("rate limiter (in process)", () => {
     await expectUnansweredCallsHoldNoSlot(token("unanswered"), {});
   });
 
-  test("answers of 2.5 s hold no slot: the next calls go a window and 40 ms after they left", async () => {
+  test("answers of 2.5 s hold no slot: the next calls go a window and 35 ms after they left", async () => {
     await expectSlowAnswersHoldNoSlot(token("slow-answers"), {}, 2500);
   });
 
   test.each(["used", "new"] as const)(
-    "answers of 500 ms on %s connections count from 40 ms after their requests left",
+    "answers of 500 ms on %s connections count from 35 ms after their requests left",
     async (connections) => {
       await expectSlowAnswersHoldNoSlot(token(`${connections}-connections`), {}, 500, connections);
     },
@@ -329,21 +329,21 @@ describe("rate limiter, on a fake clock", () => {
     }
   });
 
-  test("a request that left at once counts 40 ms after it left, however slow the answer or if none comes", async () => {
+  test("a request that left at once counts 35 ms after it left, however slow the answer or if none comes", async () => {
     fake();
     const limiter = createRateLimiter(token("slow"), { perSecond: 1, perHour: null });
     const [unanswered, slow, after] = Array.from({ length: 3 }, () => leaving(limiter));
     const when = (call: { ms: number }) => call.ms - unanswered!.ms;
     await vi.advanceTimersByTimeAsync(1100);
-    // Never answered: it counts from 40 ms after it left.
-    expect(when(slow!)).toBe(40 + 1005);
+    // Never answered: it counts from 35 ms after it left.
+    expect(when(slow!)).toBe(35 + 1005);
     await vi.advanceTimersByTimeAsync(700);
-    // Answered 700 ms after it left: it still counts from 40 ms after it left.
+    // Answered 700 ms after it left: it still counts from 35 ms after it left.
     slow!.slot!.done();
     await vi.advanceTimersByTimeAsync(1100);
-    expect(when(after!)).toBe(when(slow!) + 40 + 1005);
+    expect(when(after!)).toBe(when(slow!) + 35 + 1005);
     for (const call of [unanswered, after]) call!.slot!.done();
-    // Answered within the 40 ms: from its answer.
+    // Answered within the 35 ms: from its answer.
     const quick = leaving(limiter);
     const next = leaving(limiter);
     while (!quick.slot) await vi.advanceTimersByTimeAsync(1);
@@ -354,7 +354,7 @@ describe("rate limiter, on a fake clock", () => {
     next.slot!.done();
   });
 
-  test("a request that waited 500 ms for its connection counts from a late answer; with none by the window's end, from 40 ms after it left", async () => {
+  test("a request that waited 500 ms for its connection counts from a late answer; with none by the window's end, from 35 ms after it left", async () => {
     fake();
     const limiter = createRateLimiter(token("slow-connect"), { perSecond: 2, perHour: null });
     const start = performance.now();
@@ -363,8 +363,8 @@ describe("rate limiter, on a fake clock", () => {
     // Read only when TCP sent it again, as a full accept queue makes it: answered 200 ms after.
     calls[0]!.slot!.done();
     await vi.advanceTimersByTimeAsync(2000);
-    // The unanswered one (left at 502 ms, spaced) counts from 542 ms; the answered one from 700.
-    expect(calls[2]!.ms - start).toBe(542 + 1005);
+    // The unanswered one (left at 502 ms, spaced) counts from 537 ms; the answered one from 700.
+    expect(calls[2]!.ms - start).toBe(537 + 1005);
     expect(calls[3]!.ms - start).toBe(700 + 1005);
     for (const call of calls.slice(1)) call.slot!.done();
   });
@@ -381,7 +381,7 @@ describe("rate limiter, on a fake clock", () => {
     await vi.advanceTimersByTimeAsync(5);
     send(calls[0]!.slot); // never answered
     await vi.advanceTimersByTimeAsync(3545);
-    expect(calls[1]!.ms - start).toBe(5 + 40 + 1005);
+    expect(calls[1]!.ms - start).toBe(5 + 35 + 1005);
     send(calls[1]!.slot); // left at last, 2.5 s after its slot was taken: its answer tells
     await vi.advanceTimersByTimeAsync(10);
     calls[1]!.slot!.done();

@@ -86,9 +86,9 @@ export async function expectSlotsCountFromTheSend(
 
 /**
  * 20 calls that a server never answers (no timeout), then 20 through another client on the same
- * token to another server: those go once the first 20 have left the window, counted at most a
- * window after they left (opened together on new connections, or with no send seen), while the
- * first are still unanswered: within two windows and a second of slack for this machine's
+ * token to another server: those go once the first 20 have left the window, counted 35 ms after
+ * they left (or a window after their slots were taken, with no send seen), while the first are
+ * still unanswered: within two windows and a second of slack for this machine's
  * scheduling. Never more than 20 arrive in a second, as the two servers count them.
  */
 export async function expectUnansweredCallsHoldNoSlot(
@@ -141,7 +141,7 @@ export async function expectUnansweredCallsHoldNoSlot(
 /**
  * 20 calls whose answers take `answerMs`, sent on connections open already (`used`: 20 calls
  * answered at once went first) or on new ones, made at once; then 20 more: they go a window and
- * 40 ms after the others left (their slots count from then), before any of those answers came,
+ * 35 ms after the others left (their slots count from then), before any of those answers came,
  * while no second holds more than 20 as the server counts them. Counted from their answers, or
  * from a window after they left, they would wait 1,505 ms or more.
  */
