@@ -24,6 +24,7 @@ import type { Redis as RedisClient, RedisOptions as IORedisOptions } from "iored
 import type { CallInfo } from "../errors/seqera-api-error.js";
 import type { RateLimiter, RedisOptions, Slot } from "./types.js";
 import { brokenError, closedError, unreachableError } from "./errors.js";
+import { Alarm } from "./alarm.js";
 import { MOVE, TAKE } from "./redis-scripts.js";
 import { CountedSlot, PendingSlots, spacingMs } from "./slot.js";
 import { WaiterQueue } from "./waiters.js";
@@ -66,8 +67,9 @@ class RedisLimiter implements RateLimiter {
   private readonly keepMs: number;
   private readonly windowMs: number;
   private readonly spacingMs: number;
-  /** Slots taken for queued calls that are handed out later, at their spaced times. */
-  private scheduled = 0;
+  /** Slots taken for queued calls, handed out at their spaced times (performance.now()), in order. */
+  private readonly spaced: { at: number; member: number; take: Take }[] = [];
+  private readonly handOut = new Alarm(() => this.handSpaced(), true);
   private readonly connection: Promise<Connection>;
   private redis: Connection | undefined;
   private asking = false;
@@ -167,7 +169,7 @@ class RedisLimiter implements RateLimiter {
   /** Asks Redis for slots for the queued calls, unless a request or a wait is under way. */
   private ask(): void {
     const redis = this.redis;
-    const unserved = this.queue.size - this.scheduled;
+    const unserved = this.queue.size - this.spaced.length;
     if (this.closing || this.asking || this.nextAsk || !redis || unserved <= 0) return;
     // Not ready: asked again once it is.
     if (redis.status !== "ready") return this.markDown(performance.now(), this.lastError);
@@ -194,12 +196,14 @@ class RedisLimiter implements RateLimiter {
           this.failures = 0;
           this.down = undefined;
           this.stopDeadline();
+          const now = performance.now();
           for (let i = 0; i < taken; i++) {
             const delay = startMs + i * spacingMs;
             const take = { sentAt: sentAt + delay, takenAt: takenAt + delay, windowMs };
             if (delay < 1) this.hand(first + i, take);
-            else this.handIn(delay, first + i, take);
+            else this.spaced.push({ at: now + delay, member: first + i, take });
           }
+          this.handOut.set(this.spaced[0]?.at ?? Infinity);
           if (taken < want) this.askIn(waitMs);
           else this.ask();
         },
@@ -227,13 +231,14 @@ class RedisLimiter implements RateLimiter {
     else this.redis?.zrem(this.stamps, member).catch(ignore);
   }
 
-  /** Hands a slot at its spaced time; the queued call it is for is not asked for again. */
-  private handIn(ms: number, member: number, take: Take): void {
-    this.scheduled++;
-    setTimeout(() => {
-      this.scheduled--;
+  /** Hands out the spaced slots whose time has come. */
+  private handSpaced(): void {
+    const now = performance.now();
+    while (this.spaced.length > 0 && this.spaced[0]!.at <= now) {
+      const { member, take } = this.spaced.shift()!;
       this.hand(member, take);
-    }, ms);
+    }
+    this.handOut.set(this.spaced[0]?.at ?? Infinity);
   }
 
   private markDown(since: number, error: unknown): void {
@@ -281,8 +286,12 @@ class RedisLimiter implements RateLimiter {
     this.stopDeadline();
     clearTimeout(this.nextAsk);
     this.nextAsk = undefined;
+    this.handOut.set(Infinity);
+    const unused = this.spaced.splice(0).map((slot) => slot.member);
     const redis = this.redis;
     if (!redis) return; // still loading: disconnected as soon as it is created
+    // Given back, as to a queue that emptied, before the connection closes.
+    if (unused.length > 0) redis.zrem(this.stamps, ...unused).catch(ignore);
     this.sendMoves();
     if (redis.status === "ready") {
       let timer: NodeJS.Timeout | undefined;

@@ -141,6 +141,26 @@ describe("rate limiter in cluster mode (Redis)", () => {
     }
   });
 
+  test("closed mid-burst, a client gives back the slots it had not handed out yet", async () => {
+    const token = `closed-burst-${Math.random()}`;
+    const limiter = createRateLimiter(token, { redis: redis.url, perHour: null });
+    // 20 slots are taken at once and handed out 3 ms apart: closed after the first.
+    const calls = Array.from({ length: 20 }, () => limiter.acquire(call));
+    const rest = Promise.allSettled(calls.slice(1));
+    (await calls[0]!).done();
+    await limiter.close();
+    expect((await rest).map((r) => r.status)).toEqual(Array.from({ length: 19 }, () => "rejected"));
+    const { Redis } = await import("ioredis");
+    const client = new Redis(redis.url);
+    try {
+      const key = `seqera-api:{${sha256(token).slice(0, 32)}:20:none}:stamps`;
+      // The first slot only: its number and score.
+      expect(await client.zrange(key, 0, -1, "WITHSCORES")).toHaveLength(2);
+    } finally {
+      client.disconnect();
+    }
+  });
+
   test("the budget lives in Redis under a hash of the token, which never reaches Redis", async () => {
     const token = `secret-${Math.random()}`;
     const limits = { perSecond: 3, perHour: 5, redis: redis.url };
