@@ -2,17 +2,19 @@
  * The layers of src/ and who may import whom (checked by `npm run check:layers`, part of
  * `npm test`). Each layer imports only from the layers before it in this list, and its own:
  *
- *   errors ← core ← openapi ← http, limits ← config ← client ← automation ← cli ← action
+ *   schema ← errors ← core ← openapi ← model ← http, limits ← config ← client ← automation ← cli ← action
  *
- * `testing` (the emulator) imports only errors, core and openapi: it is the service's stand-in
+ * `testing` (the emulator) imports only schema, errors, core, openapi and model: it is the service's stand-in
  * and must not share code with the client it is used to test. The CLI may import it (for
  * `seqera-api emulator`). `src/index.ts` is the package's
  * entry and may re-export any layer but cli, action and testing (their own entries).
  */
 const ORDER = [
+  "schema",
   "errors",
   "core",
   "openapi",
+  "model",
   "http|limits",
   "config",
   "client",
@@ -51,9 +53,13 @@ module.exports = {
     {
       name: "layer-testing",
       severity: "error",
-      comment: "The emulator imports only errors, core and openapi: it stands in for the service.",
+      comment:
+        "The emulator imports only schema, errors, core, openapi and model: it stands in for the service.",
       from: { path: "^src/testing/" },
-      to: { path: only([...layers]), pathNot: only(["errors", "core", "openapi"]) },
+      to: {
+        path: only([...layers]),
+        pathNot: only(["schema", "errors", "core", "openapi", "model"]),
+      },
     },
     {
       name: "entry",

@@ -80,15 +80,20 @@ const sharedYaml = {
 };
 
 /**
- * For the CLI and the emulator: the client and the error classes come from the main entry (the
+ * For the CLI and the emulator: the client and the error classes it exports come from the main entry (the
  * package's own name, resolved by Node to dist/src/index.js), so a process that loads both has
  * one copy of each class (`instanceof` holds across entries) and of the per-token limiters.
  */
+const publicErrors = new Set(
+  [...readFileSync("src/errors/index.ts", "utf8").matchAll(/from "\.\/([^"]+)\.js"/g)].map(
+    ([, name]) => resolve(dist, "src", "errors", `${name}.js`),
+  ),
+);
 const mainEntry = {
   name: "main-entry",
   setup(builder) {
-    const shared = (file) =>
-      file === resolve(dist, "src", "index.js") || file.startsWith(resolve(dist, "src", "errors"));
+    // The error classes the main entry exports; the errors' helpers are bundled with their users.
+    const shared = (file) => file === resolve(dist, "src", "index.js") || publicErrors.has(file);
     builder.onResolve({ filter: /^\./ }, ({ path, resolveDir, importer }) => {
       if (importer === "" || !shared(resolve(resolveDir, path))) return undefined;
       return { path: pkg.name, external: true };

@@ -18,29 +18,29 @@ export {
   AmbiguousNameError,
   BadRequestError,
   BodyReadError,
+  ComputeEnvFailedError,
   ConfigurationError,
   ConflictError,
   ConnectionError,
   ForbiddenError,
   NameNotFoundError,
+  NextflowVersionError,
   NotFoundError,
   RateLimitError,
   RateLimiterUnavailableError,
   RedirectError,
   ResponseTooLargeError,
   ResponseValidationError,
+  ResumeUnavailableError,
+  RunFailedError,
   SeqeraApiError,
   SeqeraError,
   ServerError,
   TimeoutError,
+  UnexpectedAnswerError,
   UnsupportedOperationError,
+  WaitTimeoutError,
 } from "./errors/index.js";
-export { ComputeEnvFailedError } from "./automation/errors/compute-env-failed-error.js";
-export { NextflowVersionError } from "./automation/errors/nextflow-version-error.js";
-export { ResumeUnavailableError } from "./automation/errors/resume-unavailable-error.js";
-export { RunFailedError } from "./automation/errors/run-failed-error.js";
-export { UnexpectedAnswerError } from "./automation/errors/unexpected-answer-error.js";
-export { WaitTimeoutError } from "./automation/errors/wait-timeout-error.js";
 
 // The automation helpers: free functions over a client, in the client's workspace.
 export {
@@ -72,4 +72,4 @@ export {
   toLabelRequest,
   toPipelineRequest,
 } from "./automation/convert.js";
-export type { Run, RunStatus, Task } from "./automation/schema.js";
+export type { Run, RunStatus, Task } from "./schema/types.js";

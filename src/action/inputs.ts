@@ -3,7 +3,7 @@
  * before any request: a bad one is an InputError naming the input, and nothing is launched.
  */
 import type { LaunchSettings } from "../automation/launch.js";
-import { UsageError } from "../cli/cli-errors.js";
+import { UsageError } from "../errors/cli-errors.js";
 import { allowsInsecureHttp, checkEndpoint, REDIS_ENV } from "../cli/client-options.js";
 import { parseDuration } from "../cli/duration.js";
 import { readUtf8File } from "../cli/input-text.js";

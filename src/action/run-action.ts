@@ -3,7 +3,7 @@
  * its log, then tell the job: outputs, a summary, annotations, and the step's exit code.
  */
 import type { LaunchResult, Run, SeqeraClient, Task } from "../index.js";
-import { DeadlineError, InterruptedError } from "../cli/cli-errors.js";
+import { DeadlineError, InterruptedError } from "../errors/cli-errors.js";
 import { clientOptions } from "../cli/client-options.js";
 import { withCommandScope, type CommandScope } from "../cli/command-scope.js";
 import type { CliContext } from "../cli/context.js";

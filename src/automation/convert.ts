@@ -9,7 +9,7 @@ import type { Writable } from "openapi-typescript-helpers";
 import { READ_ONLY_CONFIG_FIELDS } from "../../generated/copies.js";
 import type { components } from "../../generated/schema.js";
 import { toLaunchRequest } from "./launch.js";
-import type { LaunchRequest, PipelineLaunch, RunLaunch } from "./schema.js";
+import type { LaunchRequest, PipelineLaunch, RunLaunch } from "../schema/types.js";
 
 type Schemas = components["schemas"];
 /** A request body as a call takes it (read-only fields removed, write-only ones plain). */

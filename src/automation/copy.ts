@@ -1,6 +1,6 @@
 /** Copying a Launchpad pipeline to another workspace, its compute environment mapped by name. */
 import type { SeqeraClient } from "../client/client.js";
-import { lookupOptional } from "../client/names.js";
+import { lookupOptional } from "../client/lookup.js";
 import { toPipelineRequest } from "./convert.js";
 import { savedLaunch } from "./launch.js";
 import { AVAILABLE_COMPUTE_ENVS, find, type WorkspaceRef } from "./names.js";

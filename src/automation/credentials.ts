@@ -1,10 +1,10 @@
 /** Rotating credentials' keys, and the compute environments that use them. */
 import type { SeqeraClient } from "../client/client.js";
-import { keptList, lookup, lookupOptional } from "../client/names.js";
+import { keptList, lookup, lookupOptional } from "../client/lookup.js";
 import type { components } from "../../generated/schema.js";
 import type { Writable } from "openapi-typescript-helpers";
 import { CREDENTIALS } from "./names.js";
-import type { ComputeEnvSummary, Credentials } from "./schema.js";
+import type { ComputeEnvSummary, Credentials } from "../schema/types.js";
 
 /** Credentials' keys as the service takes them: `{ discriminator: "aws", accessKey, secretKey }`. */
 type ServiceKeys = NonNullable<Writable<components["schemas"]["Credentials"]>["keys"]>;

@@ -1,7 +1,7 @@
 /** Datasets in one call: create (or find) by name, upload a version, get the URL to launch with. */
 import type { SeqeraClient } from "../client/client.js";
 import { ConflictError } from "../errors/conflict-error.js";
-import { UnexpectedAnswerError } from "./errors/unexpected-answer-error.js";
+import { UnexpectedAnswerError } from "../errors/unexpected-answer-error.js";
 import { find } from "./names.js";
 
 /** What to upload: text or a Blob, or a file read from disk. */

@@ -4,7 +4,7 @@
  * the next helper. Helpers check them as they arrive instead (a missing one is the service's
  * broken answer, an UnexpectedAnswerError) and type them as present.
  */
-import { UnexpectedAnswerError } from "./errors/unexpected-answer-error.js";
+import { UnexpectedAnswerError } from "../errors/unexpected-answer-error.js";
 
 /** `T` whose fields `K` are present and not null. */
 export type Identified<T, K extends keyof T> = T & { [P in K]-?: NonNullable<T[P]> };

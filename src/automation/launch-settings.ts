@@ -4,7 +4,7 @@
  * type, the request building, the command line's options and the docs' tables (`npm run
  * readme`) all come from this table, so a new setting is one row here.
  */
-import type { LaunchRequest } from "./schema.js";
+import type { LaunchRequest } from "../schema/types.js";
 
 /** How the command line takes a setting. */
 export interface LaunchFlag {

@@ -8,15 +8,15 @@ import { ConfigurationError } from "../errors/configuration-error.js";
 import { NameNotFoundError } from "../errors/name-not-found-error.js";
 import { requireOperation } from "../openapi/require-operation.js";
 import type { Identified } from "./identified.js";
-import { ResumeUnavailableError } from "./errors/resume-unavailable-error.js";
-import { UnexpectedAnswerError } from "./errors/unexpected-answer-error.js";
+import { ResumeUnavailableError } from "../errors/resume-unavailable-error.js";
+import { UnexpectedAnswerError } from "../errors/unexpected-answer-error.js";
 import { AVAILABLE_COMPUTE_ENVS, PIPELINES, find } from "./names.js";
-import { lookup, withFresh } from "../client/names.js";
+import { lookup, withFresh } from "../client/lookup.js";
 import { applyCopiedSettings, type CopiedSettings } from "./launch-settings.js";
 import { checkNextflowVersion } from "./nextflow-versions.js";
 import { mergeParamsText, type Params } from "./params.js";
 import { waitForRun, type WaitForRunOptions } from "./runs.js";
-import type { LaunchRequest, Pipeline, PipelineLaunch, Run, RunLaunch } from "./schema.js";
+import type { LaunchRequest, Pipeline, PipelineLaunch, Run, RunLaunch } from "../schema/types.js";
 import { COPIED_FIELDS, KNOWN_FIELDS } from "../../generated/copies.js";
 
 /**

@@ -5,7 +5,7 @@ import { sleep } from "../core/backoff.js";
 import type { SeqeraClient } from "../client/client.js";
 import { pollDelays, type PollOptions } from "./poll.js";
 import { TERMINAL_RUN_STATUSES } from "./runs.js";
-import type { LogDownload } from "./schema.js";
+import type { LogDownload } from "../schema/types.js";
 
 export interface LogOptions {
   signal?: AbortSignal;

@@ -2,7 +2,7 @@
 import type { SeqeraClient } from "../client/client.js";
 import { compareVersions } from "../core/versions.js";
 import { requireOperation } from "../openapi/require-operation.js";
-import { NextflowVersionError } from "./errors/nextflow-version-error.js";
+import { NextflowVersionError } from "../errors/nextflow-version-error.js";
 
 const CATALOG = "/platform/versions";
 

@@ -5,14 +5,14 @@
  * `GET /pipelines/{id}/versions`, `PUT /pipelines/{id}` and `PUT .../versions/{id}/manage`.
  */
 import type { SeqeraClient } from "../client/client.js";
-import { lookup } from "../client/names.js";
+import { lookup } from "../client/lookup.js";
 import { requireOperation } from "../openapi/require-operation.js";
 import { identified } from "./identified.js";
 import { labelIds, toLaunchRequest, versionIdOf, type PipelineVersionSettings } from "./launch.js";
 import { PIPELINES } from "./names.js";
 import { mergeParamsText, type Params } from "./params.js";
-import { UnexpectedAnswerError } from "./errors/unexpected-answer-error.js";
-import type { LaunchRequest } from "./schema.js";
+import { UnexpectedAnswerError } from "../errors/unexpected-answer-error.js";
+import type { LaunchRequest } from "../schema/types.js";
 
 /** A pipeline: its name in the client's workspace, or its id. */
 type PipelineRef = string | number;

@@ -1,7 +1,7 @@
 /** Report-ready summaries of the runs of a time window. */
 import type { SeqeraClient } from "../client/client.js";
 import { elapsedMs, instant, listRuns } from "./runs.js";
-import type { RunStatus } from "./schema.js";
+import type { RunStatus } from "../schema/types.js";
 
 /** One run as a report gives it: times as ISO 8601, cost in the service's currency (USD). */
 export interface RunReportRow {

@@ -2,14 +2,14 @@
 import { ConfigurationError } from "../errors/configuration-error.js";
 import { NotFoundError } from "../errors/not-found-error.js";
 import type { SeqeraClient } from "../client/client.js";
-import { ComputeEnvFailedError } from "./errors/compute-env-failed-error.js";
-import { RunFailedError } from "./errors/run-failed-error.js";
-import { UnexpectedAnswerError } from "./errors/unexpected-answer-error.js";
+import { ComputeEnvFailedError } from "../errors/compute-env-failed-error.js";
+import { RunFailedError } from "../errors/run-failed-error.js";
+import { UnexpectedAnswerError } from "../errors/unexpected-answer-error.js";
 import { identified, type Identified } from "./identified.js";
 import { sleep } from "../core/backoff.js";
 import { listWorkspaces, type WorkspaceRef } from "./names.js";
 import { pollDelays, waitFor, type PollOptions, type WaitOptions } from "./poll.js";
-import type { ComputeEnv, Label, Run, RunStatus, RunSummary, Task } from "./schema.js";
+import type { ComputeEnv, Label, Run, RunStatus, RunSummary, Task } from "../schema/types.js";
 
 /** The statuses a run does not leave. UNKNOWN is one: the service gave up hearing from it. */
 export const TERMINAL_RUN_STATUSES: readonly RunStatus[] = [

@@ -7,7 +7,7 @@ import {
   type SchemaObject,
 } from "../openapi/operations-document.js";
 import { didYouMean } from "./closest.js";
-import { UsageError } from "./cli-errors.js";
+import { UsageError } from "../errors/cli-errors.js";
 import { decodeUtf8 } from "./input-text.js";
 
 /** One -F (typed) or -f (raw) argument, in command-line order. */

@@ -4,7 +4,7 @@ import type { UntypedInit } from "../http/request.js";
 import { applyFields, type FieldArg, type InputSource } from "./body-fields.js";
 import { didYouMean } from "./closest.js";
 import type { Target } from "./operation-target.js";
-import { UsageError } from "./cli-errors.js";
+import { UsageError } from "../errors/cli-errors.js";
 import { parseJsonText, readFileOption } from "./input-text.js";
 
 /** What the command line asks of one operation, checked before anything is sent. */

@@ -1,5 +1,5 @@
 import type { CliContext } from "./context.js";
-import { DeadlineError, InterruptedError, type Interrupt } from "./cli-errors.js";
+import { DeadlineError, InterruptedError, type Interrupt } from "../errors/cli-errors.js";
 import { formatMs } from "./duration.js";
 
 /** One command's deadline (--timeout) and its interrupts (SIGINT/SIGTERM), as one signal. */

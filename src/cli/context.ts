@@ -1,5 +1,5 @@
 import type { InputSource } from "./body-fields.js";
-import type { Interrupt } from "./cli-errors.js";
+import type { Interrupt } from "../errors/cli-errors.js";
 import type { Streams } from "./output.js";
 
 /** What a command runs with: its streams, standard input and environment (injectable in tests). */

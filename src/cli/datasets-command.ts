@@ -1,6 +1,6 @@
 import { access } from "node:fs/promises";
 import type { CliContext } from "./context.js";
-import { UsageError } from "./cli-errors.js";
+import { UsageError } from "../errors/cli-errors.js";
 import type { OptionValues } from "./command-line.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { writeBody } from "./output.js";

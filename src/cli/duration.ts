@@ -1,4 +1,4 @@
-import { UsageError } from "./cli-errors.js";
+import { UsageError } from "../errors/cli-errors.js";
 import { HOUR_MS, MAX_TIMER_MS } from "../core/time.js";
 
 const UNITS_MS = { ms: 1, s: 1000, m: 60_000, h: HOUR_MS } as const;

@@ -4,7 +4,7 @@
  */
 import { constants, type Stats } from "node:fs";
 import { open } from "node:fs/promises";
-import { UsageError } from "./cli-errors.js";
+import { UsageError } from "../errors/cli-errors.js";
 
 /** The most an input file may hold: far more than any params, config or script. */
 export const MAX_INPUT_FILE_BYTES = 16 * 1024 * 1024;

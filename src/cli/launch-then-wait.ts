@@ -1,6 +1,6 @@
 import type { LaunchResult } from "../index.js";
 import type { CliContext } from "./context.js";
-import { InterruptedError } from "./cli-errors.js";
+import { InterruptedError } from "../errors/cli-errors.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { writeBody } from "./output.js";
 import type { Session } from "./session.js";

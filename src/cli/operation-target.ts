@@ -2,7 +2,7 @@ import { operations, type OperationInfo } from "../../generated/operations.js";
 import { closest } from "./closest.js";
 import { operationsSaying } from "./operation-words.js";
 import { COMMAND_WORDS } from "./command-line.js";
-import { UsageError } from "./cli-errors.js";
+import { UsageError } from "../errors/cli-errors.js";
 
 /** The operation a command line names, with what its path itself carried. */
 export interface Target {

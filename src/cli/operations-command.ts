@@ -1,6 +1,6 @@
 import { operations } from "../../generated/operations.js";
 import { loadDocument } from "../openapi/operations-document.js";
-import { UsageError } from "./cli-errors.js";
+import { UsageError } from "../errors/cli-errors.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { saysAll, wordsOf } from "./operation-words.js";
 import { write, type Streams } from "./output.js";

@@ -1,5 +1,5 @@
 import type { CliContext } from "./context.js";
-import { UsageError } from "./cli-errors.js";
+import { UsageError } from "../errors/cli-errors.js";
 import type { OptionValues } from "./command-line.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { launchSettings } from "./launch-options.js";

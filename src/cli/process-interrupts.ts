@@ -1,4 +1,4 @@
-import type { Interrupt } from "./cli-errors.js";
+import type { Interrupt } from "../errors/cli-errors.js";
 import type { CliContext } from "./context.js";
 import { EXIT } from "./exit-codes.js";
 

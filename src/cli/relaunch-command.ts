@@ -3,7 +3,7 @@ import type { OptionValues } from "./command-line.js";
 import type { ExitCode } from "./exit-codes.js";
 import { launchArgument, launchSettings } from "./launch-options.js";
 import { launchThenWait } from "./launch-then-wait.js";
-import { UsageError } from "./cli-errors.js";
+import { UsageError } from "../errors/cli-errors.js";
 import { withSession } from "./session.js";
 
 /**

@@ -3,7 +3,7 @@ import { parseCommandLine, type CommandLine } from "./command-line.js";
 import type { CliContext } from "./context.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { write } from "./output.js";
-import { UsageError } from "./cli-errors.js";
+import { UsageError } from "../errors/cli-errors.js";
 import { terminalSafe } from "./terminal-text.js";
 import { createRedactor } from "../core/redact.js";
 

@@ -1,6 +1,6 @@
 import type { ListRunsOptions } from "../automation/runs.js";
-import type { RunStatus } from "../automation/schema.js";
-import { UsageError } from "./cli-errors.js";
+import type { RunStatus } from "../schema/types.js";
+import { UsageError } from "../errors/cli-errors.js";
 import type { OptionValues } from "./command-line.js";
 import type { CliContext } from "./context.js";
 import { pastInstant } from "./duration.js";

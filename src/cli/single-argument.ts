@@ -1,4 +1,4 @@
-import { UsageError } from "./cli-errors.js";
+import { UsageError } from "../errors/cli-errors.js";
 
 /** A command's one positional argument (a run's workflowId, a pipeline); else `usage` as the error. */
 export function singleArgument(args: string[], usage: string): string {

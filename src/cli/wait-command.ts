@@ -1,6 +1,6 @@
-import type { Run } from "../automation/schema.js";
+import type { Run } from "../schema/types.js";
 import type { CliContext } from "./context.js";
-import { DeadlineError } from "./cli-errors.js";
+import { DeadlineError } from "../errors/cli-errors.js";
 import { formatMs } from "./duration.js";
 import type { OptionValues } from "./command-line.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";

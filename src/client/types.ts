@@ -3,35 +3,41 @@ import type {
   FilterKeys,
   HttpMethod,
   PathsWithMethod,
-  Readable,
   RequiredKeysOf,
-  ResponseObjectMap,
-  SuccessResponse,
 } from "openapi-typescript-helpers";
 import type { CallOptions, UntypedInit } from "../http/request.js";
 import type { ClientOverrides, SeqeraConfig } from "../config/config.js";
 import type { paths } from "../../generated/schema.js";
 import type { Paginated, PaginateOptions } from "./paginate.js";
 import type { ParseAs } from "../http/read-response.js";
+import type { ReadableBody, SuccessBody } from "../schema/types.js";
 
 export type { CallOptions, UntypedInit };
-
-type Media = `${string}/${string}`;
 
 /** The operation object of a path and lower-case method. */
 export type Operation<P extends keyof paths, M extends HttpMethod> = FilterKeys<paths[P], M>;
 
+/**
+ * Path parameters that the schema types as numbers take ids as text too: the package hands ids
+ * on as text (the service's are int64), and a found resource's id goes into the next call as is.
+ */
+type TextIds<Params> = Params extends { path: infer Path }
+  ? Omit<Params, "path"> & {
+      path: { [K in keyof Path]: Path[K] extends number ? number | string : Path[K] };
+    }
+  : Params;
+
+/** openapi-fetch's ParamsOption, with path ids as text. */
+type ParamsOf<O> = O extends { parameters: infer P }
+  ? RequiredKeysOf<P> extends never
+    ? { params?: TextIds<P> }
+    : { params: TextIds<P> }
+  : ParamsOption<O>;
+
 /** The typed second argument: params, body and call options; required when the operation needs any. */
-export type OperationInit<O> = ParamsOption<O> & RequestBodyOption<O> & CallOptions;
+export type OperationInit<O> = ParamsOf<O> & RequestBodyOption<O> & CallOptions;
 
 type InitArgs<O, I> = RequiredKeysOf<OperationInit<O>> extends never ? [init?: I] : [init: I];
-
-type SuccessBody<O> =
-  ResponseObjectMap<O> extends infer R extends Record<string | number, any>
-    ? SuccessResponse<R, Media>
-    : never;
-/** Readable<> strips readOnly/writeOnly markers, but would also flatten a Blob into a plain object. */
-type ReadableBody<T> = T extends Blob ? T : Readable<T>;
 
 type BodyAs<T> = {
   json: T;
@@ -100,7 +106,7 @@ export type ItemOf<P extends PaginatedPath> =
     : never;
 
 /** A list call's parameters, without the paging ones, plus how to page. */
-export type PaginateInit<P extends PaginatedPath> = ParamsOption<Operation<P, "get">> &
+export type PaginateInit<P extends PaginatedPath> = ParamsOf<Operation<P, "get">> &
   Omit<CallOptions, "parseAs"> &
   PaginateOptions;
 

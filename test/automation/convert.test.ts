@@ -12,7 +12,7 @@ import {
   toLabelRequest,
   toPipelineRequest,
 } from "../../src/index.js";
-import { type PipelineLaunch } from "../../src/automation/schema.js";
+import { type PipelineLaunch } from "../../src/schema/types.js";
 import type { Emulator } from "../../src/testing/index.js";
 import { twResource } from "../tower-cli/mock-server.js";
 import { clientOf, seededEmulator } from "./setup.js";

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { toLaunchRequest } from "../../src/index.js";
-import { type PipelineLaunch, type RunLaunch } from "../../src/automation/schema.js";
+import { type PipelineLaunch, type RunLaunch } from "../../src/schema/types.js";
 import { KNOWN_FIELDS } from "../../generated/copies.js";
 import { ROOT } from "../helpers/schema.js";
 

@@ -1,4 +1,4 @@
-import { ConfigurationError } from "../../errors/configuration-error.js";
+import { ConfigurationError } from "./configuration-error.js";
 
 /**
  * A launch asked for a Nextflow version the service would refuse: not in its catalog

@@ -1,4 +1,4 @@
-import { SeqeraError } from "../../errors/seqera-error.js";
+import { SeqeraError } from "./seqera-error.js";
 /** A wait (for a run, a compute environment) reached its `maxWaitMs` first. */
 export class WaitTimeoutError extends SeqeraError {
   /** What was waited for: "run" or "compute environment". */

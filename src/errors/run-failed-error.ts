@@ -1,5 +1,5 @@
-import { SeqeraError } from "../../errors/seqera-error.js";
-import type { Run, RunStatus, Task } from "../schema.js";
+import { SeqeraError } from "./seqera-error.js";
+import type { Run, RunStatus, Task } from "../schema/types.js";
 
 /** A run that was waited for ended without success (FAILED, CANCELLED or UNKNOWN). */
 export class RunFailedError extends SeqeraError {

@@ -1,5 +1,5 @@
-import { operations } from "../../../generated/operations.js";
-import { SeqeraApiError } from "../../errors/seqera-api-error.js";
+import { operations } from "../../generated/operations.js";
+import { SeqeraApiError } from "./seqera-api-error.js";
 /** Longest part of the answer quoted in the message: enough to recognise it, not a flood. */
 const QUOTED_CHARS = 200;
 

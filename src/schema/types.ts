@@ -1,8 +1,15 @@
-/** The schema objects the automation helpers take and return, as responses carry them. */
-import type { Readable } from "openapi-typescript-helpers";
-import type { PathsWithMethod } from "openapi-typescript-helpers";
+/**
+ * The schema layer: the schema's objects as answers carry them, named once for the helpers, their
+ * errors and the emulator. Types only, from the generated schema: no release's fact is retyped.
+ */
+import type {
+  FilterKeys,
+  PathsWithMethod,
+  Readable,
+  ResponseObjectMap,
+  SuccessResponse,
+} from "openapi-typescript-helpers";
 import type { components, paths } from "../../generated/schema.js";
-import type { Operation, ResponseData } from "../client/types.js";
 
 type Schemas = components["schemas"];
 /** A schema object as a response carries it (readOnly markers removed, as the typed calls do). */
@@ -13,8 +20,18 @@ type Read<N extends keyof Schemas> = Readable<Schemas[N]>;
  * releases (a run is `Workflow` in 1.85.0, `WorkflowMaxDbDto` since 1.102.0).
  */
 type Answer<P extends PathsWithMethod<paths, "get">> = NonNullable<
-  ResponseData<Operation<P, "get">, {}>
+  ReadableBody<SuccessBody<FilterKeys<paths[P], "get">>>
 >;
+
+type Media = `${string}/${string}`;
+
+/** An operation's success body, as the schema declares it. */
+export type SuccessBody<O> =
+  ResponseObjectMap<O> extends infer R extends Record<string | number, any>
+    ? SuccessResponse<R, Media>
+    : never;
+/** Readable<> strips readOnly/writeOnly markers, but would also flatten a Blob into a plain object. */
+export type ReadableBody<T> = T extends Blob ? T : Readable<T>;
 
 /** A workflow run (`GET /workflow/{workflowId}`'s `workflow`). */
 export type Run = NonNullable<Answer<"/workflow/{workflowId}">["workflow"]>;
@@ -41,8 +58,8 @@ export type Studio = Read<"DataStudioDto">;
 export type Organization = Read<"OrganizationDbDto">;
 /** A team of an organization (`GET /orgs/{orgId}/teams`'s `teams`). */
 export type Team = Read<"TeamDbDto">;
-/** A workspace role, as the service names them. */
-export type WorkspaceRole = "owner" | "admin" | "maintain" | "launch" | "connect" | "view";
+/** A workspace role, as the release names them (`WspRole`; releases without it take any text). */
+export type WorkspaceRole = Schemas extends { WspRole: infer R } ? R : string;
 /**
  * A pipeline's saved launch configuration (`GET /pipelines/{pipelineId}/launch`), every field
  * optional: the service leaves out what is unset, though 1.85.0 declares some required.

@@ -1,5 +1,5 @@
-import { SeqeraError } from "../../errors/seqera-error.js";
-import type { ComputeEnv, ComputeEnvStatus } from "../schema.js";
+import { SeqeraError } from "./seqera-error.js";
+import type { ComputeEnv, ComputeEnvStatus } from "../schema/types.js";
 
 /** A compute environment that was waited for can no longer become AVAILABLE (ERRORED, INVALID, …). */
 export class ComputeEnvFailedError extends SeqeraError {
