@@ -5,12 +5,12 @@
  * e-mail, compared in any case, as the service compares them.
  */
 import type { SeqeraClient } from "../client/client.js";
-import { lookup } from "../client/names.js";
+import { lookup } from "../client/lookup.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import { ConflictError } from "../errors/conflict-error.js";
-import { UnexpectedAnswerError } from "./errors/unexpected-answer-error.js";
+import { UnexpectedAnswerError } from "../errors/unexpected-answer-error.js";
 import { find, TEAMS } from "./names.js";
-import type { WorkspaceRole } from "./schema.js";
+import type { WorkspaceRole } from "../schema/types.js";
 
 /** Whether a member or participant is `user` (a user name or an e-mail, in any case). */
 const isUser = (
@@ -88,11 +88,11 @@ export async function setWorkspaceRole(
     );
   }
   const { orgId, orgName } = await find.workspace(client, workspaceId, { signal });
-  const path = { orgId: Number(orgId), workspaceId: Number(workspaceId) };
+  const path = { orgId, workspaceId };
   // Whom the participant is: also the body that adds it.
   const target =
     "team" in who
-      ? { teamId: (await lookup(client, TEAMS, `${orgName}/${who.team}`, signal)).teamId }
+      ? { teamId: Number((await lookup(client, TEAMS, `${orgName}/${who.team}`, signal)).teamId) }
       : { userNameOrEmail: who.user };
   const participantOf = async () => {
     const participants = client.paginate("/orgs/{orgId}/workspaces/{workspaceId}/participants", {

@@ -9,17 +9,15 @@
  * the near ones; `{ optional: true }` gives undefined for a missing one instead.
  */
 import type { SeqeraClient } from "../client/client.js";
-import {
-  WORKSPACES,
-  collect,
-  keptList,
-  lookup,
-  lookupOptional,
-  type Lookup,
-  type WorkspaceInfo,
-} from "../client/names.js";
+import { collect, keptList, lookup, lookupOptional, type Lookup } from "../client/lookup.js";
+import { familyLookup } from "../client/family-lookup.js";
+import { resolveWorkspace, WORKSPACES, type WorkspaceInfo } from "../client/workspaces.js";
+import type { WorkspaceRef } from "../core/workspace-ref.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import { NameNotFoundError } from "../errors/name-not-found-error.js";
+import { SETTINGS, toldAs } from "../errors/settings.js";
+import { listShape } from "../model/derive.js";
+import { FAMILIES, type Family } from "../model/families.js";
 import { identified, type Identified } from "./identified.js";
 import { nearNames } from "../core/near-names.js";
 import { contentUnder, type DataLinkContent } from "./data-links.js";
@@ -34,10 +32,9 @@ import type {
   Pipeline,
   PipelineSecret,
   Team,
-} from "./schema.js";
+} from "../schema/types.js";
 
-/** A workspace: its numeric id, or "org/workspace" (the organization's and workspace's names). */
-export type WorkspaceRef = number | string;
+export type { WorkspaceRef };
 
 /**
  * A finder's options. The workspace is the client's: `find.pipeline(client.withWorkspace("acme/dev"), "rnaseq")`.
@@ -48,107 +45,39 @@ export interface FindOptions {
   signal?: AbortSignal;
 }
 
-/**
- * A kind the service searches by name (`search=<name>`, with `visibility=all` where resources
- * are shared from the organization, as tw asks, so that those are found): every page of the
- * answer; after a miss, one page of the whole list for near names.
- */
-function searchedKind<T extends { name?: string | null }>(
-  kind: string,
-  path: "/pipelines" | "/datasets" | "/data-links" | "/studios",
-  id: (item: T) => string,
-): Lookup<T> {
-  const shared = path === "/pipelines" || path === "/datasets";
-  const list = (
-    client: SeqeraClient,
-    query: { search?: string },
-    page: { pageSize: number; limit?: number },
-    signal: AbortSignal | undefined,
-  ) =>
-    collect(
-      client.paginate(path, {
-        params: { query: shared ? { ...query, visibility: "all" } : query },
-        ...page,
-        signal,
-      }),
-    ) as Promise<T[]>;
-  return {
-    kind,
-    searched: true,
-    list: (client, signal, name) => list(client, { search: name }, { pageSize: 50 }, signal),
-    suggest: (client, signal) => list(client, {}, { pageSize: 100, limit: 100 }, signal),
-    names: (item) => [item.name ?? ""],
-    id,
-  };
-}
-
-const PIPELINES = searchedKind<Pipeline>("pipeline", "/pipelines", (p) => String(p.pipelineId));
-
-const COMPUTE_ENVS: Lookup<ComputeEnvSummary> = {
-  kind: "compute environment",
-  list: async (client, signal) => (await client.GET("/compute-envs", { signal })).computeEnvs ?? [],
-  names: (c) => [c.name ?? ""],
-  id: (c) => c.id ?? "",
-};
-
+const PIPELINES = familyLookup<Pipeline>(FAMILIES.pipelines);
+const COMPUTE_ENVS = familyLookup<ComputeEnvSummary>(FAMILIES["compute-envs"]);
 /** The compute environments a run can use (`status=AVAILABLE`), by name or id, as tw finds them. */
-const AVAILABLE_COMPUTE_ENVS: Lookup<ComputeEnvSummary> = {
-  kind: "compute environment",
-  list: async (client, signal) =>
-    (await client.GET("/compute-envs", { params: { query: { status: "AVAILABLE" } }, signal }))
-      .computeEnvs ?? [],
+const AVAILABLE_COMPUTE_ENVS = familyLookup<ComputeEnvSummary>(FAMILIES["compute-envs"], {
+  query: { status: "AVAILABLE" },
   names: (c) => [c.name ?? "", c.id ?? ""],
-  id: (c) => c.id ?? "",
-};
-
-export const CREDENTIALS: Lookup<Credentials> = {
-  kind: "credentials",
-  list: async (client, signal) => (await client.GET("/credentials", { signal })).credentials ?? [],
-  names: (c) => [c.name ?? ""],
-  id: (c) => c.id ?? "",
-};
-
-const DATASETS = searchedKind<Dataset>("dataset", "/datasets", (d) => d.id ?? "");
-const DATA_LINKS = searchedKind<DataLink>("data link", "/data-links", (l) => l.id ?? "");
-const STUDIOS = searchedKind<Studio>("studio", "/studios", (s) => s.sessionId ?? "");
-
+});
+export const CREDENTIALS = familyLookup<Credentials>(FAMILIES.credentials);
+const DATASETS = familyLookup<Dataset>(FAMILIES.datasets);
+const DATA_LINKS = familyLookup<DataLink>(FAMILIES["data-links"]);
+const STUDIOS = familyLookup<Studio>(FAMILIES.studios);
 /** Labels searched by name (a resource label "name=value" by its name), as tw's LabelsFinder. */
-const LABELS: Lookup<Label> = {
-  kind: "label",
-  searched: true,
-  list: (client, signal, name) =>
-    collect(
-      client.paginate("/labels", { params: { query: { search: name.split("=")[0] } }, signal }),
-    ),
-  suggest: (client, signal) => collect(client.paginate("/labels", { limit: 100, signal })),
+const LABELS = familyLookup<Label>(FAMILIES.labels, {
+  searchFor: (name) => name.split("=")[0]!,
   names: (l) => (l.value == null ? [l.name ?? ""] : [l.name ?? "", `${l.name}=${l.value}`]),
-  id: (l) => String(l.id),
+});
+const SECRETS = familyLookup<PipelineSecret>(FAMILIES.secrets);
+
+/** An organization the user belongs to, as `GET /orgs` lists it; its id as text. */
+export type FoundOrganization = Omit<Organization, "orgId"> & { orgId: string; name: string };
+
+const ORGANIZATIONS = familyLookup<FoundOrganization>(FAMILIES.organizations, {
+  from: (o: Organization) =>
+    o.orgId == null || o.name == null ? undefined : { ...o, orgId: String(o.orgId), name: o.name },
+});
+
+/** A team, with the id and name of its organization (every team operation takes the `orgId`); ids as text. */
+export type FoundTeam = Omit<Team, "teamId"> & {
+  teamId: string;
+  name: string;
+  orgId: string;
+  orgName: string;
 };
-
-const SECRETS: Lookup<PipelineSecret> = {
-  kind: "secret",
-  list: async (client, signal) =>
-    (await client.GET("/pipeline-secrets", { signal })).pipelineSecrets ?? [],
-  names: (s) => [s.name ?? ""],
-  id: (s) => String(s.id),
-};
-
-/** An organization the user belongs to, as `GET /orgs` lists it. */
-export type FoundOrganization = Organization & { orgId: number; name: string };
-
-const ORGANIZATIONS: Lookup<FoundOrganization> = {
-  kind: "organization",
-  global: true,
-  list: async (client, signal) =>
-    ((await client.GET("/orgs", { signal })).organizations ?? []).filter(
-      (o): o is FoundOrganization => o.orgId != null && o.name != null,
-    ),
-  names: (o) => [o.name],
-  id: (o) => String(o.orgId),
-};
-
-/** A team, with the id and name of its organization (every team operation takes the `orgId`). */
-export type FoundTeam = Team & { teamId: number; name: string; orgId: number; orgName: string };
 
 /**
  * Teams by "organization/team": the organization by name, then its teams as the service
@@ -161,7 +90,7 @@ const TEAMS: Lookup<FoundTeam> = {
   list: (client, signal, ref) => teamsOf(client, ref, true, signal),
   suggest: (client, signal, ref) => teamsOf(client, ref, false, signal),
   names: (t) => [`${t.orgName}/${t.name}`],
-  id: (t) => String(t.teamId),
+  id: (t) => t.teamId,
 };
 
 async function teamsOf(
@@ -180,7 +109,10 @@ async function teamsOf(
   const { orgId } = await lookup(client, ORGANIZATIONS, orgName, signal);
   const teams = await collect(
     client.paginate("/orgs/{orgId}/teams", {
-      params: { path: { orgId }, query: search ? { search: ref.slice(slash + 1) } : {} },
+      params: {
+        path: { orgId: Number(orgId) },
+        query: search ? { search: ref.slice(slash + 1) } : {},
+      },
       ...(!search && { limit: 100 }),
       signal,
     }),
@@ -188,7 +120,7 @@ async function teamsOf(
   return teams.flatMap((t) =>
     t.teamId == null || t.name == null
       ? []
-      : [{ ...t, teamId: t.teamId, name: t.name, orgId, orgName }],
+      : [{ ...t, teamId: String(t.teamId), name: t.name, orgId, orgName }],
   );
 }
 
@@ -206,34 +138,47 @@ export interface Finder<T> {
   (client: SeqeraClient, name: string, options?: FindOptions): Promise<T | undefined>;
 }
 
-/** The kind's finder; what it finds has its fields `ids` present, as listed by `operation` (`at`). */
-function finder<T, K extends keyof T = never>(
-  kind: Lookup<T>,
-  ids: readonly K[] = [],
-  operation = "",
-  at = "",
-): Finder<Identified<T, K>> {
-  return (async (client: SeqeraClient, name: string, options: FindOptions = {}) => {
-    const found = options.optional
+/** The lookup's finder: what it finds as it is. */
+function finder<T>(kind: Lookup<T>): Finder<T> {
+  return (async (client: SeqeraClient, name: string, options: FindOptions = {}) =>
+    options.optional
       ? await lookupOptional(client, kind, name, options.signal)
-      : await lookup(client, kind, name, options.signal);
-    return found === undefined ? undefined : identified(found, ids, operation, at);
-  }) as Finder<Identified<T, K>>;
+      : await lookup(client, kind, name, options.signal)) as Finder<T>;
+}
+
+/** The ids a family's finder checks present: its id and name fields. */
+type FamilyIds<F extends Family, T> = Extract<F["id"] | F["name"], keyof T>;
+
+/**
+ * A family's finder: what it finds has its id and name present, checked as listed by the
+ * family's list operation (an UnexpectedAnswerError naming it otherwise).
+ */
+function familyFinder<T extends object, const F extends Family>(
+  family: F,
+  kind: Lookup<T>,
+): Finder<Identified<T, FamilyIds<F, T>>> {
+  const find = finder(kind);
+  const ids = [family.id, family.name] as FamilyIds<F, T>[];
+  const at = `${listShape(family).items}[]`;
+  return (async (client: SeqeraClient, name: string, options: FindOptions = {}) => {
+    const found = await find(client, name, options);
+    return found === undefined ? undefined : identified(found, ids, family.operations.list, at);
+  }) as Finder<Identified<T, FamilyIds<F, T>>>;
 }
 
 /**
  * The pipeline with that name in the workspace's Launchpad, or shared with it from the
  * organization (its `workspaceId` is then the one it lives in).
  */
-const findPipeline = finder(PIPELINES, ["pipelineId", "name"], "GET /pipelines", "pipelines[]");
+const findPipeline = familyFinder(FAMILIES.pipelines, PIPELINES);
 /** The compute environment with that name (any status). */
-const findComputeEnv = finder(COMPUTE_ENVS, ["id", "name"], "GET /compute-envs", "computeEnvs[]");
+const findComputeEnv = familyFinder(FAMILIES["compute-envs"], COMPUTE_ENVS);
 /** The credentials with that name. */
-const findCredentials = finder(CREDENTIALS, ["id"], "GET /credentials", "credentials[]");
+const findCredentials = familyFinder(FAMILIES.credentials, CREDENTIALS);
 /** The dataset with that name. */
-const findDataset = finder(DATASETS, ["id", "name"], "GET /datasets", "datasets[]");
+const findDataset = familyFinder(FAMILIES.datasets, DATASETS);
 /** The label with that name, or "name=value" for a resource label. */
-const findLabel = finder(LABELS, ["id", "name"], "GET /labels", "labels[]");
+const findLabel = familyFinder(FAMILIES.labels, LABELS);
 /**
  * The data link (bucket) with that name, with its credentials and `status`; with `under` (a
  * folder, "" for the whole bucket), also the objects under it at any depth and their bytes.
@@ -268,7 +213,7 @@ export interface DataLinkFinder {
 
 /** A data link with its ids, as the finder gives it. */
 type FoundDataLink = Identified<DataLink, "id" | "name">;
-const findDataLinkOnly = finder(DATA_LINKS, ["id", "name"], "GET /data-links", "dataLinks[]");
+const findDataLinkOnly = familyFinder(FAMILIES["data-links"], DATA_LINKS);
 const findDataLink = (async (
   client: SeqeraClient,
   name: string,
@@ -280,9 +225,9 @@ const findDataLink = (async (
   return { ...link, ...content };
 }) as DataLinkFinder;
 /** The Data Studio with that name, with its `statusInfo` (its session id is `sessionId`). */
-const findStudio = finder(STUDIOS, ["sessionId", "name"], "GET /studios", "studios[]");
+const findStudio = familyFinder(FAMILIES.studios, STUDIOS);
 /** The pipeline secret with that name. */
-const findSecret = finder(SECRETS, ["id"], "GET /pipeline-secrets", "pipelineSecrets[]");
+const findSecret = familyFinder(FAMILIES.secrets, SECRETS);
 /** The organization with that name, among the user's. */
 const findOrganization: Finder<FoundOrganization> = finder(ORGANIZATIONS);
 /**
@@ -320,53 +265,14 @@ async function primaryComputeEnv(
   if (primary || options.optional) return primary;
   const names = available.map((c) => c.name ?? "").filter(Boolean);
   const workspaceId = await client.resolveWorkspaceId({ signal });
-  throw new NameNotFoundError(
-    "compute environment",
-    "(primary)",
-    workspaceId,
-    names,
-    `Workspace ${workspaceId ?? "(personal)"} has no primary AVAILABLE compute environment; ` +
-      `name one with \`computeEnv\`${names.length ? ` (available: ${names.map((n) => JSON.stringify(n)).join(", ")})` : ""}`,
+  const none = `Workspace ${workspaceId ?? "(personal)"} has no primary AVAILABLE compute environment`;
+  const quoted = names.map((n) => JSON.stringify(n)).join(", ");
+  const error = new NameNotFoundError("compute environment", "(primary)", workspaceId, names, none);
+  throw toldAs(error, (front) =>
+    front === "library"
+      ? `${none}; name one with ${SETTINGS.computeEnv.library}${quoted ? ` (available: ${quoted})` : ""}`
+      : `${none}: choose one with ${SETTINGS.computeEnv[front]}${quoted ? `: ${quoted}` : ""}.`,
   );
-}
-
-/**
- * The workspace "organization/workspace" (or a workspace id) the user belongs to, with its
- * organization's id and name (`GET /user-info`, `GET /user/{userId}/workspaces`, kept per client).
- */
-async function findWorkspace(
-  client: SeqeraClient,
-  ref: WorkspaceRef,
-  options: { signal?: AbortSignal; optional: true },
-): Promise<WorkspaceInfo | undefined>;
-async function findWorkspace(
-  client: SeqeraClient,
-  ref: WorkspaceRef,
-  options?: { signal?: AbortSignal; optional?: false },
-): Promise<WorkspaceInfo>;
-async function findWorkspace(
-  client: SeqeraClient,
-  ref: WorkspaceRef,
-  options?: { signal?: AbortSignal; optional?: boolean },
-): Promise<WorkspaceInfo | undefined>;
-async function findWorkspace(
-  client: SeqeraClient,
-  ref: WorkspaceRef,
-  options: { signal?: AbortSignal; optional?: boolean } = {},
-): Promise<WorkspaceInfo | undefined> {
-  const { signal } = options;
-  const text = String(ref).trim();
-  const byId = /^[1-9]\d*$/.test(text);
-  const found = byId
-    ? (await keptList(client, WORKSPACES, signal)).find((w) => w.workspaceId === text)
-    : await lookupOptional(client, WORKSPACES, text, signal);
-  if (!found) {
-    if (options.optional) return undefined;
-    // The lookup's own error names the near workspaces.
-    if (!byId) await lookup(client, WORKSPACES, text, signal);
-    throw new NameNotFoundError("workspace", text, undefined, []);
-  }
-  return { ...found };
 }
 
 /**
@@ -414,7 +320,7 @@ export const find: {
   dataLink: DataLinkFinder;
   studio: Finder<Identified<Studio, "sessionId" | "name">>;
   secret: Finder<Identified<PipelineSecret, "id">>;
-  workspace: typeof findWorkspace;
+  workspace: typeof resolveWorkspace;
   organization: Finder<FoundOrganization>;
   team: Finder<FoundTeam>;
 } = {
@@ -427,7 +333,7 @@ export const find: {
   dataLink: findDataLink,
   studio: findStudio,
   secret: findSecret,
-  workspace: findWorkspace,
+  workspace: resolveWorkspace,
   organization: findOrganization,
   team: findTeam,
 };

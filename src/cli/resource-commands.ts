@@ -1,21 +1,24 @@
 import type { CliContext } from "./context.js";
-import { UsageError } from "./cli-errors.js";
+import { UsageError } from "../errors/cli-errors.js";
 import type { OptionValues } from "./command-line.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { writeBody } from "./output.js";
 import { withSession, workspaceRef } from "./session.js";
 import { OWN_COMMANDS, twCommandHint } from "./tw-commands.js";
+import { ENUMS } from "../../generated/enums.js";
+import type { WorkspaceRole } from "../schema/types.js";
 
 /** The commands over teams, members, participants and data links, by their tw words. */
 export type ResourceCommand = keyof typeof OWN_COMMANDS;
 
-const ROLES = ["owner", "admin", "maintain", "launch", "connect", "view"] as const;
+/** The release's workspace roles (`WspRole`); a release without that enum leaves them to the service. */
+const ROLES = ENUMS.WspRole;
 
 /** Each command's usage line. */
 export const RESOURCE_USAGE: Record<ResourceCommand, string> = {
   teams: "seqera-api teams add <org>/<team> [user...]",
   members: "seqera-api members add <org> <user>...",
-  participants: `seqera-api participants set-role <user|team> <${ROLES.join("|")}> [--team] -w <org>/<workspace>`,
+  participants: `seqera-api participants set-role <user|team> <${ROLES?.join("|") ?? "role"}> [--team] -w <org>/<workspace>`,
   "data-links": "seqera-api data-links browse <name> [folder]",
 };
 
@@ -77,7 +80,7 @@ export async function resourceCommand(
     case "participants": {
       needs(2, 2);
       const [name = "", role = ""] = rest;
-      if (!(ROLES as readonly string[]).includes(role)) {
+      if (ROLES && !ROLES.includes(role)) {
         throw new UsageError(`Role "${role}": one of ${ROLES.join(", ")}.`);
       }
       if (!workspaceRef(values, context)) {
@@ -89,7 +92,7 @@ export async function resourceCommand(
       return run(async ({ client, scope: { signal } }) => ({
         ...who,
         role,
-        done: await helpers.setWorkspaceRole(client, who, role as (typeof ROLES)[number], {
+        done: await helpers.setWorkspaceRole(client, who, role as WorkspaceRole, {
           signal,
         }),
       }));

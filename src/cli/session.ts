@@ -4,13 +4,9 @@ import type { OptionValues } from "./command-line.js";
 import { withCommandScope, type CommandScope } from "./command-scope.js";
 import { parseDuration } from "./duration.js";
 import type { CliContext } from "./context.js";
-import {
-  cacheFile,
-  cachedWorkspace,
-  forgetWorkspace,
-  rememberWorkspace,
-  type WorkspaceIds,
-} from "./workspace-cache.js";
+import { cacheFile, fileStore } from "./workspace-cache.js";
+import type { WorkspaceInfo } from "../client/workspaces.js";
+import { isWorkspaceId } from "../core/workspace-ref.js";
 
 /** What the lifecycle commands share: a client, the command's scope, how long and how often to poll. */
 export interface Session {
@@ -70,7 +66,7 @@ export async function openClient(values: OptionValues, context: CliContext): Pro
 export interface CommandWorkspace {
   client: SeqeraClient;
   /** The ids, when the command needs them (a path's `orgId`/`workspaceId`) or had them kept. */
-  ids?: WorkspaceIds;
+  ids?: WorkspaceInfo;
   /** Forgets a kept workspace the service answered 403 or 404 for. */
   drop(error: unknown): Promise<void>;
 }
@@ -89,27 +85,21 @@ export async function commandWorkspace(
 ): Promise<CommandWorkspace> {
   const none = { client, drop: async () => {} };
   const ref = workspaceRef(values, context);
-  if (ref === undefined || (/^\d+$/.test(ref) && !needOrgId)) return none;
+  if (ref === undefined || (isWorkspaceId(ref) && !needOrgId)) return none;
   const file = cacheFile(
     context.env,
     client.config.baseUrl,
     context.env.TOWER_ACCESS_TOKEN!.trim(),
   );
-  const kept = file && (await cachedWorkspace(file, ref));
-  let ids: WorkspaceIds;
-  if (kept) ids = kept;
-  else {
-    const { find } = await import("../index.js");
-    ids = await find.workspace(client, ref, { signal });
-    if (file) await rememberWorkspace(file, ref, ids);
-  }
-  const { ForbiddenError, NotFoundError } = await import("../index.js");
+  const store = file === undefined ? undefined : fileStore(file);
+  const { ForbiddenError, NotFoundError, find } = await import("../index.js");
+  const ids = await find.workspace(client, ref, { signal, store });
   return {
     client: client.withWorkspace(ids.workspaceId),
     ids,
     drop: async (error) => {
-      if (file && (error instanceof ForbiddenError || error instanceof NotFoundError)) {
-        await forgetWorkspace(file, ref);
+      if (store && (error instanceof ForbiddenError || error instanceof NotFoundError)) {
+        await store.delete(ref);
       }
     },
   };

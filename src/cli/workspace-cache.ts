@@ -13,17 +13,14 @@ import { createHash } from "node:crypto";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import path from "node:path";
+import type { WorkspaceInfo, WorkspaceStore } from "../client/workspaces.js";
+import { isWorkspaceId } from "../core/workspace-ref.js";
 
 /** How long a looked-up workspace is trusted: a renamed workspace keeps its old name this long. */
 export const WORKSPACE_TTL_MS = 10 * 60_000;
 export const NO_CACHE_ENV = "SEQERA_NO_CACHE";
 
-export interface WorkspaceIds {
-  orgId: string;
-  workspaceId: string;
-}
-
-type Entries = Record<string, WorkspaceIds & { at: number }>;
+type Entries = Record<string, WorkspaceInfo & { at: number }>;
 type Env = Readonly<Record<string, string | undefined>>;
 
 /** The cache file of an endpoint and token, or undefined when caching is off. */
@@ -55,34 +52,41 @@ async function write(file: string, entries: Entries): Promise<void> {
   }
 }
 
-/** The ids remembered for `ref`, when looked up less than WORKSPACE_TTL_MS ago. */
-export async function cachedWorkspace(
-  file: string,
-  ref: string,
-  now = Date.now(),
-): Promise<WorkspaceIds | undefined> {
-  const entry = (await read(file))[ref];
-  if (!entry || !(now - entry.at < WORKSPACE_TTL_MS) || now < entry.at) return undefined;
-  if (!/^\d+$/.test(String(entry.workspaceId)) || !/^\d+$/.test(String(entry.orgId))) {
-    return undefined;
-  }
-  return { orgId: String(entry.orgId), workspaceId: String(entry.workspaceId) };
-}
-
-export async function rememberWorkspace(file: string, ref: string, ids: WorkspaceIds) {
-  const entries = await read(file);
-  const now = Date.now();
-  // Expired entries go when a new one is written: the file stays small.
-  for (const [key, entry] of Object.entries(entries)) {
-    if (!(now - entry.at < WORKSPACE_TTL_MS)) delete entries[key];
-  }
-  entries[ref] = { ...ids, at: now };
-  await write(file, entries);
-}
-
-export async function forgetWorkspace(file: string, ref: string) {
-  const entries = await read(file);
-  if (!(ref in entries)) return;
-  delete entries[ref];
-  await write(file, entries);
+/**
+ * The file as the workspace module's store (client/workspaces.ts): an entry is used while it is
+ * younger than WORKSPACE_TTL_MS; an entry that is not whole (ids as digits, names) is a miss.
+ */
+export function fileStore(file: string, now = Date.now): WorkspaceStore {
+  return {
+    async get(ref) {
+      const entry = (await read(file))[ref];
+      const at = now();
+      if (!entry || !(at - entry.at < WORKSPACE_TTL_MS) || at < entry.at) return undefined;
+      const { orgId, orgName, workspaceId, workspaceName } = entry;
+      const whole =
+        isWorkspaceId(String(workspaceId)) &&
+        isWorkspaceId(String(orgId)) &&
+        typeof orgName === "string" &&
+        typeof workspaceName === "string";
+      return whole
+        ? { orgId: String(orgId), orgName, workspaceId: String(workspaceId), workspaceName }
+        : undefined;
+    },
+    async set(ref, info) {
+      const entries = await read(file);
+      const at = now();
+      // Expired entries go when a new one is written: the file stays small.
+      for (const [key, entry] of Object.entries(entries)) {
+        if (!(at - entry.at < WORKSPACE_TTL_MS)) delete entries[key];
+      }
+      entries[ref] = { ...info, at };
+      await write(file, entries);
+    },
+    async delete(ref) {
+      const entries = await read(file);
+      if (!(ref in entries)) return;
+      delete entries[ref];
+      await write(file, entries);
+    },
+  };
 }

@@ -7,6 +7,7 @@
  * use the options may take them as valid.
  */
 import { MAX_TIMER_MS } from "../core/time.js";
+import { parseWorkspaceRef } from "../core/workspace-ref.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import type { ValidateResponses } from "../http/validate-response.js";
 
@@ -18,10 +19,6 @@ type Checks = Readonly<Record<string, Check>>;
 
 /** Visible ASCII only: anything else is a copy-paste accident (a newline, a space, a smart quote). */
 export const TOKEN_CHARS = /^[\x21-\x7e]+$/;
-
-/** An organization or workspace name as the service allows them (letters, digits, - and _). */
-const NAME = "[A-Za-z0-9](?:[A-Za-z0-9_-]*[A-Za-z0-9])?";
-const WORKSPACE_REF = new RegExp(`^${NAME}/${NAME}$`);
 
 const boolean: Check<boolean> = (value, name) => {
   if (typeof value !== "boolean") throw invalid(name, "true or false", value);
@@ -77,13 +74,9 @@ export const maxResponseBytes = positiveInteger("a positive integer number of by
  * client's business, not the configuration's.
  */
 export const workspace: Check<string> = (value, name) => {
-  const text = typeof value === "string" ? value.trim() : String(value);
-  if (typeof value === "string" && WORKSPACE_REF.test(text)) return text;
-  const id = typeof value === "number" ? Number.isSafeInteger(value) : typeof value === "string";
-  if (!id || !/^[1-9]\d*$/.test(text)) {
-    throw invalid(name, 'a positive integer or "organization/workspace"', value);
-  }
-  return text;
+  const ref = parseWorkspaceRef(value);
+  if (!ref) throw invalid(name, 'a positive integer or "organization/workspace"', value);
+  return "id" in ref ? ref.id : ref.name;
 };
 
 const VALIDATE_RESPONSES: readonly ValidateResponses[] = ["off", "warn", "throw"];
@@ -285,8 +278,13 @@ export function checkObject(value: unknown, name: string): void {
 }
 
 export function invalid(name: string, expected: string, value: unknown): ConfigurationError {
-  return new ConfigurationError(`${name} must be ${expected}, got ${describe(value)}.`);
+  return new ConfigurationError(`${name} must be ${expected}, got ${describe(value)}.`, {
+    option: OPTION_NAME.exec(name)?.[0],
+  });
 }
+
+/** The option a check's name starts with: "workspaceId (or TOWER_WORKSPACE_ID)" is workspaceId's. */
+const OPTION_NAME = /^[A-Za-z][\w.]*(?=$| \()/;
 
 function unknownOption(key: string, where: string, known: readonly string[]): ConfigurationError {
   return new ConfigurationError(

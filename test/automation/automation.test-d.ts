@@ -21,8 +21,8 @@ import {
   type RunStatus,
   type SeqeraClient,
 } from "../../src/index.js";
-import { type Pipeline } from "../../src/automation/schema.js";
-import { type WorkspaceInfo } from "../../src/client/names.js";
+import { type Pipeline } from "../../src/schema/types.js";
+import { type WorkspaceInfo } from "../../src/client/workspaces.js";
 import { type Identified } from "../../src/automation/identified.js";
 
 export async function typeChecks(client: SeqeraClient): Promise<void> {
@@ -75,7 +75,7 @@ export async function typeChecks(client: SeqeraClient): Promise<void> {
     params: { path: { orgId: team.orgId, teamId: team.teamId } },
   });
   const org = await find.organization(client, "acme", { optional: true });
-  expectTypeOf(org?.orgId).toEqualTypeOf<number | undefined>();
+  expectTypeOf(org?.orgId).toEqualTypeOf<string | undefined>();
   // `under` adds the objects and bytes, optional or not; without it there are none.
   expectTypeOf(
     (await find.dataLink(client, "raw", { under: "runs" })).bytes,

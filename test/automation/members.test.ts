@@ -61,7 +61,7 @@ describe("organizations and teams by name", () => {
       orgId: acme.orgId,
       orgName: "acme",
       membersCount: 1,
-      teamId: emulator.state.teams.all()[0]!.id,
+      teamId: String(emulator.state.teams.all()[0]!.id),
     });
     await expect(find.team(client, "acme/nothing", { optional: true })).resolves.toBeUndefined();
     await expect(find.organization(client, "acm", { optional: true })).resolves.toBeUndefined();

@@ -4,7 +4,7 @@
  * client family (a client and those derived from it) and workspace, and kept; a name not found
  * in a kept list fetches it again once, so resources created since are found, and `withFresh`
  * drops a kept list whose ids stopped answering. A missing or ambiguous name is a typed error
- * naming the near ones. The workspace "organization/workspace" is the one kind the client needs.
+ * naming the near ones.
  */
 import type { SeqeraClient } from "./types.js";
 import { AmbiguousNameError } from "../errors/ambiguous-name-error.js";
@@ -13,17 +13,6 @@ import { NotFoundError } from "../errors/not-found-error.js";
 import { NameNotFoundError } from "../errors/name-not-found-error.js";
 import { offAbort, onAbort } from "../core/abort.js";
 import { nearNames } from "../core/near-names.js";
-
-/**
- * A workspace the user belongs to, with its organization (`GET /user/{userId}/workspaces`); ids
- * as digits (int64-safe).
- */
-export interface WorkspaceInfo {
-  orgId: string;
-  orgName: string;
-  workspaceId: string;
-  workspaceName: string;
-}
 
 /** How to list one kind of resource and read its names and id. */
 export interface Lookup<T> {
@@ -277,44 +266,4 @@ export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   const all: T[] = [];
   for await (const item of items) all.push(item);
   return all;
-}
-
-export const WORKSPACES: Lookup<WorkspaceInfo> = {
-  kind: "workspace",
-  global: true,
-  list: async (client, signal) => {
-    const { user } = await client.GET("/user-info", { signal });
-    const { orgsAndWorkspaces } = await client.GET("/user/{userId}/workspaces", {
-      params: { path: { userId: user!.id! } },
-      signal,
-    });
-    // The answer also lists each organization alone (no workspace): only whole entries are kept.
-    return (orgsAndWorkspaces ?? []).flatMap((w) =>
-      w.workspaceId != null && w.workspaceName
-        ? [
-            {
-              orgId: String(w.orgId),
-              orgName: w.orgName ?? "",
-              workspaceId: String(w.workspaceId),
-              workspaceName: w.workspaceName,
-            },
-          ]
-        : [],
-    );
-  },
-  names: (w) => [`${w.orgName}/${w.workspaceName}`],
-  id: (w) => w.workspaceId,
-};
-
-/**
- * The id of a workspace given as an id or "organization/workspace", as digits (int64 ids may
- * not survive a float): a name is looked up among the user's workspaces, once per client family.
- */
-export async function workspaceIdOf(
-  client: SeqeraClient,
-  ref: string,
-  signal: AbortSignal | undefined,
-): Promise<string> {
-  if (/^[1-9]\d*$/.test(ref)) return ref;
-  return (await lookup(client, WORKSPACES, ref, signal)).workspaceId;
 }
