@@ -47,6 +47,10 @@ export async function renderGenerated(
       `export const KNOWN_FIELDS: Record<string, readonly string[]> = ${JSON.stringify(copies.known)};\n` +
       `/** The fields the schema marks readOnly in each platform's compute environment config. */\n` +
       `export const READ_ONLY_CONFIG_FIELDS: Readonly<Record<string, readonly string[]>> = ${JSON.stringify(readOnlyConfigFields(doc))};\n`,
+    "enums.ts":
+      HEADER +
+      `/** The values of each named enum schema of this release (\`WspRole\`, \`WorkflowStatus\`…). */\n` +
+      `export const ENUMS: Readonly<Record<string, readonly string[]>> = ${JSON.stringify(enumsOf(doc))};\n`,
   };
   const files: Record<string, string> = {};
   for (const [name, source] of Object.entries(sources)) {
@@ -55,4 +59,14 @@ export async function renderGenerated(
   // The overlaid document itself, for the emulator's routing and validation.
   files["openapi.json"] = JSON.stringify(doc, null, 2) + "\n";
   return { files, operations };
+}
+
+/** Named enum schemas of string values, by name: the vocabularies code reads at run time. */
+function enumsOf(doc: OpenApiDocument): Record<string, string[]> {
+  const enums: Record<string, string[]> = {};
+  for (const [name, schema] of Object.entries(doc.components.schemas)) {
+    const values = schema.enum;
+    if (Array.isArray(values) && values.every((v) => typeof v === "string")) enums[name] = values;
+  }
+  return enums;
 }

@@ -2,14 +2,10 @@
 import { ConfigurationError } from "../errors/configuration-error.js";
 import { offAbort, onAbort } from "../core/abort.js";
 import { sleep } from "../core/backoff.js";
-import { BodyReadError } from "../errors/body-read-error.js";
-import { ConnectionError } from "../errors/connection-error.js";
-import { RateLimitError } from "../errors/rate-limit-error.js";
-import { ServerError } from "../errors/server-error.js";
-import { TimeoutError } from "../errors/timeout-error.js";
-import { WaitTimeoutError } from "./errors/wait-timeout-error.js";
+import { WaitTimeoutError } from "../errors/wait-timeout-error.js";
 import { MAX_TIMER_MS } from "../core/time.js";
 import type { Logger } from "../http/log.js";
+import { isTransient } from "../http/retry.js";
 import { SCHEMA_VERSION } from "../../generated/version.js";
 
 export interface PollOptions {
@@ -118,13 +114,6 @@ export async function waitFor<T>(spec: WaitSpec<T>, options: WaitOptions): Promi
   );
 }
 
-/**
- * 5xx statuses that say the server cannot do this at all (501 Not Implemented, 505 HTTP Version
- * Not Supported, 506, 508 Loop Detected, 510, 511 Network Authentication Required): polling
- * again gets the same answer.
- */
-const LASTING_SERVER_STATUSES = new Set([501, 505, 506, 508, 510, 511]);
-
 /** Tells the logger, once per change, that the resource reports a status the release lacks. */
 function noteUnknown<T>(spec: WaitSpec<T>, status: string, maxWaitMs: number | undefined): void {
   const known = spec.known;
@@ -139,14 +128,6 @@ function noteUnknown<T>(spec: WaitSpec<T>, status: string, maxWaitMs: number | u
   } catch {
     // A faulty logger must not end the wait.
   }
-}
-
-/** Failures that say nothing about the resource waited for: the next poll may well succeed. */
-function isTransient(error: unknown): boolean {
-  if (error instanceof ServerError) return !LASTING_SERVER_STATUSES.has(error.status!);
-  return [RateLimitError, ConnectionError, TimeoutError, BodyReadError].some(
-    (type) => error instanceof type,
-  );
 }
 
 const TIMED_OUT = Symbol("timed out");

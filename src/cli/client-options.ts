@@ -1,7 +1,7 @@
 import { isLoopback } from "../core/loopback.js";
 import type { SeqeraClientOptions } from "../index.js";
 import type { LogEntry } from "../http/log.js";
-import { UsageError } from "./cli-errors.js";
+import { UsageError } from "../errors/cli-errors.js";
 import type { Streams } from "./output.js";
 import { terminalSafe } from "./terminal-text.js";
 
@@ -20,25 +20,17 @@ export interface ConnectionFlags {
  * The library's options for the CLI: the token from TOWER_ACCESS_TOKEN only (a flag would
  * leave it in shell history and process listings), URL and workspace from flags over the
  * TOWER_* variables, the rate limiter and retries on, and Redis when REDIS_ENV is set. The
- * settings the CLI user can get wrong are checked here, to be explained in the CLI's terms
- * (variables and flags) rather than the library's options.
+ * library checks them; its errors are told in the CLI's terms (errors/settings.ts).
  */
 export function clientOptions(
   flags: ConnectionFlags,
   env: Readonly<Record<string, string | undefined>>,
   stderr: Streams["stderr"],
 ): SeqeraClientOptions {
-  if (!env.TOWER_ACCESS_TOKEN?.trim()) {
-    throw new UsageError(
-      "No Seqera access token: TOWER_ACCESS_TOKEN is not set (create a token under Your tokens in the Seqera Platform UI, then export TOWER_ACCESS_TOKEN=<token>).",
-    );
-  }
   const options: SeqeraClientOptions = { env };
   if (flags.url !== undefined) options.baseUrl = flags.url;
   if (flags.workspace !== undefined) options.workspaceId = flags.workspace;
   if (allowsInsecureHttp(env)) options.allowInsecureHttp = true;
-  else if (flags.url !== undefined) checkEndpoint(flags.url, "--url", "TOWER_ACCESS_TOKEN");
-  else checkEndpoint(env.TOWER_API_ENDPOINT?.trim(), "TOWER_API_ENDPOINT", "TOWER_ACCESS_TOKEN");
   const redis = env[REDIS_ENV]?.trim();
   if (redis) options.rateLimit = { redis };
   // An attempt's error may quote the service: inert on a terminal.

@@ -1,7 +1,8 @@
 import { parseArgs } from "node:util";
+import { ENUMS } from "../../generated/enums.js";
 import type { FieldArg } from "./body-fields.js";
 import { didYouMean } from "./closest.js";
-import { UsageError } from "./cli-errors.js";
+import { UsageError } from "../errors/cli-errors.js";
 import { twCommandHint, type OWN_COMMANDS } from "./tw-commands.js";
 import { LAUNCH_SETTINGS, launchSettingRows } from "../automation/launch-settings.js";
 
@@ -236,7 +237,7 @@ export const OPTIONS = {
     multiple: true,
     commas: true,
     value: "status",
-    help: "Runs with one of these statuses (SUBMITTED, RUNNING, SUCCEEDED, FAILED, CANCELLED, UNKNOWN); watch's default SUBMITTED,RUNNING.",
+    help: `Runs with one of these statuses (${ENUMS.WorkflowStatus?.join(", ")}); watch's default SUBMITTED,RUNNING.`,
     commands: RUN_LISTS,
   },
   // A launch's labels; for runs and watch, a filter.

@@ -1,17 +1,18 @@
 import type { LaunchSettings } from "../automation/launch.js";
 import { launchSettingRows } from "../automation/launch-settings.js";
 import { merge, type Params } from "../automation/params.js";
-import { UsageError } from "./cli-errors.js";
+import { UsageError } from "../errors/cli-errors.js";
 import type { OptionValues } from "./command-line.js";
 import type { InputSource } from "./body-fields.js";
 import { parseYamlText, readFileOption, readUtf8File } from "./input-text.js";
 import { singleArgument } from "./single-argument.js";
+import { ENUMS } from "../../generated/enums.js";
 
-const STATUS = /^(SUBMITTED|RUNNING|SUCCEEDED|FAILED|CANCELLED|UNKNOWN)$/i;
+const STATUSES = ENUMS.WorkflowStatus ?? [];
 
 /** The one argument of launch or relaunch; tw's `--wait SUCCEEDED` told what --wait does here. */
 export function launchArgument(args: string[], usage: string): string {
-  if (args.length === 2 && STATUS.test(args[1]!)) {
+  if (args.length === 2 && STATUSES.includes(args[1]!.toUpperCase())) {
     throw new UsageError(
       `--wait takes no status ("${args[1]}"): it waits for the run to end, and the exit code says how it ended (0 SUCCEEDED, 1 FAILED or CANCELLED).`,
     );

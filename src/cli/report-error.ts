@@ -14,7 +14,8 @@ import { oneLine } from "./client-options.js";
 import type { CommandLine, CommandName } from "./command-line.js";
 import { findTarget } from "./operation-target.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
-import { DeadlineError, InterruptedError, UsageError } from "./cli-errors.js";
+import { DeadlineError, InterruptedError, UsageError } from "../errors/cli-errors.js";
+import { tell } from "../errors/settings.js";
 
 /** The exit code for a failure, by the categories of EXIT. */
 export function exitCodeFor(error: unknown): ExitCode {
@@ -72,7 +73,7 @@ export function errorLine(error: unknown, ran: Ran = { command: undefined }): st
   if (error instanceof SeqeraApiError) {
     const status = error.status === undefined ? "" : `${error.status} `;
     const id = error.errorId === undefined ? "" : ` (Error ID: ${error.errorId})`;
-    const message = cliOptions(oneLine(inCliTerms(error, ran)));
+    const message = oneLine(inCliTerms(error, ran));
     if (ran.command === undefined || ran.operationId === error.operationId) {
       return `seqera-api: ${status}${error.operationId}: ${message}${id}`;
     }
@@ -82,44 +83,21 @@ export function errorLine(error: unknown, ran: Ran = { command: undefined }): st
     const said = message.startsWith(`${where} `) ? message : `${where}: ${message}`;
     return `seqera-api ${command}: ${status}${said}${id}`;
   }
-  if (error instanceof NameNotFoundError && error.resourceName === "(primary)") {
-    const names = error.candidates.map((name) => JSON.stringify(name)).join(", ");
-    return `seqera-api: Workspace ${error.workspaceId ?? "(personal)"} has no primary AVAILABLE compute environment: choose one with --compute-env (-c)${names ? `: ${names}` : ""}.`;
-  }
-  if (error instanceof ResumeUnavailableError) {
-    return `seqera-api: Run ${error.workflowId} cannot be resumed: it reported no commit id. Run it again from scratch: seqera-api relaunch ${error.workflowId} --no-resume`;
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  return `seqera-api: ${oneLine(message)}`;
+  return `seqera-api: ${oneLine(tell(error, "cli"))}`;
 }
-
-/**
- * The library's words for its options, in the CLI's: --url for the endpoint, and the retries
- * said without the options a command line cannot set.
- */
-function cliOptions(message: string): string {
-  return message
-    .replace("the baseUrl option or TOWER_API_ENDPOINT", "--url or TOWER_API_ENDPOINT")
-    .replace(/ \(retry\.maxAttempts is \d+\)/, "")
-    .replace(/, more than retry\.maxDelayMs \((\d+) ms\)/, ", longer than the $1 ms a retry waits")
-    .replace(/ retry\.maxElapsedMs \((\d+) ms\)/, " $1 ms of retries")
-    .replace(/; (raise|pass) [^;]*\)$/, ")");
-}
-
-const SERVER_SAID = / Server said: .*$/s;
 
 /**
  * A 403 explained by what it can be in its context, with the variables and flags that change
  * it: the library's message lists every cause the service hides behind a 403.
  */
 function inCliTerms(error: SeqeraApiError, ran: Ran): string {
-  if (!(error instanceof ForbiddenError)) return error.message;
-  const said = SERVER_SAID.exec(error.message)?.[0] ?? "";
+  if (!(error instanceof ForbiddenError)) return tell(error, "cli");
+  const said = error.serverMessage ? ` Server said: ${error.serverMessage}` : "";
   // The one request that needs neither a permission nor a workspace: only the token is refused.
   if (error.path === "/user-info") {
     return `Forbidden: TOWER_ACCESS_TOKEN was refused (invalid, expired or revoked), the only cause of a 403 there; create a new token under Your tokens in the Seqera Platform UI.${said}`;
   }
-  if (ran.command === "call" || ran.command === undefined) return error.message;
+  if (ran.command === "call" || ran.command === undefined) return tell(error, "cli");
   const workspace =
     error.workspaceId === undefined
       ? "the token owner's personal workspace (no --workspace or TOWER_WORKSPACE_ID)"

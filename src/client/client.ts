@@ -26,7 +26,8 @@ import { logAttempt } from "../http/log.js";
 import { createPlanLookup } from "../http/operation-plan.js";
 import { paginate, type FetchPage, type PaginateOptions } from "./paginate.js";
 import { createRateLimiter, type RateLimiter } from "../limits/limiter.js";
-import { shareLookups, workspaceIdOf } from "./names.js";
+import { shareLookups } from "./lookup.js";
+import { workspaceIdOf } from "./workspaces.js";
 import { createRedactor } from "../core/redact.js";
 import { followRedirects, sendRequest } from "../http/redirects.js";
 import { prepareRequest, type PreparedRequest, type RequestDefaults } from "../http/request.js";
@@ -34,6 +35,8 @@ import { checkResponse, describeIssues } from "../http/validate-response.js";
 import type { ResponseIssue } from "../http/validate-response.js";
 import { readResponse, type ResponseStep } from "../http/read-response.js";
 import { retryDecision, whyNotRetried, type RetryDecision } from "../http/retry.js";
+import { giveUpText, type GiveUp } from "../errors/give-up.js";
+import { amendTold } from "../errors/settings.js";
 import type { SeqeraClient, UntypedInit } from "./types.js";
 
 export type { SeqeraClient };
@@ -183,10 +186,13 @@ function clientFor(config: SeqeraConfig, connection: Connection): SeqeraClient {
       attempt,
       elapsedMs: performance.now() - started,
     };
-    const why = whyNotRetried(error, state, retry);
-    if (why === undefined) return error;
-    error.message = `${error.message} (${call.operationId}: ${why})`;
-    return error;
+    const giveUp = whyNotRetried(error, state, retry);
+    if (giveUp === undefined) return error;
+    (error as { giveUp?: GiveUp }).giveUp = giveUp;
+    return amendTold(
+      error,
+      (told, front) => `${told} (${call.operationId}: ${giveUpText(giveUp, front)})`,
+    );
   }
 
   /** Whether and when a failed attempt is tried again (the retry policy, http/retry.ts). */

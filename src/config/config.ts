@@ -4,6 +4,7 @@
  */
 import { isLoopback } from "../core/loopback.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
+import { SETTINGS, toldAs, type Front } from "../errors/settings.js";
 import {
   CLIENT_OPTIONS,
   RATE_LIMIT_OPTIONS,
@@ -174,7 +175,10 @@ export function resolveConfig(options: SeqeraClientOptions): {
   checkObject(options, "createSeqeraClient's options");
   const env = options.env ?? process.env;
   if (options.env !== undefined) checkObject(options.env, "env");
-  const token = checkToken(options.token ?? nonBlank(env.TOWER_ACCESS_TOKEN));
+  const token = checkToken(
+    options.token ?? nonBlank(env.TOWER_ACCESS_TOKEN),
+    options.token === undefined ? "TOWER_ACCESS_TOKEN" : "option",
+  );
   const checked = checkOptions(options, CLIENT_OPTIONS, (key) => key) as Partial<SeqeraConfig>;
   const allowInsecureHttp = checked.allowInsecureHttp === true;
   const workspaceId =
@@ -185,6 +189,7 @@ export function resolveConfig(options: SeqeraClientOptions): {
     baseUrl: checkBaseUrl(
       options.baseUrl ?? nonBlank(env.TOWER_API_ENDPOINT) ?? DEFAULT_BASE_URL,
       allowInsecureHttp,
+      options.baseUrl === undefined ? "TOWER_API_ENDPOINT" : "option",
     ),
     workspaceId:
       workspaceId === undefined
@@ -270,25 +275,32 @@ function nonBlank(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === "" ? undefined : value;
 }
 
-function checkToken(token: unknown): string {
+function checkToken(token: unknown, source: string): string {
   if (token === undefined || (typeof token === "string" && token.trim() === "")) {
-    throw new ConfigurationError(
-      "No Seqera access token: pass `token` or set TOWER_ACCESS_TOKEN (create one under Your tokens in the Seqera Platform UI).",
+    throw toldAs(new ConfigurationError("", { option: "token", source }), (front) =>
+      front === "library"
+        ? "No Seqera access token: pass `token` or set TOWER_ACCESS_TOKEN (create one under Your tokens in the Seqera Platform UI)."
+        : `No Seqera access token: ${SETTINGS.token[front]} is not set (create a token under Your tokens in the Seqera Platform UI${front === "cli" ? ", then export TOWER_ACCESS_TOKEN=<token>" : ""}).`,
     );
   }
   // Never echo the token, not even in part.
   if (typeof token !== "string") {
-    throw new ConfigurationError(`token must be a string, got a ${typeof token}.`);
+    throw new ConfigurationError(`token must be a string, got a ${typeof token}.`, {
+      option: "token",
+      source,
+    });
   }
   if (!TOKEN_CHARS.test(token)) {
     throw new ConfigurationError(
       "The Seqera access token contains whitespace, control or non-ASCII characters (check for a trailing newline or a space); tokens are visible ASCII only.",
+      { option: "token", source },
     );
   }
   return token;
 }
 
-function checkBaseUrl(value: unknown, allowInsecureHttp: boolean): string {
+function checkBaseUrl(value: unknown, allowInsecureHttp: boolean, source: string): string {
+  const details = { option: "baseUrl", source };
   if (typeof value !== "string") throw invalid("baseUrl", "a URL string", value);
   let url: URL;
   try {
@@ -296,24 +308,38 @@ function checkBaseUrl(value: unknown, allowInsecureHttp: boolean): string {
   } catch {
     throw new ConfigurationError(
       `Base URL ${JSON.stringify(value)} is not an absolute URL (expected e.g. https://api.cloud.seqera.io or https://host/api).`,
+      details,
     );
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") {
-    throw new ConfigurationError(`Base URL must use https (got ${url.protocol}).`);
+    throw new ConfigurationError(`Base URL must use https (got ${url.protocol}).`, details);
   }
+  // Where the URL came from, in the front end's words: a fault is fixed there.
+  const from = (front: Front) => (source === "option" ? URL_OPTION[front] : source);
   if (url.username || url.password) {
-    throw new ConfigurationError(
-      "Base URL must not contain credentials; pass the token as `token`.",
+    throw toldAs(new ConfigurationError("", details), (front) =>
+      front === "library"
+        ? "Base URL must not contain credentials; pass the token as `token`."
+        : `${from(front)} must not hold credentials: put the access token in ${SETTINGS.token[front]}, and the URL without them.`,
     );
   }
   if (url.search || url.hash) {
-    throw new ConfigurationError("Base URL must not have a query string or fragment.");
+    throw new ConfigurationError("Base URL must not have a query string or fragment.", details);
   }
   if (url.protocol === "http:" && !allowInsecureHttp && !isLoopback(url.hostname)) {
-    throw new ConfigurationError(
-      `Refusing plain http:// to ${url.host}: the access token would travel unencrypted. Use https, or set allowInsecureHttp: true if you accept that.`,
+    throw toldAs(new ConfigurationError("", details), (front) =>
+      front === "library"
+        ? `Refusing plain http:// to ${url.host}: the access token would travel unencrypted. Use https, or set ${SETTINGS.insecureHttp.library} if you accept that.`
+        : `Refusing plain http:// to ${url.host} (${from(front)}): the access token would travel unencrypted. Use https://, or set ${SETTINGS.insecureHttp[front]} if you accept that.`,
     );
   }
   // The operation path ("/workflow") is appended to this.
   return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
 }
+
+/** The baseUrl option as each front end takes it. */
+const URL_OPTION: Record<Front, string> = {
+  library: "baseUrl",
+  cli: "--url",
+  action: "the api_endpoint input",
+};

@@ -8,10 +8,16 @@ import { SeqeraApiError, type SeqeraApiErrorDetails } from "./seqera-api-error.j
 export class ForbiddenError extends SeqeraApiError {
   /** The `workspaceId` the request carried, or undefined when it carried none. */
   readonly workspaceId: string | undefined;
+  /** What the service said, if anything (its body is often empty), without its Error ID. */
+  readonly serverMessage: string | undefined;
 
-  constructor(message: string, details: SeqeraApiErrorDetails & { workspaceId?: string }) {
+  constructor(
+    message: string,
+    details: SeqeraApiErrorDetails & { workspaceId?: string; serverMessage?: string },
+  ) {
     super(message, details);
     this.workspaceId = details.workspaceId;
+    this.serverMessage = details.serverMessage;
   }
 }
 ForbiddenError.prototype.name = "ForbiddenError";

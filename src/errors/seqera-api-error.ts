@@ -1,3 +1,4 @@
+import type { GiveUp } from "./give-up.js";
 import { SeqeraError } from "./seqera-error.js";
 
 /** Which call failed: the operation as the schema names it, plus the URL actually requested. */
@@ -31,6 +32,8 @@ export class SeqeraApiError extends SeqeraError {
   readonly url: string | undefined;
   readonly errorId: string | undefined;
   readonly body: unknown;
+  /** Why a failure worth retrying was not tried again, when it was not (set by the client). */
+  declare readonly giveUp: GiveUp | undefined;
   /**
    * A copy of the failed response's status and headers, without a body; not enumerable, to keep
    * logs short. A copy, not the Response itself, so nothing the server echoed (the token, say)

@@ -1,4 +1,5 @@
 import { BodyReadError } from "../errors/body-read-error.js";
+import { SETTINGS, toldAs } from "../errors/settings.js";
 import { ConnectionError } from "../errors/connection-error.js";
 import type { CallInfo } from "../errors/seqera-api-error.js";
 import { TimeoutError } from "../errors/timeout-error.js";
@@ -38,13 +39,9 @@ export function errorFromFailure(failure: unknown, call: CallInfo, at: FailurePo
   const refused = via ? /Proxy response \((\d{3})\)/.exec(causeMessages(error)) : null;
   const why = refused ? `the proxy answered ${refused[1]}` : (code ?? messageOf(error));
   if (status === undefined) {
-    return new ConnectionError(
-      `${where} failed: no response from ${originOf(call.url)}${via} (${why})${via ? "" : "; check the endpoint (the baseUrl option or TOWER_API_ENDPOINT) and the network"}`,
-      {
-        ...call,
-        code,
-        cause: error,
-      },
+    const failed = `${where} failed: no response from ${originOf(call.url)}${via} (${why})`;
+    return toldAs(new ConnectionError(failed, { ...call, code, cause: error }), (front) =>
+      via ? failed : `${failed}; check the endpoint (${SETTINGS.baseUrl[front]}) and the network`,
     );
   }
   return new BodyReadError(

@@ -53,7 +53,7 @@ export function errorFromResponse(
   if (status === 403 && call.path === "/user-info") {
     return new ForbiddenError(
       `Forbidden (403) for ${where}: the access token (the token option or TOWER_ACCESS_TOKEN) was refused: it is invalid, expired or revoked, the only cause of a 403 there; create a new one under Your tokens in the Seqera Platform UI.${message ? ` Server said: ${message}` : ""}`,
-      { ...details, workspaceId },
+      { ...details, workspaceId, serverMessage: message || undefined },
     );
   }
   if (status === 403) {
@@ -63,7 +63,7 @@ export function errorFromResponse(
         : `sent with workspaceId ${workspaceId}`;
     return new ForbiddenError(
       `Forbidden (403) for ${where}, ${sent}: the access token is invalid or expired, or lacks a permission this needs, or the resource is in another workspace (each of these answers 403); or this path is not available on this server.${message ? ` Server said: ${message}` : ""}`,
-      { ...details, workspaceId },
+      { ...details, workspaceId, serverMessage: message || undefined },
     );
   }
   if (status === 404) return new NotFoundError(message || `Not found: ${where}`, details);

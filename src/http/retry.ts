@@ -16,7 +16,9 @@ import { BodyReadError } from "../errors/body-read-error.js";
 import { ConnectionError } from "../errors/connection-error.js";
 import { RateLimitError } from "../errors/rate-limit-error.js";
 import { SeqeraApiError } from "../errors/seqera-api-error.js";
+import { ServerError } from "../errors/server-error.js";
 import { TimeoutError } from "../errors/timeout-error.js";
+import type { GiveUp } from "../errors/give-up.js";
 import { parseRetryAfter } from "../core/retry-after.js";
 
 export interface RetryOptions {
@@ -126,39 +128,59 @@ function afterServerWait(
 }
 
 /**
- * Why a failure worth retrying was given to the caller instead, in the options' terms; undefined
- * for a failure no retry would mend (a 400, a 403...), which needs no explaining.
+ * Why a failure worth retrying was given to the caller instead, as data (told per front end by
+ * errors/give-up.ts); undefined for a failure no retry would mend (a 400, a 403...), which needs
+ * no explaining.
  */
 export function whyNotRetried(
   error: unknown,
   state: RetryState,
   policy: RetryPolicy | false,
-): string | undefined {
+): GiveUp | undefined {
   // Retries turned off were the caller's choice: nothing to explain.
   if (!(error instanceof SeqeraApiError) || policy === false) return undefined;
-  const tried = `${state.attempt} attempt${state.attempt === 1 ? "" : "s"} in ${Math.round(state.elapsedMs)} ms`;
+  const tried = { attempts: state.attempt, elapsedMs: state.elapsedMs, method: state.method };
   const asked =
     error instanceof RateLimitError
       ? error.retryAfter
       : parseRetryAfter(error.response?.headers.get("retry-after"));
-  if (transient(error) && asked !== undefined && asked * 1000 > policy.maxDelayMs) {
-    return `gave up after ${tried}: the server asked to wait ${asked} s (Retry-After), more than retry.maxDelayMs (${policy.maxDelayMs} ms); raise retry.maxDelayMs to wait that long`;
+  if (isRetryable(error) && asked !== undefined && asked * 1000 > policy.maxDelayMs) {
+    return {
+      ...tried,
+      stoppedBy: "retryAfter",
+      limit: policy.maxDelayMs,
+      retryAfterSeconds: asked,
+    };
   }
   const decision = decide(error, { ...state, attempt: 1 }, policy);
   if (decision === undefined) {
-    if (!transient(error) || error instanceof RateLimitError) return undefined;
+    if (!isRetryable(error) || error instanceof RateLimitError) return undefined;
     if (error instanceof ConnectionError && !TRANSIENT_CODES.has(error.code ?? ""))
       return undefined;
-    return `not retried: ${state.method} may have done its work before failing; pass retryUnsafe: true on the call if repeating it is safe`;
+    return { ...tried, stoppedBy: "unsafe" };
   }
   if (state.attempt >= policy.maxAttempts) {
-    return `gave up after ${tried} (retry.maxAttempts is ${policy.maxAttempts}); raise it to try longer`;
+    return { ...tried, stoppedBy: "maxAttempts", limit: policy.maxAttempts };
   }
-  return `gave up after ${tried}: the next retry would pass retry.maxElapsedMs (${policy.maxElapsedMs} ms); raise it to try longer`;
+  return { ...tried, stoppedBy: "maxElapsedMs", limit: policy.maxElapsedMs };
 }
 
-/** Failures a later attempt may not meet. */
-function transient(error: SeqeraApiError): boolean {
+/** Statuses a later request meets again: what the server does not implement or allow. */
+const LASTING_SERVER_STATUSES = new Set([501, 505, 506, 508, 510, 511]);
+
+/**
+ * The one decision of what is transient: a failure that says nothing lasting about the call or
+ * its resource, so a later poll of a wait (automation/poll.ts) may well succeed. A retry soon
+ * after mends only the retryable ones: a 500 is more often met again at once.
+ */
+export function isTransient(error: unknown): boolean {
+  if (!(error instanceof SeqeraApiError)) return false;
+  if (error instanceof ServerError) return !LASTING_SERVER_STATUSES.has(error.status!);
+  return isRetryable(error);
+}
+
+/** Failures a later attempt of the same call may not meet. */
+function isRetryable(error: SeqeraApiError): boolean {
   return (
     error instanceof RateLimitError ||
     error instanceof TimeoutError ||

@@ -1,5 +1,12 @@
 import { expect, test } from "vitest";
-import { ConnectionError, ForbiddenError, RateLimitError } from "../../src/index.js";
+import {
+  ConfigurationError,
+  ConnectionError,
+  createSeqeraClient,
+  ForbiddenError,
+  RateLimitError,
+} from "../../src/index.js";
+import { tell } from "../../src/errors/settings.js";
 import { clientFor } from "../helpers/client.js";
 import { failure } from "../helpers/calls.js";
 import { freePort } from "../helpers/ports.js";
@@ -66,3 +73,54 @@ test("403 on /user-info names the token, its only cause", async () => {
     "Forbidden (403) for GET /user-info: the access token (the token option or TOWER_ACCESS_TOKEN) was refused: it is invalid, expired or revoked, the only cause of a 403 there; create a new one under Your tokens in the Seqera Platform UI.",
   );
 });
+
+test("a give-up is data on the error, told in each front end's terms without parsing its message", async () => {
+  server.reply(
+    ...Array.from({ length: 2 }, () => ({ status: 429, headers: { "retry-after": "0" } })),
+  );
+  const error = await failure<RateLimitError>(describeWorkflow({ maxAttempts: 2 }));
+  expect(error.giveUp).toMatchObject({ attempts: 2, stoppedBy: "maxAttempts", limit: 2 });
+  expect(tell(error, "cli")).toMatch(/\(DescribeWorkflow: gave up after 2 attempts in \d+ ms\)$/);
+  expect(tell(error, "library")).toBe(error.message);
+});
+
+test("a 403 keeps what the server said as a field", async () => {
+  server.reply({ status: 403, body: { message: "No access - Error ID: 7x" } });
+  const error = await failure<ForbiddenError>(describeWorkflow({}));
+  expect(error.serverMessage).toBe("No access");
+  expect(error.errorId).toBe("7x");
+  server.reply({ status: 403 });
+  expect((await failure<ForbiddenError>(describeWorkflow({}))).serverMessage).toBeUndefined();
+});
+
+test("a bad option names itself and where it came from, told per front end", () => {
+  const fromEnv = catchError(() =>
+    createSeqeraClient({ env: { TOWER_ACCESS_TOKEN: "t", TOWER_API_ENDPOINT: "http://u:p@h" } }),
+  );
+  expect(fromEnv).toMatchObject({ option: "baseUrl", source: "TOWER_API_ENDPOINT" });
+  expect(fromEnv.message).toBe("Base URL must not contain credentials; pass the token as `token`.");
+  expect(tell(fromEnv, "cli")).toBe(
+    "TOWER_API_ENDPOINT must not hold credentials: put the access token in TOWER_ACCESS_TOKEN, and the URL without them.",
+  );
+  const fromOption = catchError(() =>
+    createSeqeraClient({ token: "t", baseUrl: "http://seqera.example", env: {} }),
+  );
+  expect(fromOption).toMatchObject({ option: "baseUrl", source: "option" });
+  expect(tell(fromOption, "action")).toContain("(the api_endpoint input)");
+  const noToken = catchError(() => createSeqeraClient({ env: {} }));
+  expect(noToken).toMatchObject({ option: "token", source: "TOWER_ACCESS_TOKEN" });
+  expect(tell(noToken, "cli")).toContain("TOWER_ACCESS_TOKEN is not set");
+  expect(
+    catchError(() => createSeqeraClient({ token: "t", env: {}, timeoutMs: -1 })),
+  ).toMatchObject({ option: "timeoutMs", source: undefined });
+});
+
+function catchError(run: () => unknown): ConfigurationError {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigurationError);
+    return error as ConfigurationError;
+  }
+  throw new Error("no error");
+}
