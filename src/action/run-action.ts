@@ -2,7 +2,7 @@
  * One step of the GitHub Action: launch (or relaunch) a run, optionally wait for it and follow
  * its log, then tell the job: outputs, a summary, annotations, and the step's exit code.
  */
-import type { LaunchResult, Run, SeqeraClient, Task } from "../index.js";
+import type { LaunchResult, Run, RunFailedError, SeqeraClient, Task } from "../index.js";
 import { DeadlineError, InterruptedError } from "../cli/cli-errors.js";
 import { clientOptions } from "../cli/client-options.js";
 import { withCommandScope, type CommandScope } from "../cli/command-scope.js";
@@ -10,8 +10,11 @@ import type { CliContext } from "../cli/context.js";
 import { formatMs } from "../cli/duration.js";
 import { EXIT, type ExitCode } from "../cli/exit-codes.js";
 import { createRedactor } from "../core/redact.js";
+import { ConfigurationError } from "../errors/configuration-error.js";
+import type { FetchFunction } from "../http/request.js";
+import { proxyFetch } from "../http/proxy.js";
 import { InputError, readInputs, type ActionInputs } from "./inputs.js";
-import { failedTaskTails, runSummary, type RunReport } from "./summary.js";
+import { notLaunchedSummary, runSummary, type RunReport, type TaskTail } from "./summary.js";
 import {
   addSummary,
   annotate,
@@ -30,6 +33,20 @@ export interface ActionIo extends StepIo, Pick<CliContext, "interrupts" | "stder
  */
 const CANCEL_MS = 5_000;
 
+/**
+ * A launch request already sent when `timeout` passes may have created the run: its answer is
+ * waited for this much longer (one attempt's default timeout), so that the run is named.
+ */
+export const LAUNCH_GRACE_MS = 30_000;
+
+/** Reading failed tasks' standard error for the summary, at most (within the step's signal). */
+const STDERR_MS = 10_000;
+/** Lines of each failed task's standard error read. */
+const STDERR_LINES = 10;
+
+/** After the step was stopped: the run's address or status, asked within this much. */
+const AFTER_STOP_MS = 2_000;
+
 /** A step's page shows its first ten error annotations: the run's, and nine failed tasks'. */
 const ANNOTATED_TASKS = 9;
 
@@ -42,21 +59,28 @@ export async function runAction(io: ActionIo): Promise<ExitCode> {
     inputs = await readInputs(io.env);
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
-    annotate(io, "error", `${TITLE}: bad input`, `${error.message} Nothing was launched.`);
-    setOutputs(io, { exitCode: String(EXIT.usage) });
-    return EXIT.usage;
+    return badInput(io, error.message);
   }
   for (const secret of inputs.secrets) mask(io, secret);
   const { createSeqeraClient } = await import("../index.js");
-  // As the CLI's client (Redis, proxies, plain http allowed), the token from its input too.
-  const client = createSeqeraClient(
-    clientOptions(
-      { url: inputs.endpoint, workspace: inputs.workspace },
-      { ...io.env, TOWER_ACCESS_TOKEN: inputs.token },
+  const launching = { sent: false };
+  let client: SeqeraClient;
+  try {
+    // As the CLI's client (Redis, proxies, plain http allowed), the token from its input too.
+    const env = { ...io.env, TOWER_ACCESS_TOKEN: inputs.token };
+    const options = clientOptions(
+      { url: inputs.endpoint, workspace: inputs.workspace, verbose: inputs.verbose },
+      env,
       io.stderr,
-    ),
-  );
-  const step = new Step(io, inputs, client);
+    );
+    options.fetch = watchLaunch(proxyFetch(env) ?? ((r, i) => globalThis.fetch(r, i)), launching);
+    client = createSeqeraClient(options);
+  } catch (error) {
+    // The environment's settings (a proxy variable, a package the bundle lacks).
+    if (!(error instanceof ConfigurationError)) throw error;
+    return badInput(io, error.message);
+  }
+  const step = new Step(io, inputs, client, launching);
   try {
     return await step.run();
   } finally {
@@ -64,20 +88,39 @@ export async function runAction(io: ActionIo): Promise<ExitCode> {
   }
 }
 
-/** The launch's answer, and the run's web address once known. */
-type Launched = LaunchResult & { url?: string };
+function badInput(io: StepIo, message: string): ExitCode {
+  const note = `${message} Nothing was launched.`;
+  annotate(io, "error", `${TITLE}: bad input`, note);
+  setOutputs(io, { exitCode: String(EXIT.usage) });
+  addSummary(io, notLaunchedSummary(note));
+  return EXIT.usage;
+}
+
+/** Notes when the launch request itself (`POST /workflow/launch`) goes on the wire. */
+function watchLaunch(fetch: FetchFunction, launching: { sent: boolean }): FetchFunction {
+  return (request, init) => {
+    if (request.method === "POST" && new URL(request.url).pathname.endsWith("/workflow/launch")) {
+      launching.sent = true;
+    }
+    return fetch(request, init);
+  };
+}
+
+/** The launch's answer, and where the run is shown once known. */
+type Launched = LaunchResult & { url?: string; workspaceId?: string; workspaceRef?: string };
 
 class Step {
   readonly #redact: (text: string) => string;
   #launched: Launched | undefined;
-  /** The run's workspace id, once its names were looked up for the URL. */
-  #workspaceId: string | undefined;
+  /** The run as last polled. */
+  #last: Run | undefined;
   readonly #started = Date.now();
 
   constructor(
     readonly io: ActionIo,
     readonly inputs: ActionInputs,
     readonly client: SeqeraClient,
+    readonly launching: { sent: boolean },
   ) {
     this.#redact = createRedactor(inputs.token);
   }
@@ -92,13 +135,17 @@ class Step {
               `The launch did not finish within the input timeout ${formatMs(inputs.timeoutMs!)}.`,
             ),
         );
-        const launched: Launched = await scope.shielded((signal) => this.#launch(signal));
+        const launched: Launched = await scope.shielded((signal) =>
+          this.#launch(this.#graceful(signal)),
+        );
         this.#launched = launched;
-        launched.url = await this.#runUrl(launched.workflowId, scope.signal);
+        // At once: a later step has the run's id whatever happens next (a cancelled job too).
+        setOutputs(io, { workflowId: launched.workflowId });
+        await this.#locate(launched, scope.signal);
         setOutputs(io, {
-          workflowId: launched.workflowId,
           workflowUrl: launched.url,
-          workspaceId: this.#workspaceId,
+          workspaceId: launched.workspaceId,
+          workspaceRef: launched.workspaceRef,
         });
         io.log(`Launched run ${launched.workflowId}${launched.url ? `: ${launched.url}` : ""}`);
         if (launched.createdLabels.length > 0) {
@@ -111,6 +158,29 @@ class Step {
     } catch (error) {
       return await this.#failed(error);
     }
+  }
+
+  /**
+   * The launch's signal: the deadline stops its look-ups at once, but not a launch request
+   * already sent (the service may have created the run): that one has LAUNCH_GRACE_MS more.
+   */
+  #graceful(signal: AbortSignal): AbortSignal {
+    const graceful = new AbortController();
+    signal.addEventListener(
+      "abort",
+      () => {
+        if (!(signal.reason instanceof DeadlineError && this.launching.sent)) {
+          graceful.abort(signal.reason);
+          return;
+        }
+        this.io.log(
+          `The timeout passed while the launch request was on its way: waiting up to ${formatMs(LAUNCH_GRACE_MS)} for its answer, so that the run is not lost.`,
+        );
+        setTimeout(() => graceful.abort(signal.reason), LAUNCH_GRACE_MS).unref();
+      },
+      { once: true },
+    );
+    return graceful.signal;
   }
 
   async #launch(signal: AbortSignal): Promise<LaunchResult> {
@@ -127,38 +197,44 @@ class Step {
 
   /**
    * The run's page in the web interface, as tw builds it: the API's host without `api.` and its
-   * path without `/api`, then the workspace's names (or the user's, for a personal run). Only
-   * the names are asked of the endpoint; a failure leaves the URL out, the run goes on.
+   * path without `/api`, then the workspace's names (or the user's, for a personal run), and
+   * the workspace as tw's `workspaceRef` names it. Only the names are asked of the endpoint
+   * (within a moment of its own once the step was stopped); a failure leaves them out.
    */
-  async #runUrl(workflowId: string, signal: AbortSignal): Promise<string | undefined> {
+  async #locate(launched: Launched, stepSignal: AbortSignal): Promise<void> {
     const { client, inputs } = this;
     const { find } = await import("../index.js");
+    const signal = stepSignal.aborted ? AbortSignal.timeout(AFTER_STOP_MS) : stepSignal;
     const web = new URL(client.config.baseUrl);
     web.hostname = web.hostname.replace(/^api\./, "");
     const root = `${web.origin}${web.pathname.replace(/\/+$/, "").replace(/\/api$/, "")}`;
     const part = encodeURIComponent;
+    const watch = `watch/${part(launched.workflowId)}`;
     try {
       if (inputs.workspace !== undefined) {
         const found = await find.workspace(client, inputs.workspace, { signal });
-        this.#workspaceId = String(found.workspaceId);
-        return `${root}/orgs/${part(found.orgName)}/workspaces/${part(found.workspaceName)}/watch/${part(workflowId)}`;
+        launched.workspaceId = String(found.workspaceId);
+        launched.workspaceRef = `[${found.orgName} / ${found.workspaceName}]`;
+        launched.url = `${root}/orgs/${part(found.orgName)}/workspaces/${part(found.workspaceName)}/${watch}`;
+        return;
       }
+      launched.workspaceRef = "user";
       const { user } = await client.GET("/user-info", { signal });
-      return `${root}/user/${part(user?.userName ?? "")}/watch/${part(workflowId)}`;
+      launched.url = `${root}/user/${part(user?.userName ?? "")}/${watch}`;
     } catch (error) {
-      if (signal.aborted) throw error;
+      if (stepSignal.aborted) return;
       annotate(this.io, "warning", TITLE, this.#message(error, "The run's web address"));
-      return undefined;
     }
   }
 
   async #waitForEnd(scope: CommandScope, workflowId: string): Promise<ExitCode> {
     const { client, inputs, io } = this;
-    const { followRunLog, waitForRun, WaitTimeoutError } = await import("../index.js");
+    const { followRunLog, waitForRun, RunFailedError, WaitTimeoutError } =
+      await import("../index.js");
     const { pollIntervalMs } = inputs;
-    let last: Run | undefined;
     scope.explainDeadline(
-      () => new WaitTimeoutError("run", workflowId, inputs.timeoutMs!, last?.status ?? undefined),
+      () =>
+        new WaitTimeoutError("run", workflowId, inputs.timeoutMs!, this.#last?.status ?? undefined),
     );
     if (inputs.followLog) {
       const resume = verbatim(io);
@@ -173,42 +249,79 @@ class Step {
         resume();
       }
     }
-    const run = await waitForRun(client, workflowId, {
-      pollIntervalMs,
-      signal: scope.signal,
-      onStatus: (seen) => {
-        last = seen;
-        io.log(`Run ${workflowId}: ${seen.status ?? "?"}`);
-      },
-    });
-    return this.#finish({ status: run.status ?? undefined, run }, EXIT.ok);
+    try {
+      const run = await waitForRun(client, workflowId, {
+        pollIntervalMs,
+        signal: scope.signal,
+        ...(inputs.wait === "RUNNING" && { until: ["RUNNING" as const] }),
+        onStatus: (seen) => {
+          this.#last = seen;
+          io.log(`Run ${workflowId}: ${seen.status ?? "?"}`);
+        },
+      });
+      return this.#finish({ status: run.status ?? undefined, run }, EXIT.ok);
+    } catch (error) {
+      if (!(error instanceof RunFailedError)) throw error;
+      return await this.#runFailed(error, scope.signal);
+    }
+  }
+
+  /**
+   * A run that ended FAILED, CANCELLED or UNKNOWN: its failed tasks' last lines of standard
+   * error read within the step's deadline and signals and STDERR_MS; tasks whose stderr could
+   * not be read in time are listed without it. The step stopped meanwhile exits as stopped.
+   */
+  async #runFailed(error: RunFailedError, stepSignal: AbortSignal): Promise<ExitCode> {
+    const { failedTasks } = await import("../index.js");
+    const { exitCodeFor } = await import("../cli/report-error.js");
+    let tasks: TaskTail[] = error.failedTasks;
+    let note: string | undefined;
+    try {
+      tasks = await failedTasks(this.client, error.workflowId, {
+        stderrLines: STDERR_LINES,
+        signal: AbortSignal.any([stepSignal, AbortSignal.timeout(STDERR_MS)]),
+      });
+    } catch (failure) {
+      const why = stepSignal.aborted
+        ? (stepSignal.reason as Error).message
+        : this.#message(failure, `not within ${formatMs(STDERR_MS)}`);
+      note = `The failed tasks' standard error was not read (${why.replace(/\.$/, "")}).`;
+    }
+    const stopped = stepSignal.reason instanceof InterruptedError;
+    const failed = this.inputs.failOnRunFailure;
+    const level = failed ? "error" : "warning";
+    annotate(this.io, level, TITLE, this.#redact(error.message));
+    for (const task of tasks.slice(0, ANNOTATED_TASKS)) {
+      const stderr = this.#redact((task.stderr ?? []).join("\n"));
+      annotate(this.io, level, taskTitle(task), stderr);
+    }
+    const code = stopped ? exitCodeFor(stepSignal.reason) : exitCodeFor(error);
+    this.#finish({ status: error.status, run: error.run, tasks, note }, code);
+    return failed || stopped ? code : EXIT.ok;
   }
 
   /** What went wrong, told to the job; the run cancelled first when asked and still going. */
   async #failed(error: unknown): Promise<ExitCode> {
-    const { RunFailedError, WaitTimeoutError } = await import("../index.js");
+    const { WaitTimeoutError } = await import("../index.js");
     const { exitCodeFor } = await import("../cli/report-error.js");
-    const code = exitCodeFor(error);
+    const diagnosed = await this.#diagnose(error);
+    const code = exitCodeFor(diagnosed);
     const workflowId = this.#launched?.workflowId;
-    if (error instanceof RunFailedError) {
-      const tasks = await failedTaskTails(this.client, error.workflowId, error.failedTasks);
-      const failed = this.inputs.failOnRunFailure;
-      const report = { status: error.status, run: error.run, tasks };
-      annotate(this.io, failed ? "error" : "warning", TITLE, this.#redact(error.message));
-      for (const task of tasks.slice(0, ANNOTATED_TASKS)) {
-        const stderr = this.#redact(task.stderr.join("\n"));
-        annotate(this.io, failed ? "error" : "warning", taskTitle(task.task), stderr);
-      }
-      this.#finish(report, code);
-      return failed ? code : EXIT.ok;
-    }
     const stopped =
       error instanceof InterruptedError ||
       error instanceof DeadlineError ||
       error instanceof WaitTimeoutError;
     if (workflowId === undefined) {
-      annotate(this.io, "error", TITLE, this.#message(error, "Nothing was launched"));
+      let note = this.#message(diagnosed, "Nothing was launched");
+      if (error instanceof DeadlineError && this.launching.sent) {
+        note = this.#message(
+          error,
+          `The launch request got no answer within ${formatMs(LAUNCH_GRACE_MS)} past the timeout: the service may have created the run${this.inputs.settings.runName ? ` (${this.inputs.settings.runName})` : ""}; look for it in the workspace's runs`,
+        );
+      }
+      annotate(this.io, "error", TITLE, note);
       setOutputs(this.io, { exitCode: String(code) });
+      addSummary(this.io, this.#redact(notLaunchedSummary(note)));
       return code;
     }
     let note =
@@ -222,9 +335,49 @@ class Step {
     } else if (stopped) {
       note += ` The run goes on (set cancel_run: true to cancel it when the step stops).`;
     }
+    status ??= this.#last?.status ?? (await this.#currentStatus(workflowId));
     annotate(this.io, "error", TITLE, note);
-    this.#finish({ status, note }, code);
+    this.#finish({ status, run: this.#last, note }, code);
     return code;
+  }
+
+  /**
+   * A failure told in the terms of what the step was given: a workspace the token's user does
+   * not have (its 403 is not the token refused, when the token is fine; an unknown name) is a
+   * bad workspace_id, listing the workspaces the user has.
+   */
+  async #diagnose(error: unknown): Promise<unknown> {
+    const { ForbiddenError, NameNotFoundError, listWorkspaces } = await import("../index.js");
+    const { workspace } = this.inputs;
+    const forbidden = error instanceof ForbiddenError && error.path !== "/user-info";
+    const unknown = error instanceof NameNotFoundError && error.kind === "workspace";
+    if (workspace === undefined || !(forbidden || unknown) || this.#launched) return error;
+    let names: string[];
+    try {
+      const signal = AbortSignal.timeout(AFTER_STOP_MS);
+      const workspaces = await listWorkspaces(this.client, { signal });
+      if (workspaces.some((w) => w.workspaceId === workspace)) return error;
+      names = workspaces.map((w) => `${w.orgName}/${w.workspaceName} (${w.workspaceId})`);
+    } catch {
+      // The token itself may be refused: the original error says so.
+      return error;
+    }
+    return new InputError(
+      `Input workspace_id ${workspace}: no such workspace among the token owner's: ${names.length ? names.join(", ") : "none (only the personal workspace; leave workspace_id empty)"}.`,
+    );
+  }
+
+  /** The run's status now, asked within a moment; undefined when it cannot be told. */
+  async #currentStatus(workflowId: string): Promise<string | undefined> {
+    try {
+      const { workflow } = await this.client.GET("/workflow/{workflowId}", {
+        params: { path: { workflowId } },
+        signal: AbortSignal.timeout(AFTER_STOP_MS),
+      });
+      return workflow?.status ?? undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   /** Cancels the run, within the few seconds a cancelled job has left; its status after. */
@@ -253,7 +406,8 @@ class Step {
       json: JSON.stringify({
         workflowId: launched.workflowId,
         workflowUrl: launched.url,
-        workspaceId: this.#workspaceId,
+        workspaceId: launched.workspaceId,
+        workspaceRef: launched.workspaceRef,
         status,
         exitStatus: run?.exitStatus ?? undefined,
         exitCode: code,
