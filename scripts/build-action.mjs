@@ -7,9 +7,10 @@
  *
  *   node scripts/build-action.mjs [outfile]   (default dist/action/index.mjs)
  *
- * Needs `generated/` (npm ci writes it). The optional peer dependencies (ioredis, undici, ajv)
- * are left out: their features (SEQERA_RATE_LIMIT_REDIS, HTTPS_PROXY, response validation) are
- * then a ConfigurationError naming the package, told as a bad input (docs/github-action.md).
+ * Needs `generated/` (npm ci writes it). undici is bundled, so that a runner behind a proxy
+ * (HTTPS_PROXY) is served as by the CLI; the other optional peer dependencies (ioredis, ajv) are
+ * left out: their features (SEQERA_RATE_LIMIT_REDIS, response validation) are then a
+ * ConfigurationError naming the package (docs/github-action.md).
  */
 import { existsSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -18,6 +19,32 @@ import { build } from "esbuild";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 export const DEFAULT_OUTFILE = join(root, "dist", "action", "index.mjs");
+
+const BUNDLED_PEER = "undici";
+
+/**
+ * The proxy's fetch (src/http/proxy.ts) checks that undici can be resolved before it imports it;
+ * in the bundle it always can: that module's `createRequire` answers for undici itself.
+ */
+const bundledPeer = {
+  name: "bundled-peer",
+  setup(builder) {
+    builder.onResolve({ filter: /^node:module$/ }, ({ importer }) =>
+      importer.endsWith(join("src", "http", "proxy.ts"))
+        ? { path: "bundled-peer", namespace: "bundled-peer" }
+        : undefined,
+    );
+    builder.onLoad({ filter: /.*/, namespace: "bundled-peer" }, () => ({
+      contents: `import { createRequire as nodeRequire } from "node:module";
+export function createRequire(from) {
+  const require = nodeRequire(from);
+  const resolve = (name, options) => (name === ${JSON.stringify(BUNDLED_PEER)} ? name : require.resolve(name, options));
+  return Object.assign((name) => require(name), require, { resolve });
+}`,
+      resolveDir: root,
+    }));
+  },
+};
 
 /** Builds the bundle into `outfile`; resolves with its size in bytes. */
 export async function buildAction(outfile = DEFAULT_OUTFILE) {
@@ -39,7 +66,8 @@ export async function buildAction(outfile = DEFAULT_OUTFILE) {
     legalComments: "eof",
     // yaml's ES build (its package gives Node the CommonJS one).
     alias: { yaml: "./node_modules/yaml/browser/index.js" },
-    external: Object.keys(pkg.peerDependencies ?? {}),
+    external: Object.keys(pkg.peerDependencies ?? {}).filter((name) => name !== BUNDLED_PEER),
+    plugins: [bundledPeer],
     // Bundled CommonJS code (none is expected) would need `require`: give it Node's.
     banner: {
       js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);',

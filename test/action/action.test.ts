@@ -1,5 +1,7 @@
 /** The action's entry against the emulator: see step.ts for how it is run. */
 import { once } from "node:events";
+import { createServer, type Server } from "node:http";
+import { connect, type AddressInfo, type Socket } from "node:net";
 import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { startEmulator, type Emulator } from "seqera-api-client/testing";
@@ -626,5 +628,41 @@ describe("what the job is told", () => {
       expect(step.summary).toContain("Seqera run: nothing launched");
       expect(step.summary).toContain("acme/genomics (42)");
     });
+  }
+});
+
+test("behind a proxy (HTTP_PROXY): every call goes through it, with the bundle's own undici", async () => {
+  // A CONNECT proxy that takes seqera.test (a host only it can reach) to the emulator.
+  const targets: string[] = [];
+  const sockets = new Set<Socket>();
+  const proxy: Server = createServer((_req, res) => res.writeHead(405).end());
+  proxy.on("connect", (req, client: Socket) => {
+    targets.push(req.url ?? "");
+    const upstream = connect(Number(new URL(moving.url).port), "127.0.0.1", () => {
+      client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+      client.pipe(upstream).pipe(client);
+    });
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on("error", () => {});
+    }
+  });
+  proxy.listen(0, "127.0.0.1");
+  await once(proxy, "listening");
+  const { port } = proxy.address() as AddressInfo;
+  const endpoint = moving.url.replace("127.0.0.1", "seqera.test");
+  try {
+    const step = await runStep(
+      moving,
+      { pipeline: "rnaseq", workspace_id: "acme/genomics", api_endpoint: endpoint },
+      { env: { HTTP_PROXY: `http://127.0.0.1:${port}`, SEQERA_ALLOW_INSECURE_HTTP: "1" } },
+    );
+    expect(step.code).toBe(EXIT.ok);
+    expect(step.outputs.workflowUrl).toMatch(/^http:\/\/seqera\.test:\d+\/orgs\/acme\//);
+    expect(targets.length).toBeGreaterThan(0);
+    expect(new Set(targets)).toEqual(new Set([new URL(endpoint).host]));
+  } finally {
+    for (const socket of sockets) socket.destroy();
+    proxy.close();
   }
 });
