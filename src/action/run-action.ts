@@ -37,7 +37,7 @@ const CANCEL_MS = 5_000;
  * A launch request already sent when `timeout` passes may have created the run: its answer is
  * waited for this much longer (one attempt's default timeout), so that the run is named.
  */
-export const LAUNCH_GRACE_MS = 30_000;
+const LAUNCH_GRACE_MS = 30_000;
 
 /** Reading failed tasks' standard error for the summary, at most (within the step's signal). */
 const STDERR_MS = 10_000;
@@ -276,15 +276,18 @@ class Step {
     const { exitCodeFor } = await import("../cli/report-error.js");
     let tasks: TaskTail[] = error.failedTasks;
     let note: string | undefined;
+    const cap = AbortSignal.timeout(STDERR_MS);
     try {
       tasks = await failedTasks(this.client, error.workflowId, {
         stderrLines: STDERR_LINES,
-        signal: AbortSignal.any([stepSignal, AbortSignal.timeout(STDERR_MS)]),
+        signal: AbortSignal.any([stepSignal, cap]),
       });
     } catch (failure) {
       const why = stepSignal.aborted
         ? (stepSignal.reason as Error).message
-        : this.#message(failure, `not within ${formatMs(STDERR_MS)}`);
+        : cap.aborted
+          ? `not within ${formatMs(STDERR_MS)}`
+          : this.#message(failure, "reading it failed");
       note = `The failed tasks' standard error was not read (${why.replace(/\.$/, "")}).`;
     }
     const stopped = stepSignal.reason instanceof InterruptedError;

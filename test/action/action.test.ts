@@ -573,6 +573,20 @@ describe("a failed run whose tasks' standard error cannot be read", () => {
     }
   });
 
+  test("refused: the run's failure reported all the same, the summary saying why", async () => {
+    moving.setHandler("DownloadWorkflowTaskLog", () => ({ status: 403, body: {} }));
+    try {
+      const step = await runStep(moving, failing);
+      expect(step.code).toBe(EXIT.runFailed);
+      expect(step.summary).toContain("| STAR_ALIGN | 137 |");
+      expect(step.summary).toMatch(
+        /The failed tasks' standard error was not read \(reading it failed: .*403/,
+      );
+    } finally {
+      moving.clearHandlers();
+    }
+  });
+
   test("SIGINT meanwhile: exit 130 with the summary and outputs", async () => {
     const download = arrival();
     moving.setHandler("DownloadWorkflowTaskLog", () => {
