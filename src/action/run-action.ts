@@ -11,9 +11,10 @@ import { formatMs } from "../cli/duration.js";
 import { EXIT, type ExitCode } from "../cli/exit-codes.js";
 import { createRedactor } from "../core/redact.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
-import type { FetchFunction } from "../http/request.js";
 import { proxyFetch } from "../http/proxy.js";
 import { InputError, readInputs, type ActionInputs } from "./inputs.js";
+import { gracefulSignal, LAUNCH_GRACE_MS, watchLaunch, type LaunchWatch } from "./launch-grace.js";
+import { runPlace, workspaceNotFound, type RunPlace } from "./run-place.js";
 import { notLaunchedSummary, runSummary, type RunReport, type TaskTail } from "./summary.js";
 import {
   addSummary,
@@ -32,12 +33,6 @@ export interface ActionIo extends StepIo, Pick<CliContext, "interrupts" | "stder
  * 7.5 s after SIGINT (a second signal ends the step at once) and kills it 2.5 s later.
  */
 const CANCEL_MS = 5_000;
-
-/**
- * A launch request already sent when `timeout` passes may have created the run: its answer is
- * waited for this much longer (one attempt's default timeout), so that the run is named.
- */
-const LAUNCH_GRACE_MS = 30_000;
 
 /** Reading failed tasks' standard error for the summary, at most (within the step's signal). */
 const STDERR_MS = 10_000;
@@ -63,7 +58,7 @@ export async function runAction(io: ActionIo): Promise<ExitCode> {
   }
   for (const secret of inputs.secrets) mask(io, secret);
   const { createSeqeraClient } = await import("../index.js");
-  const launching = { sent: false };
+  const launching: LaunchWatch = { sent: false };
   let client: SeqeraClient;
   try {
     // As the CLI's client (Redis, proxies, plain http allowed), the token from its input too.
@@ -96,18 +91,8 @@ function badInput(io: StepIo, message: string): ExitCode {
   return EXIT.usage;
 }
 
-/** Notes when the launch request itself (`POST /workflow/launch`) goes on the wire. */
-function watchLaunch(fetch: FetchFunction, launching: { sent: boolean }): FetchFunction {
-  return (request, init) => {
-    if (request.method === "POST" && new URL(request.url).pathname.endsWith("/workflow/launch")) {
-      launching.sent = true;
-    }
-    return fetch(request, init);
-  };
-}
-
 /** The launch's answer, and where the run is shown once known. */
-type Launched = LaunchResult & { url?: string; workspaceId?: string; workspaceRef?: string };
+type Launched = LaunchResult & Partial<RunPlace>;
 
 class Step {
   readonly #redact: (text: string) => string;
@@ -120,7 +105,7 @@ class Step {
     readonly io: ActionIo,
     readonly inputs: ActionInputs,
     readonly client: SeqeraClient,
-    readonly launching: { sent: boolean },
+    readonly launching: LaunchWatch,
   ) {
     this.#redact = createRedactor(inputs.token);
   }
@@ -136,12 +121,12 @@ class Step {
             ),
         );
         const launched: Launched = await scope.shielded((signal) =>
-          this.#launch(this.#graceful(signal)),
+          this.#launch(gracefulSignal(signal, this.launching, io.log)),
         );
         this.#launched = launched;
         // At once: a later step has the run's id whatever happens next (a cancelled job too).
         setOutputs(io, { workflowId: launched.workflowId });
-        await this.#locate(launched, scope.signal);
+        await this.#place(launched, scope.signal);
         setOutputs(io, {
           workflowUrl: launched.url,
           workspaceId: launched.workspaceId,
@@ -160,29 +145,6 @@ class Step {
     }
   }
 
-  /**
-   * The launch's signal: the deadline stops its look-ups at once, but not a launch request
-   * already sent (the service may have created the run): that one has LAUNCH_GRACE_MS more.
-   */
-  #graceful(signal: AbortSignal): AbortSignal {
-    const graceful = new AbortController();
-    signal.addEventListener(
-      "abort",
-      () => {
-        if (!(signal.reason instanceof DeadlineError && this.launching.sent)) {
-          graceful.abort(signal.reason);
-          return;
-        }
-        this.io.log(
-          `The timeout passed while the launch request was on its way: waiting up to ${formatMs(LAUNCH_GRACE_MS)} for its answer, so that the run is not lost.`,
-        );
-        setTimeout(() => graceful.abort(signal.reason), LAUNCH_GRACE_MS).unref();
-      },
-      { once: true },
-    );
-    return graceful.signal;
-  }
-
   async #launch(signal: AbortSignal): Promise<LaunchResult> {
     const { inputs, client } = this;
     const { launchPipeline, relaunchRun } = await import("../index.js");
@@ -196,31 +158,14 @@ class Step {
   }
 
   /**
-   * The run's page in the web interface, as tw builds it: the API's host without `api.` and its
-   * path without `/api`, then the workspace's names (or the user's, for a personal run), and
-   * the workspace as tw's `workspaceRef` names it. Only the names are asked of the endpoint
-   * (within a moment of its own once the step was stopped); a failure leaves them out.
+   * Where the run is shown (its outputs workflowUrl, workspaceId, workspaceRef): asked within a
+   * moment of its own once the step was stopped; a failure leaves them out.
    */
-  async #locate(launched: Launched, stepSignal: AbortSignal): Promise<void> {
-    const { client, inputs } = this;
-    const { find } = await import("../index.js");
+  async #place(launched: Launched, stepSignal: AbortSignal): Promise<void> {
     const signal = stepSignal.aborted ? AbortSignal.timeout(AFTER_STOP_MS) : stepSignal;
-    const web = new URL(client.config.baseUrl);
-    web.hostname = web.hostname.replace(/^api\./, "");
-    const root = `${web.origin}${web.pathname.replace(/\/+$/, "").replace(/\/api$/, "")}`;
-    const part = encodeURIComponent;
-    const watch = `watch/${part(launched.workflowId)}`;
     try {
-      if (inputs.workspace !== undefined) {
-        const found = await find.workspace(client, inputs.workspace, { signal });
-        launched.workspaceId = String(found.workspaceId);
-        launched.workspaceRef = `[${found.orgName} / ${found.workspaceName}]`;
-        launched.url = `${root}/orgs/${part(found.orgName)}/workspaces/${part(found.workspaceName)}/${watch}`;
-        return;
-      }
-      launched.workspaceRef = "user";
-      const { user } = await client.GET("/user-info", { signal });
-      launched.url = `${root}/user/${part(user?.userName ?? "")}/${watch}`;
+      const place = await runPlace(this.client, this.inputs.workspace, launched.workflowId, signal);
+      Object.assign(launched, place);
     } catch (error) {
       if (stepSignal.aborted) return;
       annotate(this.io, "warning", TITLE, this.#message(error, "The run's web address"));
@@ -305,28 +250,15 @@ class Step {
 
   /** What went wrong, told to the job; the run cancelled first when asked and still going. */
   async #failed(error: unknown): Promise<ExitCode> {
+    if (this.#launched === undefined) return await this.#notLaunched(error);
     const { WaitTimeoutError } = await import("../index.js");
     const { exitCodeFor } = await import("../cli/report-error.js");
-    const diagnosed = await this.#diagnose(error);
-    const code = exitCodeFor(diagnosed);
-    const workflowId = this.#launched?.workflowId;
+    const code = exitCodeFor(error);
+    const { workflowId } = this.#launched;
     const stopped =
       error instanceof InterruptedError ||
       error instanceof DeadlineError ||
       error instanceof WaitTimeoutError;
-    if (workflowId === undefined) {
-      let note = this.#message(diagnosed, "Nothing was launched");
-      if (error instanceof DeadlineError && this.launching.sent) {
-        note = this.#message(
-          error,
-          `The launch request got no answer within ${formatMs(LAUNCH_GRACE_MS)} past the timeout: the service may have created the run${this.inputs.settings.runName ? ` (${this.inputs.settings.runName})` : ""}; look for it in the workspace's runs`,
-        );
-      }
-      annotate(this.io, "error", TITLE, note);
-      setOutputs(this.io, { exitCode: String(code) });
-      addSummary(this.io, this.#redact(notLaunchedSummary(note)));
-      return code;
-    }
     let note =
       error instanceof InterruptedError
         ? `Run ${workflowId}: the step was stopped by ${error.signal} (the job was cancelled).`
@@ -344,30 +276,25 @@ class Step {
     return code;
   }
 
-  /**
-   * A failure told in the terms of what the step was given: a workspace the token's user does
-   * not have (its 403 is not the token refused, when the token is fine; an unknown name) is a
-   * bad workspace_id, listing the workspaces the user has.
-   */
-  async #diagnose(error: unknown): Promise<unknown> {
-    const { ForbiddenError, NameNotFoundError, listWorkspaces } = await import("../index.js");
-    const { workspace } = this.inputs;
-    const forbidden = error instanceof ForbiddenError && error.path !== "/user-info";
-    const unknown = error instanceof NameNotFoundError && error.kind === "workspace";
-    if (workspace === undefined || !(forbidden || unknown) || this.#launched) return error;
-    let names: string[];
-    try {
-      const signal = AbortSignal.timeout(AFTER_STOP_MS);
-      const workspaces = await listWorkspaces(this.client, { signal });
-      if (workspaces.some((w) => w.workspaceId === workspace)) return error;
-      names = workspaces.map((w) => `${w.orgName}/${w.workspaceName} (${w.workspaceId})`);
-    } catch {
-      // The token itself may be refused: the original error says so.
-      return error;
+  /** A failure before any run existed: told in the inputs' terms, with a summary. */
+  async #notLaunched(error: unknown): Promise<ExitCode> {
+    const { exitCodeFor } = await import("../cli/report-error.js");
+    const { inputs } = this;
+    const signal = AbortSignal.timeout(AFTER_STOP_MS);
+    const told = await workspaceNotFound(this.client, inputs.workspace, error, signal);
+    let note = this.#message(told, "Nothing was launched");
+    if (error instanceof DeadlineError && this.launching.sent) {
+      const named = inputs.settings.runName ? ` (${inputs.settings.runName})` : "";
+      note = this.#message(
+        error,
+        `The launch request got no answer within ${formatMs(LAUNCH_GRACE_MS)} past the timeout: the service may have created the run${named}; look for it in the workspace's runs`,
+      );
     }
-    return new InputError(
-      `Input workspace_id ${workspace}: no such workspace among the token owner's: ${names.length ? names.join(", ") : "none (only the personal workspace; leave workspace_id empty)"}.`,
-    );
+    const code = exitCodeFor(told);
+    annotate(this.io, "error", TITLE, note);
+    setOutputs(this.io, { exitCode: String(code) });
+    addSummary(this.io, this.#redact(notLaunchedSummary(note)));
+    return code;
   }
 
   /** The run's status now, asked within a moment; undefined when it cannot be told. */
