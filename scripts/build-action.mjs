@@ -7,10 +7,9 @@
  *
  *   node scripts/build-action.mjs [outfile]   (default dist/action/index.mjs)
  *
- * Needs `generated/` (npm ci writes it). undici is bundled, so that a runner behind a proxy
- * (HTTPS_PROXY) is served as by the CLI; the other optional peer dependencies (ioredis, ajv) are
- * left out: their features (SEQERA_RATE_LIMIT_REDIS, response validation) are then a
- * ConfigurationError naming the package (docs/github-action.md).
+ * Needs `generated/` (npm ci writes it). undici and ioredis are bundled, so that a runner behind
+ * a proxy (HTTPS_PROXY) or sharing the rate limit through Redis (SEQERA_RATE_LIMIT_REDIS) is
+ * served as by the CLI; response validation's ajv is left out (the Action does not validate).
  */
 import { existsSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -20,27 +19,42 @@ import { build } from "esbuild";
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 export const DEFAULT_OUTFILE = join(root, "dist", "action", "index.mjs");
 
-const BUNDLED_PEER = "undici";
+/** The optional peer dependencies bundled: proxies (HTTPS_PROXY) and Redis (SEQERA_RATE_LIMIT_REDIS). */
+const BUNDLED_PEERS = ["undici", "ioredis"];
+const OPTIONAL = join(root, "src", "core", "optional-dependency.ts");
 
 /**
- * The proxy's fetch (src/http/proxy.ts) checks that undici can be resolved before it imports it;
- * in the bundle it always can: that module's `createRequire` answers for undici itself.
+ * The library finds an optional peer dependency at run time: the proxy's fetch
+ * (src/http/proxy.ts) checks that undici resolves before importing it, and importOptional
+ * (src/core/optional-dependency.ts) imports a package by a name it is given, which esbuild
+ * cannot follow. In the bundle, both answer for the bundled peers from the bundle itself.
  */
-const bundledPeer = {
-  name: "bundled-peer",
+const bundledPeers = {
+  name: "bundled-peers",
   setup(builder) {
+    const known = JSON.stringify(BUNDLED_PEERS);
     builder.onResolve({ filter: /^node:module$/ }, ({ importer }) =>
       importer.endsWith(join("src", "http", "proxy.ts"))
-        ? { path: "bundled-peer", namespace: "bundled-peer" }
+        ? { path: "node:module", namespace: "bundled-peers" }
         : undefined,
     );
-    builder.onLoad({ filter: /.*/, namespace: "bundled-peer" }, () => ({
+    builder.onResolve({ filter: /optional-dependency\.js$/ }, () => ({
+      path: "optional-dependency",
+      namespace: "bundled-peers",
+    }));
+    builder.onLoad({ filter: /^node:module$/, namespace: "bundled-peers" }, () => ({
       contents: `import { createRequire as nodeRequire } from "node:module";
 export function createRequire(from) {
   const require = nodeRequire(from);
-  const resolve = (name, options) => (name === ${JSON.stringify(BUNDLED_PEER)} ? name : require.resolve(name, options));
+  const resolve = (name, options) => (${known}.includes(name) ? name : require.resolve(name, options));
   return Object.assign((name) => require(name), require, { resolve });
 }`,
+      resolveDir: root,
+    }));
+    builder.onLoad({ filter: /^optional-dependency$/, namespace: "bundled-peers" }, () => ({
+      contents: `import { importOptional as fromNode } from ${JSON.stringify(OPTIONAL)};
+const bundled = { ${BUNDLED_PEERS.map((name) => `${JSON.stringify(name)}: () => import(${JSON.stringify(name)})`).join(", ")} };
+export const importOptional = (name, ...rest) => (bundled[name] ?? (() => fromNode(name, ...rest)))();`,
       resolveDir: root,
     }));
   },
@@ -66,8 +80,10 @@ export async function buildAction(outfile = DEFAULT_OUTFILE) {
     legalComments: "eof",
     // yaml's ES build (its package gives Node the CommonJS one).
     alias: { yaml: "./node_modules/yaml/browser/index.js" },
-    external: Object.keys(pkg.peerDependencies ?? {}).filter((name) => name !== BUNDLED_PEER),
-    plugins: [bundledPeer],
+    external: Object.keys(pkg.peerDependencies ?? {}).filter(
+      (name) => !BUNDLED_PEERS.includes(name),
+    ),
+    plugins: [bundledPeers],
     // Bundled CommonJS code (none is expected) would need `require`: give it Node's.
     banner: {
       js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);',

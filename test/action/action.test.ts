@@ -11,6 +11,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { INPUT_DEFAULTS, INPUT_NAMES } from "../../src/action/inputs.js";
 import { EXIT } from "../../src/cli/exit-codes.js";
 import { root, runCommand, startCli } from "../cli/cli.js";
+import { startRedis } from "../limits/processes.js";
 import {
   actionMain,
   collect,
@@ -678,5 +679,27 @@ test("behind a proxy (HTTP_PROXY): every call goes through it, with the bundle's
   } finally {
     for (const socket of sockets) socket.destroy();
     proxy.close();
+  }
+});
+
+test("SEQERA_RATE_LIMIT_REDIS: the token's budget kept in Redis, with the bundle's own ioredis", async () => {
+  // Needs redis-server: fails without it, saying so (.ci/run installs it).
+  const redis = await startRedis();
+  try {
+    const step = await runStep(
+      moving,
+      { pipeline: "rnaseq", workspace_id: "acme/genomics" },
+      { env: { SEQERA_RATE_LIMIT_REDIS: redis.url } },
+    );
+    expect(step.code).toBe(EXIT.ok);
+    const { Redis } = await import("ioredis");
+    const client = new Redis(redis.url);
+    try {
+      expect((await client.keys("*")).length).toBeGreaterThan(0);
+    } finally {
+      client.disconnect();
+    }
+  } finally {
+    await redis.stop();
   }
 });
