@@ -11,7 +11,7 @@
  * a proxy (HTTPS_PROXY) or sharing the rate limit through Redis (SEQERA_RATE_LIMIT_REDIS) is
  * served as by the CLI; response validation's ajv is left out (the Action does not validate).
  */
-import { existsSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -66,8 +66,9 @@ export async function buildAction(outfile = DEFAULT_OUTFILE) {
     throw new Error("generated/ is missing: run `npm ci` (or `npm run generate`) first.");
   }
   const pkg = (await import(join(root, "package.json"), { with: { type: "json" } })).default;
-  await build({
+  const { metafile } = await build({
     absWorkingDir: root,
+    metafile: true,
     entryPoints: ["src/action/main.ts"],
     outfile,
     bundle: true,
@@ -90,7 +91,26 @@ export async function buildAction(outfile = DEFAULT_OUTFILE) {
     },
     logLevel: "warning",
   });
+  writeLicenses(metafile, join(dirname(outfile), LICENSES));
   return statSync(outfile).size;
+}
+
+/** Beside the bundle: the license of each package bundled in it (their terms ask for it). */
+export const LICENSES = "THIRD_PARTY_LICENSES.txt";
+
+function writeLicenses(metafile, file) {
+  const packages = new Set();
+  for (const input of Object.keys(metafile.inputs)) {
+    const found = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input);
+    if (found) packages.add(found[1]);
+  }
+  const texts = [...packages].sort().map((name) => {
+    const dir = join(root, "node_modules", name);
+    const license = readdirSync(dir).find((f) => /^licen[cs]e/i.test(f));
+    if (!license) throw new Error(`${name} is bundled but has no license file in ${dir}`);
+    return `${name}\n\n${readFileSync(join(dir, license), "utf8").trim()}\n`;
+  });
+  writeFileSync(file, texts.join(`\n${"-".repeat(72)}\n\n`));
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
