@@ -115,7 +115,8 @@ export async function readInputs(env: Env): Promise<ActionInputs> {
 async function read(env: Env): Promise<ActionInputs> {
   const input = (name: InputName) =>
     env[inputVariable(name)]?.trim() || INPUT_DEFAULTS[name] || undefined;
-  const flag = (name: InputName, fallback: boolean) => booleanInput(name, input(name), fallback);
+  // Every true/false input has its default in INPUT_DEFAULTS.
+  const flag = (name: InputName) => booleanInput(name, input(name) ?? "");
   const duration = (name: InputName) => {
     const text = input(name);
     return text === undefined ? undefined : parseDuration(`Input ${name}`, text);
@@ -147,7 +148,7 @@ async function read(env: Env): Promise<ActionInputs> {
   if (workspace !== undefined) asInput(() => checkWorkspace(workspace, workspaceFrom));
 
   const relaunch = input("relaunch");
-  const resume = flag("resume", true);
+  const resume = flag("resume");
   const named = input("pipeline");
   if (relaunch !== undefined && resume && named !== undefined) {
     throw new InputError(
@@ -186,7 +187,7 @@ async function read(env: Env): Promise<ActionInputs> {
           )
         : undefined;
 
-  const followLog = flag("follow_log", false);
+  const followLog = flag("follow_log");
   const redis = env[REDIS_ENV]?.trim();
   const redisPassword = redis && URL.canParse(redis) ? new URL(redis).password : "";
   return {
@@ -208,13 +209,13 @@ async function read(env: Env): Promise<ActionInputs> {
       configText: input("nextflow_config"),
       preRunScript: input("pre_run_script"),
     },
-    wait: followLog ? "end" : waitInput(input("wait")),
+    wait: followLog ? "end" : waitInput(input("wait") ?? ""),
     followLog,
-    verbose: flag("verbose", false),
+    verbose: flag("verbose"),
     timeoutMs: duration("timeout"),
     pollIntervalMs: duration("poll_interval"),
-    failOnRunFailure: flag("fail_on_run_failure", true),
-    cancelRun: flag("cancel_run", false),
+    failOnRunFailure: flag("fail_on_run_failure"),
+    cancelRun: flag("cancel_run"),
     secrets: [token, ...(redisPassword ? [decodeURIComponent(redisPassword)] : [])],
   };
 }
@@ -236,17 +237,16 @@ function asInput(check: () => unknown, prefix = ""): void {
   }
 }
 
-function waitInput(text: string | undefined): ActionInputs["wait"] {
-  const status = WAIT_STATUSES.find((s) => s === text?.toUpperCase());
+function waitInput(text: string): ActionInputs["wait"] {
+  const status = WAIT_STATUSES.find((s) => s === text.toUpperCase());
   if (status === "SUBMITTED") return false;
   if (status === "RUNNING") return status;
   if (status === "SUCCEEDED") return "end";
-  return booleanInput("wait", text, false) ? "end" : false;
+  return booleanInput("wait", text) ? "end" : false;
 }
 
-/** As the runner's own actions read them: YAML 1.2's core booleans; empty is the default. */
-function booleanInput(name: InputName, text: string | undefined, fallback: boolean): boolean {
-  if (text === undefined) return fallback;
+/** As the runner's own actions read them: YAML 1.2's core booleans. */
+function booleanInput(name: InputName, text: string): boolean {
   if (["true", "True", "TRUE"].includes(text)) return true;
   if (["false", "False", "FALSE"].includes(text)) return false;
   const statuses = name === "wait" ? `, or a status: ${WAIT_STATUSES.join(", ")}` : "";

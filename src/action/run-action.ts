@@ -71,7 +71,7 @@ export async function runAction(io: ActionIo): Promise<ExitCode> {
     options.fetch = watchLaunch(proxyFetch(env) ?? ((r, i) => globalThis.fetch(r, i)), launching);
     client = createSeqeraClient(options);
   } catch (error) {
-    // The environment's settings (a proxy variable, a package the bundle lacks).
+    // The environment's settings the inputs do not cover (a malformed HTTPS_PROXY).
     if (!(error instanceof ConfigurationError)) throw error;
     return badInput(io, error.message);
   }
