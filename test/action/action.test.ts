@@ -2,7 +2,7 @@
 import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import { connect, type AddressInfo, type Socket } from "node:net";
-import { readFile, rm } from "node:fs/promises";
+import { readdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { startEmulator, type Emulator } from "seqera-api-client/testing";
 import { parse } from "yaml";
@@ -146,7 +146,12 @@ describe("a run that succeeds", () => {
   });
 
   test("without wait: the run's id and URL at once, status SUBMITTED; the pipeline defaults to the repository", async () => {
-    // The bundle alone, as a runner with production settings and scripts off starts it.
+    // The bundle alone (no node_modules, no schema beside it), as a runner with production
+    // settings and scripts off starts it.
+    expect((await readdir(path.dirname(main))).sort()).toEqual([
+      "THIRD_PARTY_LICENSES.txt",
+      "index.mjs",
+    ]);
     const step = await runStep(
       moving,
       { workspace_id: "42" },
