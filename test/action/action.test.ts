@@ -71,11 +71,11 @@ const seed = {
 };
 
 beforeAll(async () => {
-  [main, moving, still, dir] = await Promise.all([
-    actionMain(),
+  dir = await stepsDir();
+  [main, moving, still] = await Promise.all([
+    actionMain(dir),
     startEmulator({ seed, autoAdvance: true }),
     startEmulator({ seed }),
-    stepsDir(),
   ]);
 });
 afterAll(async () => {

@@ -4,29 +4,34 @@
  * by node with every input as INPUT_<NAME> (its action.yml default, or empty), GITHUB_OUTPUT
  * and GITHUB_STEP_SUMMARY files, GITHUB_ACTIONS=true.
  */
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Emulator } from "seqera-api-client/testing";
-import { afterAll, expect } from "vitest";
+import { expect } from "vitest";
 import { INPUT_DEFAULTS, INPUT_NAMES, inputVariable } from "../../src/action/inputs.js";
 import { root, runCommand } from "../cli/cli.js";
 
-let bundle: Promise<string> | undefined;
+const bundles = new Map<string, Promise<string>>();
 
-/** The action's bundle, built once per test file by `node scripts/build-action.mjs <file>`. */
-export function actionMain(): Promise<string> {
-  bundle ??= (async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), "seqera-action-bundle-"));
-    afterAll(() => rm(dir, { recursive: true, force: true }));
-    const file = path.join(dir, "index.mjs");
-    const built = await runCommand(process.execPath, ["scripts/build-action.mjs", file], {
-      cwd: root,
-      limitMs: 60_000,
-    });
-    if (built.code !== 0) throw new Error(`scripts/build-action.mjs failed: ${built.stderr}`);
-    return file;
-  })();
+/**
+ * The action's bundle, built by `node scripts/build-action.mjs` into `<dir>/bundle/` (once per
+ * steps folder, which its caller removes): a folder with nothing else in it.
+ */
+export function actionMain(dir: string): Promise<string> {
+  let bundle = bundles.get(dir);
+  if (!bundle) {
+    bundle = (async () => {
+      const file = path.join(dir, "bundle", "index.mjs");
+      const built = await runCommand(process.execPath, ["scripts/build-action.mjs", file], {
+        cwd: root,
+        limitMs: 60_000,
+      });
+      if (built.code !== 0) throw new Error(`scripts/build-action.mjs failed: ${built.stderr}`);
+      return file;
+    })();
+    bundles.set(dir, bundle);
+  }
   return bundle;
 }
 
@@ -84,7 +89,7 @@ export async function runStep(
   options: { cwd?: string; env?: Record<string, string> } = {},
 ): Promise<Step> {
   const { env, files } = await stepEnv(dir, emulator, inputs);
-  const result = await runCommand(process.execPath, [await actionMain()], {
+  const result = await runCommand(process.execPath, [await actionMain(dir)], {
     env: { ...env, ...options.env },
     cwd: options.cwd,
     limitMs: 50_000,
