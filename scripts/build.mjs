@@ -5,9 +5,9 @@
  *   consumers see, come from it unchanged; those no public type reaches are removed.
  * - esbuild bundles the JavaScript in two builds: the main entry into one module (dist/src/
  *   index.js), and the CLI and `./testing` with their shared and lazily imported code in
- *   dist/src/chunks/; the client and the error classes they use come from the main entry. A
- *   third, the GitHub Action's entry, goes to dist/action/ (action.yml runs it; not packed). The
- *   compiled modules the bundles replace are removed. Dependencies stay external, except
+ *   dist/src/chunks/; the client and the error classes they use come from the main entry. The
+ *   compiled modules the bundles replace are removed (the GitHub Action's among them: its bundle
+ *   is scripts/build-action.mjs's). Dependencies stay external, except
  *   `yaml`, bundled once into dist/src/chunks/yaml.js, which only YAML params load (its 1.4 MB
  *   package would otherwise be installed by every consumer), and `leven`, `openapi-fetch` and
  *   `jsonc-parser`, bundled with their users (each package an import resolves adds to its
@@ -127,12 +127,6 @@ const results = [
   yaml,
   await build(options(["index.js"], [])),
   await build(options(["testing/index.js", "cli/main.js"], [mainEntry])),
-  // The GitHub Action's entry (action.yml), in its own folder: the package does not ship it.
-  await build({
-    ...options(["action/main.js"], [mainEntry]),
-    outdir: join(dist, "action"),
-    outbase: join(dist, "src", "action"),
-  }),
 ];
 
 // The compiled modules now inside a bundle: gone, their .d.ts stay.

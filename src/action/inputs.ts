@@ -4,7 +4,11 @@
  */
 import type { LaunchSettings } from "../automation/launch.js";
 import { UsageError } from "../errors/cli-errors.js";
-import { allowsInsecureHttp, checkEndpoint, REDIS_ENV } from "../cli/client-options.js";
+import { workspace as checkWorkspace } from "../config/checks.js";
+import { resolveConfig, type SeqeraClientOptions } from "../config/config.js";
+import { ConfigurationError } from "../errors/configuration-error.js";
+import { allowsInsecureHttp, REDIS_ENV } from "../cli/client-options.js";
+import { toldFor } from "../errors/settings.js";
 import { parseDuration } from "../cli/duration.js";
 import { readUtf8File } from "../cli/input-text.js";
 import { parseParams } from "../cli/launch-options.js";
@@ -35,9 +39,30 @@ export const INPUT_NAMES = [
   "cancel_run",
   "access_token",
   "api_endpoint",
+  "verbose",
 ] as const;
 
 export type InputName = (typeof INPUT_NAMES)[number];
+
+/**
+ * The defaults action.yml declares (a test holds the two to each other); an input left empty
+ * takes them too. The others default to what the environment says (TOWER_*, the repository).
+ */
+export const INPUT_DEFAULTS: Partial<Record<InputName, string>> = {
+  resume: "true",
+  wait: "false",
+  follow_log: "false",
+  poll_interval: "5s",
+  fail_on_run_failure: "true",
+  cancel_run: "false",
+  verbose: "false",
+};
+
+/**
+ * What `wait` takes besides true and false: action-tower-launch's values (it passed them to
+ * `tw launch --wait=<status>`), the statuses a launched run reaches in this order.
+ */
+const WAIT_STATUSES = ["SUBMITTED", "RUNNING", "SUCCEEDED"] as const;
 
 /** What the step was asked to do, every input checked. */
 export interface ActionInputs {
@@ -52,8 +77,10 @@ export interface ActionInputs {
   relaunch: string | undefined;
   resume: boolean;
   settings: Omit<LaunchSettings, "workspaceId" | "wait" | "signal">;
-  /** Wait for the run to end (follow_log waits too). */
-  wait: boolean;
+  /** Wait for the run to end (follow_log waits too), or until it is RUNNING; false: no wait. */
+  wait: false | "end" | "RUNNING";
+  /** Log every API call (method, path template, status, time) to the job's log. */
+  verbose: boolean;
   followLog: boolean;
   timeoutMs: number | undefined;
   pollIntervalMs: number | undefined;
@@ -63,8 +90,11 @@ export interface ActionInputs {
   secrets: string[];
 }
 
-/** An input that cannot be used as given; the message names it and says what it takes. */
-export class InputError extends Error {}
+/**
+ * An input that cannot be used as given; the message names it and says what it takes. A
+ * UsageError: exit code 2, as the CLI's bad flags.
+ */
+export class InputError extends UsageError {}
 InputError.prototype.name = "InputError";
 
 /** The runner's name for an input's variable: spaces become `_`, letters upper case. */
@@ -84,8 +114,10 @@ export async function readInputs(env: Env): Promise<ActionInputs> {
 }
 
 async function read(env: Env): Promise<ActionInputs> {
-  const input = (name: InputName) => env[inputVariable(name)]?.trim() || undefined;
-  const flag = (name: InputName, fallback: boolean) => booleanInput(name, input(name), fallback);
+  const input = (name: InputName) =>
+    env[inputVariable(name)]?.trim() || INPUT_DEFAULTS[name] || undefined;
+  // Every true/false input has its default in INPUT_DEFAULTS.
+  const flag = (name: InputName) => booleanInput(name, input(name) ?? "");
   const duration = (name: InputName) => {
     const text = input(name);
     return text === undefined ? undefined : parseDuration(`Input ${name}`, text);
@@ -102,19 +134,26 @@ async function read(env: Env): Promise<ActionInputs> {
       "No Seqera access token: set the input access_token (e.g. access_token: ${{ secrets.TOWER_ACCESS_TOKEN }}) or the variable TOWER_ACCESS_TOKEN.",
     );
   }
-  const endpoint = input("api_endpoint") ?? (env.TOWER_API_ENDPOINT?.trim() || undefined);
-  const endpointFrom = input("api_endpoint") ? "Input api_endpoint" : "TOWER_API_ENDPOINT";
-  if (endpoint !== undefined && !URL.canParse(endpoint)) {
-    throw new InputError(
-      `${endpointFrom} is not a URL: give the API's root, e.g. https://api.cloud.seqera.io or https://seqera.example.com/api.`,
+  const tokenFrom = input("access_token") ? "Input access_token" : "TOWER_ACCESS_TOKEN";
+  checkClientOption(tokenFrom, { token });
+  const endpointInput = input("api_endpoint");
+  const endpoint = endpointInput ?? (env.TOWER_API_ENDPOINT?.trim() || undefined);
+  if (endpoint !== undefined) {
+    // Given where it came from, so that the client's check names the input or the variable.
+    const allowInsecureHttp = allowsInsecureHttp(env);
+    checkClientOption(
+      endpointInput ? "Input api_endpoint" : "TOWER_API_ENDPOINT",
+      endpointInput
+        ? { baseUrl: endpoint, allowInsecureHttp }
+        : { env: { TOWER_API_ENDPOINT: endpoint }, allowInsecureHttp },
     );
   }
-  if (!allowsInsecureHttp(env)) {
-    checkEndpoint(endpoint, endpointFrom, "the input access_token");
-  }
+  const workspace = input("workspace_id") ?? (env.TOWER_WORKSPACE_ID?.trim() || undefined);
+  const workspaceFrom = input("workspace_id") ? "Input workspace_id" : "TOWER_WORKSPACE_ID";
+  if (workspace !== undefined) asInput(() => checkWorkspace(workspace, workspaceFrom));
 
   const relaunch = input("relaunch");
-  const resume = flag("resume", true);
+  const resume = flag("resume");
   const named = input("pipeline");
   if (relaunch !== undefined && resume && named !== undefined) {
     throw new InputError(
@@ -153,13 +192,13 @@ async function read(env: Env): Promise<ActionInputs> {
           )
         : undefined;
 
-  const followLog = flag("follow_log", false);
+  const followLog = flag("follow_log");
   const redis = env[REDIS_ENV]?.trim();
   const redisPassword = redis && URL.canParse(redis) ? new URL(redis).password : "";
   return {
     token,
     endpoint,
-    workspace: input("workspace_id") ?? (env.TOWER_WORKSPACE_ID?.trim() || undefined),
+    workspace,
     pipeline,
     relaunch,
     resume,
@@ -175,20 +214,47 @@ async function read(env: Env): Promise<ActionInputs> {
       configText: input("nextflow_config"),
       preRunScript: input("pre_run_script"),
     },
-    wait: flag("wait", false) || followLog,
+    wait: followLog ? "end" : waitInput(input("wait") ?? ""),
     followLog,
+    verbose: flag("verbose"),
     timeoutMs: duration("timeout"),
     pollIntervalMs: duration("poll_interval"),
-    failOnRunFailure: flag("fail_on_run_failure", true),
-    cancelRun: flag("cancel_run", false),
+    failOnRunFailure: flag("fail_on_run_failure"),
+    cancelRun: flag("cancel_run"),
     secrets: [token, ...(redisPassword ? [decodeURIComponent(redisPassword)] : [])],
   };
 }
 
-/** As the runner's own actions read them: YAML 1.2's core booleans; empty is the default. */
-function booleanInput(name: InputName, text: string | undefined, fallback: boolean): boolean {
-  if (text === undefined) return fallback;
+/**
+ * The client's own check of the options an input gives (config layer), told as that input's:
+ * `from` prefixes a message that names the library's option, not the step's input.
+ */
+function checkClientOption(from: string, options: SeqeraClientOptions): void {
+  asInput(() => resolveConfig({ token: "checked-apart", env: {}, ...options }), `${from}: `);
+}
+
+/** A ConfigurationError as an InputError, told in the Action's terms, else prefixed by `prefix`. */
+function asInput(check: () => unknown, prefix = ""): void {
+  try {
+    check();
+  } catch (error) {
+    if (!(error instanceof ConfigurationError)) throw error;
+    throw new InputError(toldFor(error, "action") ?? `${prefix}${error.message}`);
+  }
+}
+
+function waitInput(text: string): ActionInputs["wait"] {
+  const status = WAIT_STATUSES.find((s) => s === text.toUpperCase());
+  if (status === "SUBMITTED") return false;
+  if (status === "RUNNING") return status;
+  if (status === "SUCCEEDED") return "end";
+  return booleanInput("wait", text) ? "end" : false;
+}
+
+/** As the runner's own actions read them: YAML 1.2's core booleans. */
+function booleanInput(name: InputName, text: string): boolean {
   if (["true", "True", "TRUE"].includes(text)) return true;
   if (["false", "False", "FALSE"].includes(text)) return false;
-  throw new InputError(`Input ${name} is "${text}": expected true or false.`);
+  const statuses = name === "wait" ? `, or a status: ${WAIT_STATUSES.join(", ")}` : "";
+  throw new InputError(`Input ${name} is "${text}": expected true or false${statuses}.`);
 }

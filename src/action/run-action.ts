@@ -2,7 +2,7 @@
  * One step of the GitHub Action: launch (or relaunch) a run, optionally wait for it and follow
  * its log, then tell the job: outputs, a summary, annotations, and the step's exit code.
  */
-import type { LaunchResult, Run, SeqeraClient, Task } from "../index.js";
+import type { LaunchResult, Run, RunFailedError, SeqeraClient, Task } from "../index.js";
 import { DeadlineError, InterruptedError } from "../errors/cli-errors.js";
 import { clientOptions } from "../cli/client-options.js";
 import { withCommandScope, type CommandScope } from "../cli/command-scope.js";
@@ -10,8 +10,12 @@ import type { CliContext } from "../cli/context.js";
 import { formatMs } from "../cli/duration.js";
 import { EXIT, type ExitCode } from "../cli/exit-codes.js";
 import { createRedactor } from "../core/redact.js";
+import { ConfigurationError } from "../errors/configuration-error.js";
+import { proxyFetch } from "../http/proxy.js";
 import { InputError, readInputs, type ActionInputs } from "./inputs.js";
-import { failedTaskTails, runSummary, type RunReport } from "./summary.js";
+import { gracefulSignal, LAUNCH_GRACE_MS, watchLaunch, type LaunchWatch } from "./launch-grace.js";
+import { runPlace, workspaceNotFound, type RunPlace } from "./run-place.js";
+import { notLaunchedSummary, runSummary, type RunReport, type TaskTail } from "./summary.js";
 import {
   addSummary,
   annotate,
@@ -30,6 +34,14 @@ export interface ActionIo extends StepIo, Pick<CliContext, "interrupts" | "stder
  */
 const CANCEL_MS = 5_000;
 
+/** Reading failed tasks' standard error for the summary, at most (within the step's signal). */
+const STDERR_MS = 10_000;
+/** Lines of each failed task's standard error read. */
+const STDERR_LINES = 10;
+
+/** After the step was stopped: the run's address or status, asked within this much. */
+const AFTER_STOP_MS = 2_000;
+
 /** A step's page shows its first ten error annotations: the run's, and nine failed tasks'. */
 const ANNOTATED_TASKS = 9;
 
@@ -42,21 +54,28 @@ export async function runAction(io: ActionIo): Promise<ExitCode> {
     inputs = await readInputs(io.env);
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
-    annotate(io, "error", `${TITLE}: bad input`, `${error.message} Nothing was launched.`);
-    setOutputs(io, { exitCode: String(EXIT.usage) });
-    return EXIT.usage;
+    return badInput(io, error.message);
   }
   for (const secret of inputs.secrets) mask(io, secret);
   const { createSeqeraClient } = await import("../index.js");
-  // As the CLI's client (Redis, proxies, plain http allowed), the token from its input too.
-  const client = createSeqeraClient(
-    clientOptions(
-      { url: inputs.endpoint, workspace: inputs.workspace },
-      { ...io.env, TOWER_ACCESS_TOKEN: inputs.token },
+  const launching: LaunchWatch = { sent: false };
+  let client: SeqeraClient;
+  try {
+    // As the CLI's client (Redis, proxies, plain http allowed), the token from its input too.
+    const env = { ...io.env, TOWER_ACCESS_TOKEN: inputs.token };
+    const options = clientOptions(
+      { url: inputs.endpoint, workspace: inputs.workspace, verbose: inputs.verbose },
+      env,
       io.stderr,
-    ),
-  );
-  const step = new Step(io, inputs, client);
+    );
+    options.fetch = watchLaunch(proxyFetch(env) ?? ((r, i) => globalThis.fetch(r, i)), launching);
+    client = createSeqeraClient(options);
+  } catch (error) {
+    // The environment's settings the inputs do not cover (a malformed HTTPS_PROXY).
+    if (!(error instanceof ConfigurationError)) throw error;
+    return badInput(io, error.message);
+  }
+  const step = new Step(io, inputs, client, launching);
   try {
     return await step.run();
   } finally {
@@ -64,20 +83,29 @@ export async function runAction(io: ActionIo): Promise<ExitCode> {
   }
 }
 
-/** The launch's answer, and the run's web address once known. */
-type Launched = LaunchResult & { url?: string };
+function badInput(io: StepIo, message: string): ExitCode {
+  const note = `${message} Nothing was launched.`;
+  annotate(io, "error", `${TITLE}: bad input`, note);
+  setOutputs(io, { exitCode: String(EXIT.usage) });
+  addSummary(io, notLaunchedSummary(note));
+  return EXIT.usage;
+}
+
+/** The launch's answer, and where the run is shown once known. */
+type Launched = LaunchResult & Partial<RunPlace>;
 
 class Step {
   readonly #redact: (text: string) => string;
   #launched: Launched | undefined;
-  /** The run's workspace id, once its names were looked up for the URL. */
-  #workspaceId: string | undefined;
+  /** The run as last polled. */
+  #last: Run | undefined;
   readonly #started = Date.now();
 
   constructor(
     readonly io: ActionIo,
     readonly inputs: ActionInputs,
     readonly client: SeqeraClient,
+    readonly launching: LaunchWatch,
   ) {
     this.#redact = createRedactor(inputs.token);
   }
@@ -92,13 +120,17 @@ class Step {
               `The launch did not finish within the input timeout ${formatMs(inputs.timeoutMs!)}.`,
             ),
         );
-        const launched: Launched = await scope.shielded((signal) => this.#launch(signal));
+        const launched: Launched = await scope.shielded((signal) =>
+          this.#launch(gracefulSignal(signal, this.launching, io.log)),
+        );
         this.#launched = launched;
-        launched.url = await this.#runUrl(launched.workflowId, scope.signal);
+        // At once: a later step has the run's id whatever happens next (a cancelled job too).
+        setOutputs(io, { workflowId: launched.workflowId });
+        await this.#place(launched, scope.signal);
         setOutputs(io, {
-          workflowId: launched.workflowId,
           workflowUrl: launched.url,
-          workspaceId: this.#workspaceId,
+          workspaceId: launched.workspaceId,
+          workspaceRef: launched.workspaceRef,
         });
         io.log(`Launched run ${launched.workflowId}${launched.url ? `: ${launched.url}` : ""}`);
         if (launched.createdLabels.length > 0) {
@@ -126,39 +158,28 @@ class Step {
   }
 
   /**
-   * The run's page in the web interface, as tw builds it: the API's host without `api.` and its
-   * path without `/api`, then the workspace's names (or the user's, for a personal run). Only
-   * the names are asked of the endpoint; a failure leaves the URL out, the run goes on.
+   * Where the run is shown (its outputs workflowUrl, workspaceId, workspaceRef): asked within a
+   * moment of its own once the step was stopped; a failure leaves them out.
    */
-  async #runUrl(workflowId: string, signal: AbortSignal): Promise<string | undefined> {
-    const { client, inputs } = this;
-    const { find } = await import("../index.js");
-    const web = new URL(client.config.baseUrl);
-    web.hostname = web.hostname.replace(/^api\./, "");
-    const root = `${web.origin}${web.pathname.replace(/\/+$/, "").replace(/\/api$/, "")}`;
-    const part = encodeURIComponent;
+  async #place(launched: Launched, stepSignal: AbortSignal): Promise<void> {
+    const signal = stepSignal.aborted ? AbortSignal.timeout(AFTER_STOP_MS) : stepSignal;
     try {
-      if (inputs.workspace !== undefined) {
-        const found = await find.workspace(client, inputs.workspace, { signal });
-        this.#workspaceId = String(found.workspaceId);
-        return `${root}/orgs/${part(found.orgName)}/workspaces/${part(found.workspaceName)}/watch/${part(workflowId)}`;
-      }
-      const { user } = await client.GET("/user-info", { signal });
-      return `${root}/user/${part(user?.userName ?? "")}/watch/${part(workflowId)}`;
+      const place = await runPlace(this.client, this.inputs.workspace, launched.workflowId, signal);
+      Object.assign(launched, place);
     } catch (error) {
-      if (signal.aborted) throw error;
+      if (stepSignal.aborted) return;
       annotate(this.io, "warning", TITLE, this.#message(error, "The run's web address"));
-      return undefined;
     }
   }
 
   async #waitForEnd(scope: CommandScope, workflowId: string): Promise<ExitCode> {
     const { client, inputs, io } = this;
-    const { followRunLog, waitForRun, WaitTimeoutError } = await import("../index.js");
+    const { followRunLog, waitForRun, RunFailedError, WaitTimeoutError } =
+      await import("../index.js");
     const { pollIntervalMs } = inputs;
-    let last: Run | undefined;
     scope.explainDeadline(
-      () => new WaitTimeoutError("run", workflowId, inputs.timeoutMs!, last?.status ?? undefined),
+      () =>
+        new WaitTimeoutError("run", workflowId, inputs.timeoutMs!, this.#last?.status ?? undefined),
     );
     if (inputs.followLog) {
       const resume = verbatim(io);
@@ -173,44 +194,71 @@ class Step {
         resume();
       }
     }
-    const run = await waitForRun(client, workflowId, {
-      pollIntervalMs,
-      signal: scope.signal,
-      onStatus: (seen) => {
-        last = seen;
-        io.log(`Run ${workflowId}: ${seen.status ?? "?"}`);
-      },
-    });
-    return this.#finish({ status: run.status ?? undefined, run }, EXIT.ok);
+    try {
+      const run = await waitForRun(client, workflowId, {
+        pollIntervalMs,
+        signal: scope.signal,
+        ...(inputs.wait === "RUNNING" && { until: ["RUNNING" as const] }),
+        onStatus: (seen) => {
+          this.#last = seen;
+          io.log(`Run ${workflowId}: ${seen.status ?? "?"}`);
+        },
+      });
+      return this.#finish({ status: run.status ?? undefined, run }, EXIT.ok);
+    } catch (error) {
+      if (!(error instanceof RunFailedError)) throw error;
+      return await this.#runFailed(error, scope.signal);
+    }
+  }
+
+  /**
+   * A run that ended FAILED, CANCELLED or UNKNOWN: its failed tasks' last lines of standard
+   * error read within the step's deadline and signals and STDERR_MS; tasks whose stderr could
+   * not be read in time are listed without it. The step stopped meanwhile exits as stopped.
+   */
+  async #runFailed(error: RunFailedError, stepSignal: AbortSignal): Promise<ExitCode> {
+    const { failedTasks } = await import("../index.js");
+    const { exitCodeFor } = await import("../cli/report-error.js");
+    let tasks: TaskTail[] = error.failedTasks;
+    let note: string | undefined;
+    const cap = AbortSignal.timeout(STDERR_MS);
+    try {
+      tasks = await failedTasks(this.client, error.workflowId, {
+        stderrLines: STDERR_LINES,
+        signal: AbortSignal.any([stepSignal, cap]),
+      });
+    } catch (failure) {
+      const why = stepSignal.aborted
+        ? (stepSignal.reason as Error).message
+        : cap.aborted
+          ? `not within ${formatMs(STDERR_MS)}`
+          : this.#message(failure, "reading it failed");
+      note = `The failed tasks' standard error was not read (${why.replace(/\.$/, "")}).`;
+    }
+    const stopped = stepSignal.reason instanceof InterruptedError;
+    const failed = this.inputs.failOnRunFailure;
+    const level = failed ? "error" : "warning";
+    annotate(this.io, level, TITLE, this.#redact(error.message));
+    for (const task of tasks.slice(0, ANNOTATED_TASKS)) {
+      const stderr = this.#redact((task.stderr ?? []).join("\n"));
+      annotate(this.io, level, taskTitle(task), stderr);
+    }
+    const code = stopped ? exitCodeFor(stepSignal.reason) : exitCodeFor(error);
+    this.#finish({ status: error.status, run: error.run, tasks, note }, code);
+    return failed || stopped ? code : EXIT.ok;
   }
 
   /** What went wrong, told to the job; the run cancelled first when asked and still going. */
   async #failed(error: unknown): Promise<ExitCode> {
-    const { RunFailedError, WaitTimeoutError } = await import("../index.js");
+    if (this.#launched === undefined) return await this.#notLaunched(error);
+    const { WaitTimeoutError } = await import("../index.js");
     const { exitCodeFor } = await import("../cli/report-error.js");
     const code = exitCodeFor(error);
-    const workflowId = this.#launched?.workflowId;
-    if (error instanceof RunFailedError) {
-      const tasks = await failedTaskTails(this.client, error.workflowId, error.failedTasks);
-      const failed = this.inputs.failOnRunFailure;
-      const report = { status: error.status, run: error.run, tasks };
-      annotate(this.io, failed ? "error" : "warning", TITLE, this.#redact(error.message));
-      for (const task of tasks.slice(0, ANNOTATED_TASKS)) {
-        const stderr = this.#redact(task.stderr.join("\n"));
-        annotate(this.io, failed ? "error" : "warning", taskTitle(task.task), stderr);
-      }
-      this.#finish(report, code);
-      return failed ? code : EXIT.ok;
-    }
+    const { workflowId } = this.#launched;
     const stopped =
       error instanceof InterruptedError ||
       error instanceof DeadlineError ||
       error instanceof WaitTimeoutError;
-    if (workflowId === undefined) {
-      annotate(this.io, "error", TITLE, this.#message(error, "Nothing was launched"));
-      setOutputs(this.io, { exitCode: String(code) });
-      return code;
-    }
     let note =
       error instanceof InterruptedError
         ? `Run ${workflowId}: the step was stopped by ${error.signal} (the job was cancelled).`
@@ -222,9 +270,44 @@ class Step {
     } else if (stopped) {
       note += ` The run goes on (set cancel_run: true to cancel it when the step stops).`;
     }
+    status ??= this.#last?.status ?? (await this.#currentStatus(workflowId));
     annotate(this.io, "error", TITLE, note);
-    this.#finish({ status, note }, code);
+    this.#finish({ status, run: this.#last, note }, code);
     return code;
+  }
+
+  /** A failure before any run existed: told in the inputs' terms, with a summary. */
+  async #notLaunched(error: unknown): Promise<ExitCode> {
+    const { exitCodeFor } = await import("../cli/report-error.js");
+    const { inputs } = this;
+    const signal = AbortSignal.timeout(AFTER_STOP_MS);
+    const told = await workspaceNotFound(this.client, inputs.workspace, error, signal);
+    let note = this.#message(told, "Nothing was launched");
+    if (error instanceof DeadlineError && this.launching.sent) {
+      const named = inputs.settings.runName ? ` (${inputs.settings.runName})` : "";
+      note = this.#message(
+        error,
+        `The launch request got no answer within ${formatMs(LAUNCH_GRACE_MS)} past the timeout: the service may have created the run${named}; look for it in the workspace's runs`,
+      );
+    }
+    const code = exitCodeFor(told);
+    annotate(this.io, "error", TITLE, note);
+    setOutputs(this.io, { exitCode: String(code) });
+    addSummary(this.io, this.#redact(notLaunchedSummary(note)));
+    return code;
+  }
+
+  /** The run's status now, asked within a moment; undefined when it cannot be told. */
+  async #currentStatus(workflowId: string): Promise<string | undefined> {
+    try {
+      const { workflow } = await this.client.GET("/workflow/{workflowId}", {
+        params: { path: { workflowId } },
+        signal: AbortSignal.timeout(AFTER_STOP_MS),
+      });
+      return workflow?.status ?? undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   /** Cancels the run, within the few seconds a cancelled job has left; its status after. */
@@ -253,7 +336,8 @@ class Step {
       json: JSON.stringify({
         workflowId: launched.workflowId,
         workflowUrl: launched.url,
-        workspaceId: this.#workspaceId,
+        workspaceId: launched.workspaceId,
+        workspaceRef: launched.workspaceRef,
         status,
         exitStatus: run?.exitStatus ?? undefined,
         exitCode: code,

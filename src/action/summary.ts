@@ -1,16 +1,11 @@
 /** The job summary of one run: its status, duration, and what its failed tasks said last. */
-import type { Run, SeqeraClient, Task } from "../index.js";
+import type { Run, Task } from "../index.js";
 
-/** Failed tasks whose standard error is read for the summary; the rest are counted. */
-const TASKS_READ = 10;
-/** Lines of each failed task's standard error shown. */
-const STDERR_LINES = 10;
+/** Failed tasks whose last lines of standard error are shown; the rest are listed. */
+const STDERR_SHOWN = 10;
 
-export interface TaskTail {
-  task: Task;
-  /** The last lines of its `.command.err` (empty when it wrote none or could not be read). */
-  stderr: string[];
-}
+/** A failed task, with the last lines of its standard error when they were read. */
+export type TaskTail = Task & { stderr?: string[] };
 
 export interface RunReport {
   workflowId: string;
@@ -18,40 +13,12 @@ export interface RunReport {
   status: string | undefined;
   /** The run as last described, when the step waited. */
   run?: Run;
-  /** The run's failed tasks, those read first. */
+  /** The run's failed tasks, with the last lines of their standard error when read. */
   tasks?: TaskTail[];
   /** Why the step stopped before the run did. */
   note?: string;
   /** Since the step started: the duration when the service gave none. */
   elapsedMs: number;
-}
-
-/**
- * The last lines of standard error of the first failed tasks (`.command.err`, one download per
- * task); a task whose file cannot be read is listed without them.
- */
-export async function failedTaskTails(
-  client: SeqeraClient,
-  workflowId: string,
-  tasks: readonly Task[],
-): Promise<TaskTail[]> {
-  const { downloadRunLog } = await import("../index.js");
-  const tails: TaskTail[] = [];
-  for (const task of tasks.slice(0, TASKS_READ)) {
-    let stderr: string[] = [];
-    if (task.taskId != null) {
-      const text = await downloadRunLog(client, workflowId, {
-        taskId: task.taskId,
-        fileName: ".command.err",
-      }).catch(() => "");
-      stderr = text
-        .split("\n")
-        .filter((line) => line.trim() !== "")
-        .slice(-STDERR_LINES);
-    }
-    tails.push({ task, stderr });
-  }
-  return [...tails, ...tasks.slice(TASKS_READ).map((task) => ({ task, stderr: [] }))];
 }
 
 const ICONS: Readonly<Record<string, string>> = {
@@ -80,14 +47,14 @@ export function runSummary(report: RunReport): string {
   if (tasks.length > 0) {
     lines.push(`#### Failed tasks (${tasks.length})`, "");
     lines.push("| Task | Exit code |", "| --- | --- |");
-    for (const { task } of tasks) {
+    for (const task of tasks) {
       lines.push(`| ${cell(html(task.name ?? String(task.taskId ?? "?")))} | ${exitOf(task)} |`);
     }
     lines.push("");
-    for (const { task, stderr } of tasks) {
+    for (const { name, stderr = [] } of tasks.slice(0, STDERR_SHOWN)) {
       if (stderr.length === 0) continue;
       lines.push(
-        `<details><summary>${html(task.name ?? "?")}: last lines of standard error</summary>`,
+        `<details><summary>${html(name ?? "?")}: last lines of standard error</summary>`,
         "",
         block(stderr.join("\n")),
         "",
@@ -97,6 +64,11 @@ export function runSummary(report: RunReport): string {
     }
   }
   return lines.join("\n");
+}
+
+/** Markdown for GITHUB_STEP_SUMMARY when no run was launched: why, as the annotation says. */
+export function notLaunchedSummary(note: string): string {
+  return [`### ❌ Seqera run: nothing launched`, "", html(note), ""].join("\n");
 }
 
 function exitOf(task: Task): string {

@@ -1,7 +1,5 @@
-import { isLoopback } from "../core/loopback.js";
 import type { SeqeraClientOptions } from "../index.js";
 import type { LogEntry } from "../http/log.js";
-import { UsageError } from "../errors/cli-errors.js";
 import type { Streams } from "./output.js";
 import { terminalSafe } from "./terminal-text.js";
 
@@ -42,29 +40,6 @@ export function clientOptions(
 /** Whether INSECURE_HTTP_ENV allows plain http:// to a host other than this machine. */
 export function allowsInsecureHttp(env: Readonly<Record<string, string | undefined>>): boolean {
   return /^(1|true|yes)$/i.test(env[INSECURE_HTTP_ENV]?.trim() ?? "");
-}
-
-/**
- * The URL's faults a user fixes where the URL came from (`from`: a flag, a variable, an
- * action's input); the client checks the rest. `tokenFrom` says where the token goes instead.
- */
-export function checkEndpoint(text: string | undefined, from: string, tokenFrom: string): void {
-  let url: URL;
-  try {
-    url = new URL(text ?? "");
-  } catch {
-    return;
-  }
-  if (url.username || url.password) {
-    throw new UsageError(
-      `${from} must not hold credentials: put the access token in ${tokenFrom}, and the URL without them.`,
-    );
-  }
-  if (url.protocol === "http:" && !isLoopback(url.hostname)) {
-    throw new UsageError(
-      `Refusing plain http:// to ${url.host} (${from}): the access token would travel unencrypted. Use https://, or set ${INSECURE_HTTP_ENV}=1 if you accept that.`,
-    );
-  }
 }
 
 /** One attempt, as --verbose prints it; the entry holds the path template, never ids or the token. */

@@ -58,9 +58,12 @@ export function amendTold<E extends Error>(
   return toldAs(error, (front) => amend(before?.(front) ?? message, front));
 }
 
+/** The error's message in the front end's terms, when it names a setting; else undefined. */
+export function toldFor(error: unknown, front: Front): string | undefined {
+  return error instanceof Error ? (error as Error & { [TOLD]?: Told })[TOLD]?.(front) : undefined;
+}
+
 /** The error's message in the front end's terms (its message, when it names no setting). */
 export function tell(error: unknown, front: Front): string {
-  if (!(error instanceof Error)) return String(error);
-  const render = (error as Error & { [TOLD]?: Told })[TOLD];
-  return render?.(front) ?? error.message;
+  return toldFor(error, front) ?? (error instanceof Error ? error.message : String(error));
 }

@@ -1,13 +1,17 @@
 /** The action's entry against the emulator: see step.ts for how it is run. */
 import { once } from "node:events";
-import { readFile, rm } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import { connect, type AddressInfo, type Socket } from "node:net";
+import { readdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { startEmulator, type Emulator } from "seqera-api-client/testing";
 import { parse } from "yaml";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { INPUT_NAMES, inputVariable } from "../../src/action/inputs.js";
+import { setTimeout as sleep } from "node:timers/promises";
+import { INPUT_DEFAULTS, INPUT_NAMES } from "../../src/action/inputs.js";
 import { EXIT } from "../../src/cli/exit-codes.js";
 import { root, runCommand, startCli } from "../cli/cli.js";
+import { startRedis } from "../limits/processes.js";
 import {
   actionMain,
   collect,
@@ -67,11 +71,11 @@ const seed = {
 };
 
 beforeAll(async () => {
-  [main, moving, still, dir] = await Promise.all([
-    actionMain(),
+  dir = await stepsDir();
+  [main, moving, still] = await Promise.all([
+    actionMain(dir),
     startEmulator({ seed, autoAdvance: true }),
     startEmulator({ seed }),
-    stepsDir(),
   ]);
 });
 afterAll(async () => {
@@ -79,8 +83,11 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-const runStep = (emulator: Emulator, inputs: Record<string, string>): Promise<Step> =>
-  run(dir, emulator, inputs);
+const runStep = (
+  emulator: Emulator,
+  inputs: Record<string, string>,
+  options?: { env?: Record<string, string> },
+): Promise<Step> => run(dir, emulator, inputs, options);
 
 const fast = { poll_interval: "20ms" };
 const launches = (emulator: Emulator) =>
@@ -139,9 +146,23 @@ describe("a run that succeeds", () => {
   });
 
   test("without wait: the run's id and URL at once, status SUBMITTED; the pipeline defaults to the repository", async () => {
-    const step = await runStep(moving, { workspace_id: "42" });
+    // The bundle alone (no node_modules, no schema beside it), as a runner with production
+    // settings and scripts off starts it.
+    expect((await readdir(path.dirname(main))).sort()).toEqual([
+      "THIRD_PARTY_LICENSES.txt",
+      "index.mjs",
+    ]);
+    const step = await runStep(
+      moving,
+      { workspace_id: "42" },
+      { env: { NODE_ENV: "production", npm_config_ignore_scripts: "true" } },
+    );
     expect(step.code).toBe(EXIT.ok);
-    expect(step.outputs).toMatchObject({ status: "SUBMITTED", exitCode: "0" });
+    expect(step.outputs).toMatchObject({
+      status: "SUBMITTED",
+      exitCode: "0",
+      workspaceRef: "[acme / genomics]",
+    });
     expect(step.outputs.workflowUrl).toBe(
       `${moving.url}/orgs/acme/workspaces/genomics/watch/${step.outputs.workflowId}`,
     );
@@ -234,6 +255,7 @@ test("text from the run is shown as text: never Markdown, HTML or a workflow com
     "workflowId",
     "workflowUrl",
     "workspaceId",
+    "workspaceRef",
     "status",
     "exitStatus",
     "exitCode",
@@ -253,7 +275,7 @@ describe("a step that stops before the run ends", () => {
       timeout: "5s",
     });
     expect(kept.code).toBe(EXIT.timeout);
-    expect(kept.outputs.exitCode).toBe("3");
+    expect(kept.outputs).toMatchObject({ exitCode: "3", status: "SUBMITTED" });
     expect(still.state.runs.get(kept.outputs.workflowId!)!.status).toBe("SUBMITTED");
     expect(commands(kept.stdout).at(-1)).toMatch(
       /^::error title=Seqera run::Run \w+: .*SUBMITTED.* The run goes on \(set cancel_run: true/,
@@ -314,7 +336,7 @@ describe("bad inputs: one annotation naming the input, exit 2, nothing sent", ()
     [
       "a boolean",
       { pipeline: "rnaseq", wait: "yes" },
-      'Input wait is "yes": expected true or false.',
+      'Input wait is "yes": expected true or false, or a status: SUBMITTED, RUNNING, SUCCEEDED.',
     ],
     ["a duration", { pipeline: "rnaseq", timeout: "6 hours" }, "Input timeout 6 hours: expected"],
     [
@@ -340,12 +362,37 @@ describe("bad inputs: one annotation naming the input, exit 2, nothing sent", ()
     [
       "an endpoint in plain http",
       { pipeline: "rnaseq", api_endpoint: "http://seqera.example.com/api" },
-      "Refusing plain http:// to seqera.example.com (Input api_endpoint)",
+      "Refusing plain http:// to seqera.example.com (the api_endpoint input)",
     ],
     [
       "an endpoint that is no URL",
       { pipeline: "rnaseq", api_endpoint: "seqera.example.com" },
-      "Input api_endpoint is not a URL",
+      'Input api_endpoint: Base URL "seqera.example.com" is not an absolute URL',
+    ],
+    [
+      "an endpoint neither https nor http",
+      { pipeline: "rnaseq", api_endpoint: "ftp://seqera.example.com" },
+      "Input api_endpoint: Base URL must use https (got ftp:).",
+    ],
+    [
+      "a token given with its Authorization scheme",
+      { pipeline: "rnaseq", access_token: "Bearer abc123" },
+      "Input access_token: The Seqera access token contains whitespace",
+    ],
+    [
+      "a workspace that is neither an id nor organization/workspace",
+      { pipeline: "rnaseq", workspace_id: "acme" },
+      'Input workspace_id must be a positive integer or "organization/workspace", got "acme".',
+    ],
+    [
+      "workspace id 0",
+      { pipeline: "rnaseq", workspace_id: "0" },
+      'Input workspace_id must be a positive integer or "organization/workspace", got "0".',
+    ],
+    [
+      "wait for a status the run may never reach",
+      { pipeline: "rnaseq", wait: "FAILED" },
+      'Input wait is "FAILED": expected true or false, or a status',
     ],
   ];
   for (const [what, inputs, message] of cases) {
@@ -359,6 +406,9 @@ describe("bad inputs: one annotation naming the input, exit 2, nothing sent", ()
       expect(lines[0]).toContain(message);
       expect(lines[0]).toMatch(/Nothing was launched\.$/);
       expect(step.outputs).toEqual({ exitCode: "2" });
+      expect(step.summary).toContain("Seqera run: nothing launched");
+      expect(step.summary).toContain(message.slice(0, 20));
+      expect(step.stdout + step.summary).not.toMatch(/\n\s+at /);
       expect(moving.requests.length).toBe(before);
     });
   }
@@ -375,25 +425,286 @@ describe("bad inputs: one annotation naming the input, exit 2, nothing sent", ()
   });
 });
 
-test("action.yml maps every input of the entry to its variable, and every output from the step", async () => {
+test("action.yml: a JavaScript action running the bundle, every input with the entry's default, every output", async () => {
   const action = parse(await readFile(path.join(root, "action.yml"), "utf8"));
+  expect(action.runs).toEqual({ using: "node24", main: "dist/action/index.mjs" });
   expect(Object.keys(action.inputs)).toEqual([...INPUT_NAMES]);
-  const [build, step] = action.runs.steps;
-  expect(build.run).toContain("npm ci");
-  expect(step.run).toBe('exec node "$GITHUB_ACTION_PATH/dist/action/main.js"');
-  expect(step.env).toEqual(
-    Object.fromEntries(INPUT_NAMES.map((name) => [inputVariable(name), `\${{ inputs.${name} }}`])),
-  );
-  for (const [name, output] of Object.entries(action.outputs)) {
-    expect((output as { value: string }).value).toBe(`\${{ steps.${step.id}.outputs.${name} }}`);
-  }
+  const defaults = Object.entries(action.inputs).flatMap(([name, input]) => {
+    const value = (input as { default?: string }).default;
+    return value === undefined ? [] : [[name, value]];
+  });
+  expect(Object.fromEntries(defaults)).toEqual(INPUT_DEFAULTS);
   expect(Object.keys(action.outputs)).toEqual([
     "workflowId",
     "workflowUrl",
     "workspaceId",
+    "workspaceRef",
     "status",
     "exitStatus",
     "exitCode",
     "json",
   ]);
+});
+
+/** A step left running, its log read as it comes: for signals and runs moved mid-step. */
+async function startStep(emulator: Emulator, inputs: Record<string, string>) {
+  const { env, files } = await stepEnv(dir, emulator, inputs);
+  const child = startCli(main, [], { env });
+  let stdout = "";
+  child.stdout!.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+  const closed = once(child, "close") as Promise<[number | null]>;
+  return {
+    child,
+    async waitFor(pattern: RegExp): Promise<RegExpExecArray> {
+      for (;;) {
+        const found = pattern.exec(stdout);
+        if (found) return found;
+        await Promise.race([once(child.stdout!, "data"), closed]);
+        if (child.exitCode !== null) throw new Error(`The step ended first:\n${stdout}`);
+      }
+    },
+    async end() {
+      const [code] = await closed;
+      return { code, stdout, ...(await collect(files)) };
+    },
+  };
+}
+
+/** A handler that lets the test know the request arrived, then answers as given (or never). */
+function arrival() {
+  let arrived!: () => void;
+  const promise = new Promise<void>((resolve) => (arrived = resolve));
+  return { promise, arrived };
+}
+
+const never = () => new Promise<undefined>(() => {});
+
+describe("moving from seqeralabs/action-tower-launch", () => {
+  test("wait: SUCCEEDED waits for the end as wait: true; verbose logs each call, never the token", async () => {
+    const step = await runStep(moving, {
+      ...fast,
+      pipeline: "rnaseq",
+      workspace_id: "acme/genomics",
+      wait: "SUCCEEDED",
+      verbose: "true",
+    });
+    expect(step.code).toBe(EXIT.ok);
+    expect(step.outputs).toMatchObject({ status: "SUCCEEDED", workspaceRef: "[acme / genomics]" });
+    expect(step.stderr).toMatch(
+      /seqera-api: POST \/workflow\/launch \(CreateWorkflowLaunch\) attempt 1: 200 in \d+ ms/,
+    );
+    expect(step.stderr).not.toContain(moving.token);
+  });
+
+  test("wait: RUNNING ends the step once the run runs", async () => {
+    const step = await runStep(moving, {
+      ...fast,
+      pipeline: "rnaseq",
+      workspace_id: "acme/genomics",
+      wait: "RUNNING",
+    });
+    expect(step.code).toBe(EXIT.ok);
+    expect(step.outputs.status).toBe("RUNNING");
+    expect(moving.state.runs.get(step.outputs.workflowId!)!.status).toBe("RUNNING");
+  });
+});
+
+describe("the run named whatever stops the step", () => {
+  test("the job cancelled while the launch request is on its way: workflowId and workflowUrl set", async () => {
+    const launch = arrival();
+    still.setHandler("CreateWorkflowLaunch", async () => {
+      launch.arrived();
+      await sleep(1_000);
+      return undefined;
+    });
+    try {
+      const step = await startStep(still, { pipeline: "rnaseq", workspace_id: "42" });
+      await launch.promise;
+      step.child.kill("SIGINT");
+      const { code, outputs } = await step.end();
+      expect(code).toBe(EXIT.sigint);
+      const id = outputs.workflowId!;
+      expect(still.state.runs.get(id)).toBeDefined();
+      expect(outputs).toMatchObject({
+        workflowUrl: `${still.url}/orgs/acme/workspaces/genomics/watch/${id}`,
+        workspaceId: "42",
+        exitCode: "130",
+        status: "SUBMITTED",
+      });
+    } finally {
+      still.clearHandlers();
+    }
+  });
+
+  test("timeout passing during the launch request: the launch is finished, then cancelled (cancel_run) and named", async () => {
+    still.setHandler("CreateWorkflowLaunch", async () => {
+      await sleep(4_500);
+      return undefined;
+    });
+    try {
+      const step = await runStep(still, {
+        pipeline: "rnaseq",
+        workspace_id: "acme/genomics",
+        timeout: "3s",
+        cancel_run: "true",
+      });
+      expect(step.code).toBe(EXIT.timeout);
+      const id = step.outputs.workflowId!;
+      expect(still.state.runs.get(id)!.status).toBe("CANCELLED");
+      expect(step.outputs.status).toBe("CANCELLED");
+      expect(commands(step.stdout).at(-1)).toMatch(
+        new RegExp(
+          `^::error title=Seqera run::Run ${id}: .* The run was cancelled \\(cancel_run\\)\\.$`,
+        ),
+      );
+    } finally {
+      still.clearHandlers();
+    }
+  });
+});
+
+describe("a failed run whose tasks' standard error cannot be read", () => {
+  const failing = { ...fast, pipeline: "sarek", workspace_id: "acme/genomics", wait: "true" };
+
+  test("within timeout: the step ends at its deadline, the failed task listed without stderr", async () => {
+    moving.setHandler("DownloadWorkflowTaskLog", never);
+    try {
+      const step = await runStep(moving, { ...failing, timeout: "4s" });
+      expect(step.code).toBe(EXIT.runFailed);
+      expect(step.outputs).toMatchObject({ status: "FAILED", exitCode: "1" });
+      expect(step.summary).toContain("| STAR_ALIGN | 137 |");
+      expect(step.summary).toContain("The failed tasks' standard error was not read (");
+    } finally {
+      moving.clearHandlers();
+    }
+  });
+
+  test("refused: the run's failure reported all the same, the summary saying why", async () => {
+    moving.setHandler("DownloadWorkflowTaskLog", () => ({ status: 403, body: {} }));
+    try {
+      const step = await runStep(moving, failing);
+      expect(step.code).toBe(EXIT.runFailed);
+      expect(step.summary).toContain("| STAR_ALIGN | 137 |");
+      expect(step.summary).toMatch(
+        /The failed tasks' standard error was not read \(reading it failed: .*403/,
+      );
+    } finally {
+      moving.clearHandlers();
+    }
+  });
+
+  test("SIGINT meanwhile: exit 130 with the summary and outputs", async () => {
+    const download = arrival();
+    moving.setHandler("DownloadWorkflowTaskLog", () => {
+      download.arrived();
+      return never();
+    });
+    try {
+      const step = await startStep(moving, failing);
+      await download.promise;
+      step.child.kill("SIGINT");
+      const { code, outputs, summary } = await step.end();
+      expect(code).toBe(EXIT.sigint);
+      expect(outputs).toMatchObject({ status: "FAILED", exitCode: "130" });
+      expect(summary).toContain("| STAR_ALIGN | 137 |");
+      expect(summary).toContain("(Interrupted by SIGINT)");
+    } finally {
+      moving.clearHandlers();
+    }
+  });
+});
+
+describe("what the job is told", () => {
+  test("a timeout while the run is RUNNING: the summary and the status output say RUNNING", async () => {
+    const step = await startStep(still, {
+      ...fast,
+      pipeline: "rnaseq",
+      workspace_id: "acme/genomics",
+      wait: "true",
+      timeout: "4s",
+    });
+    const [, id] = await step.waitFor(/Launched run (\w+)/);
+    still.state.runs.setStatus(id!, "RUNNING");
+    const { code, outputs, summary } = await step.end();
+    expect(code).toBe(EXIT.timeout);
+    expect(outputs.status).toBe("RUNNING");
+    expect(summary).toContain(`(${id}): RUNNING`);
+    expect(summary).toContain("| Status | RUNNING |");
+  });
+
+  for (const [what, workspace] of [
+    ["an unknown workspace name", "acme/genomic"],
+    ["a workspace id the token's user does not have (a 403, not the token refused)", "999"],
+  ] as const) {
+    test(`${what}: exit 2, the workspaces that exist listed, in the annotation and the summary`, async () => {
+      const step = await runStep(moving, { pipeline: "rnaseq", workspace_id: workspace });
+      expect(step.code).toBe(EXIT.usage);
+      const [line, ...others] = commands(step.stdout);
+      expect(others).toEqual([]);
+      expect(line).toContain(
+        `Input workspace_id ${workspace}: no such workspace among the token owner's: acme/genomics (42).`,
+      );
+      expect(step.outputs).toEqual({ exitCode: "2" });
+      expect(step.summary).toContain("Seqera run: nothing launched");
+      expect(step.summary).toContain("acme/genomics (42)");
+    });
+  }
+});
+
+test("behind a proxy (HTTP_PROXY): every call goes through it, with the bundle's own undici", async () => {
+  // A CONNECT proxy that takes seqera.test (a host only it can reach) to the emulator.
+  const targets: string[] = [];
+  const sockets = new Set<Socket>();
+  const proxy: Server = createServer((_req, res) => res.writeHead(405).end());
+  proxy.on("connect", (req, client: Socket) => {
+    targets.push(req.url ?? "");
+    const upstream = connect(Number(new URL(moving.url).port), "127.0.0.1", () => {
+      client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+      client.pipe(upstream).pipe(client);
+    });
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on("error", () => {});
+    }
+  });
+  proxy.listen(0, "127.0.0.1");
+  await once(proxy, "listening");
+  const { port } = proxy.address() as AddressInfo;
+  const endpoint = moving.url.replace("127.0.0.1", "seqera.test");
+  try {
+    const step = await runStep(
+      moving,
+      { pipeline: "rnaseq", workspace_id: "acme/genomics", api_endpoint: endpoint },
+      { env: { HTTP_PROXY: `http://127.0.0.1:${port}`, SEQERA_ALLOW_INSECURE_HTTP: "1" } },
+    );
+    expect(step.code).toBe(EXIT.ok);
+    expect(step.outputs.workflowUrl).toMatch(/^http:\/\/seqera\.test:\d+\/orgs\/acme\//);
+    expect(targets.length).toBeGreaterThan(0);
+    expect(new Set(targets)).toEqual(new Set([new URL(endpoint).host]));
+  } finally {
+    for (const socket of sockets) socket.destroy();
+    proxy.close();
+  }
+});
+
+test("SEQERA_RATE_LIMIT_REDIS: the token's budget kept in Redis, with the bundle's own ioredis", async () => {
+  // Needs redis-server: fails without it, saying so (.ci/run installs it).
+  const redis = await startRedis();
+  try {
+    const step = await runStep(
+      moving,
+      { pipeline: "rnaseq", workspace_id: "acme/genomics" },
+      { env: { SEQERA_RATE_LIMIT_REDIS: redis.url } },
+    );
+    expect(step.code).toBe(EXIT.ok);
+    const { Redis } = await import("ioredis");
+    const client = new Redis(redis.url);
+    try {
+      expect((await client.keys("*")).length).toBeGreaterThan(0);
+    } finally {
+      client.disconnect();
+    }
+  } finally {
+    await redis.stop();
+  }
 });

@@ -44,7 +44,7 @@ test("the documented step launches, follows and reports the run", async () => {
     // The checkout the workflow makes: the params file in the workspace.
     await mkdir(path.join(dir, "tests"));
     await writeFile(path.join(dir, "tests", "full-test.yaml"), "outdir: s3://acme-results\n");
-    const result = await runStep(dir, emulator, { ...inputs, poll_interval: "20ms" }, dir);
+    const result = await runStep(dir, emulator, { ...inputs, poll_interval: "20ms" }, { cwd: dir });
     expect(result.code).toBe(EXIT.ok);
     expect(result.outputs).toMatchObject({ status: "SUCCEEDED", exitCode: "0" });
     const { launch } = emulator.requests.find((r) => r.operationId === "CreateWorkflowLaunch")!

@@ -1,13 +1,14 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
+import { rm } from "node:fs/promises";
 import { startEmulator } from "seqera-api-client/testing";
 import { afterAll, bench, describe } from "vitest";
 import { actionMain, stepEnv, stepsDir } from "./step.js";
 
 // The action's entry as the runner starts it; what a job waits for before Seqera hears of it.
-const [main, dir, emulator] = await Promise.all([
-  actionMain(),
-  stepsDir(),
+const dir = await stepsDir();
+const [main, emulator] = await Promise.all([
+  actionMain(dir),
   startEmulator({
     seed: {
       workspaces: [{ org: "acme", name: "genomics", id: 42 }],
@@ -16,7 +17,10 @@ const [main, dir, emulator] = await Promise.all([
     },
   }),
 ]);
-afterAll(() => emulator.close());
+afterAll(async () => {
+  await emulator.close();
+  await rm(dir, { recursive: true, force: true });
+});
 
 describe("the GitHub Action's step", () => {
   bench("node start to its first request (launch rnaseq in acme/genomics)", async () => {

@@ -1,19 +1,38 @@
 /**
- * The GitHub Action's entry run as the runner runs it: a node process with every input as
- * INPUT_<NAME> (empty when not given, as action.yml maps them), GITHUB_OUTPUT and
- * GITHUB_STEP_SUMMARY files, GITHUB_ACTIONS=true.
+ * The GitHub Action run as the runner runs it: its bundle, built by the release's own script
+ * (scripts/build-action.mjs) into a folder with nothing else (no node_modules, no schema), run
+ * by node with every input as INPUT_<NAME> (its action.yml default, or empty), GITHUB_OUTPUT
+ * and GITHUB_STEP_SUMMARY files, GITHUB_ACTIONS=true.
  */
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Emulator } from "seqera-api-client/testing";
 import { expect } from "vitest";
-import { INPUT_NAMES, inputVariable } from "../../src/action/inputs.js";
-import { runCommand, sharedBuild } from "../cli/cli.js";
+import { INPUT_DEFAULTS, INPUT_NAMES, inputVariable } from "../../src/action/inputs.js";
+import { root, runCommand } from "../cli/cli.js";
 
-/** The compiled entry (the shared test build of src/). */
-export async function actionMain(): Promise<string> {
-  return path.join((await sharedBuild()).outDir, "src", "action", "main.js");
+const bundles = new Map<string, Promise<string>>();
+
+/**
+ * The action's bundle, built by `node scripts/build-action.mjs` into `<dir>/bundle/` (once per
+ * steps folder, which its caller removes): a folder with nothing else in it.
+ */
+export function actionMain(dir: string): Promise<string> {
+  let bundle = bundles.get(dir);
+  if (!bundle) {
+    bundle = (async () => {
+      const file = path.join(dir, "bundle", "index.mjs");
+      const built = await runCommand(process.execPath, ["scripts/build-action.mjs", file], {
+        cwd: root,
+        limitMs: 60_000,
+      });
+      if (built.code !== 0) throw new Error(`scripts/build-action.mjs failed: ${built.stderr}`);
+      return file;
+    })();
+    bundles.set(dir, bundle);
+  }
+  return bundle;
 }
 
 /** A folder for the steps' files; the caller removes it. */
@@ -38,7 +57,8 @@ export async function stepEnv(dir: string, emulator: Emulator, inputs: Record<st
     TOWER_API_ENDPOINT: emulator.url,
     TOWER_ACCESS_TOKEN: emulator.token,
   };
-  for (const name of INPUT_NAMES) env[inputVariable(name)] = inputs[name] ?? "";
+  for (const name of INPUT_NAMES)
+    env[inputVariable(name)] = inputs[name] ?? INPUT_DEFAULTS[name] ?? "";
   return { env, files };
 }
 
@@ -56,24 +76,30 @@ export async function collect(files: StepFiles) {
 export interface Step {
   code: number | null;
   stdout: string;
+  stderr: string;
   outputs: Record<string, string>;
   summary: string;
 }
 
-/** Runs one step to its end, in `cwd` (default the project's root). */
+/** Runs one step to its end, in `cwd` (default the project's root), with `env` added. */
 export async function runStep(
   dir: string,
   emulator: Emulator,
   inputs: Record<string, string>,
-  cwd?: string,
+  options: { cwd?: string; env?: Record<string, string> } = {},
 ): Promise<Step> {
   const { env, files } = await stepEnv(dir, emulator, inputs);
-  const result = await runCommand(process.execPath, [await actionMain()], {
-    env,
-    cwd,
+  const result = await runCommand(process.execPath, [await actionMain(dir)], {
+    env: { ...env, ...options.env },
+    cwd: options.cwd,
     limitMs: 50_000,
   });
-  return { code: result.code, stdout: result.stdout, ...(await collect(files)) };
+  return {
+    code: result.code,
+    stdout: result.stdout,
+    stderr: result.stderr,
+    ...(await collect(files)),
+  };
 }
 
 /** The lines of the step's log the runner reads as commands, but the token's mask. */
