@@ -85,7 +85,7 @@ const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 const DEFAULT_REQUEST_LOG_LIMIT = 10_000;
 const DEFAULT_REQUEST_LOG_BYTES = 64 * 1024 * 1024;
 /** How long a refused request's remaining body is read and dropped before the connection ends. */
-const LINGER_MS = 1_000;
+const DRAIN_MS = 10_000;
 
 /**
  * A local stand-in of the Seqera Platform API, built from the pinned schema: listen on
@@ -311,14 +311,24 @@ export class Emulator {
       typeof answer === "number"
         ? { status: answer, body: { message: message ?? withErrorId("Bad request") } }
         : answer;
-    if (hasBody(req)) {
-      refusal.headers = { ...refusal.headers, connection: "close" };
-      // Node discards what still arrives (nothing is kept) while the client reads the answer;
-      // a client that goes on sending is cut off soon after. Destroying at once would reset
-      // the connection with unread data, and the client could lose the answer.
-      res.once("finish", () => setTimeout(() => req.socket.destroy(), LINGER_MS).unref());
-    }
-    this.#answer(res, record, refusal);
+    if (!hasBody(req)) return this.#answer(res, record, refusal);
+    refusal.headers = { ...refusal.headers, connection: "close" };
+    record.status = refusal.status;
+    // The answer goes out now, but the response ends (and Node closes the connection) only
+    // once the rest of the body is read and dropped: a connection closed with unread data is
+    // reset, and a client that reads only after sending its whole body (Python's requests)
+    // would lose the answer to EPIPE. A client still sending after DRAIN_MS is cut off.
+    writeAnswer(res, refusal, false);
+    const cutOff = setTimeout(() => {
+      res.end();
+      req.socket.destroy();
+    }, DRAIN_MS);
+    req.socket.once("close", () => clearTimeout(cutOff));
+    req.once("end", () => {
+      clearTimeout(cutOff);
+      res.end();
+    });
+    req.resume();
   }
 
   #answer(res: ServerResponse, record: RecordedRequest, answer: EmulatorResponse): void {
