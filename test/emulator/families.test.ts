@@ -196,6 +196,52 @@ test("data links: objects browsed folder by folder, a page at a time, downloads 
   expect((await api(e, `/data-links/${id}/browse`)).status).toBe(403);
 });
 
+test("a data link listed INVALID is not browsed; refused keys and failing browses can be seeded", async () => {
+  const e = await start({
+    seed: {
+      workspaces: [{ org: "acme", name: "prod", id: 42 }],
+      credentials: [{ id: "aws1", name: "aws", workspaceId: 42 }],
+      dataLinks: [
+        { id: "nocreds", resourceRef: "s3://nocreds", workspaceId: 42, objects: { "a.txt": "a" } },
+        {
+          id: "refused",
+          resourceRef: "s3://refused",
+          credentialsId: "aws1",
+          credentialsError: "The AWS Access Key Id you provided does not exist in our records.",
+          workspaceId: 42,
+          objects: { "a.txt": "a" },
+        },
+        {
+          id: "flaky",
+          resourceRef: "s3://flaky",
+          credentialsId: "aws1",
+          browseError: { status: 400, message: "Access Denied (Service: S3, Status Code: 403)" },
+          workspaceId: 42,
+          objects: { "a.txt": "a" },
+        },
+      ],
+    },
+  });
+  const { dataLinks } = await expectAnswer(e, "GET /data-links", "/data-links?workspaceId=42");
+  expect(dataLinks.map((l: any) => [l.name, l.status, l.message])).toEqual([
+    ["nocreds", "INVALID", "No credentials to read this bucket"],
+    ["refused", "INVALID", "The AWS Access Key Id you provided does not exist in our records."],
+    ["flaky", "VALID", null],
+  ]);
+  for (const id of ["nocreds", "refused"]) {
+    for (const path of ["browse", "browse/x", "browse-tree", "download/a.txt"]) {
+      const answer = await api(e, `/data-links/${id}/${path}?workspaceId=42`);
+      expect(answer.status, `${id}/${path}`).toBe(500);
+      expect((await answer.json()).message).toMatch(
+        /^Unexpected error while processing request - Error ID: /,
+      );
+    }
+  }
+  const flaky = await api(e, "/data-links/flaky/browse?workspaceId=42");
+  expect(flaky.status).toBe(400);
+  expect((await flaky.json()).message).toMatch(/^Access Denied .* - Error ID: /);
+});
+
 test("teams, team members and workspace roles follow the service's rules", async () => {
   const e = await start({
     seed: {

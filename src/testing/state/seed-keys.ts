@@ -3,7 +3,7 @@ import { nearNames } from "../../core/near-names.js";
 import { loadDocument } from "../../openapi/load.js";
 import type { ComputeEnvInit } from "./compute-envs.js";
 import type { CredentialsInit } from "./credentials.js";
-import type { DataLinkInit } from "./data-links.js";
+import type { BrowseError, DataLinkInit } from "./data-links.js";
 import type { DatasetInit, DatasetUpload } from "./datasets.js";
 import type { LabelInit } from "./labels.js";
 import type { NextflowCatalogInit } from "./nextflow.js";
@@ -216,18 +216,23 @@ export const SEED_ITEMS: Record<string, Shape> = {
     },
   ),
   runs: RUN,
-  dataLinks: shape<DataLinkInit>({
-    ...SCOPED,
-    id: true,
-    name: true,
-    resourceRef: true,
-    description: true,
-    provider: true,
-    region: true,
-    credentialsId: true,
-    publicAccessible: true,
-    objects: true,
-  }),
+  dataLinks: shape<DataLinkInit>(
+    {
+      ...SCOPED,
+      id: true,
+      name: true,
+      resourceRef: true,
+      description: true,
+      provider: true,
+      region: true,
+      credentialsId: true,
+      publicAccessible: true,
+      objects: true,
+      credentialsError: true,
+      browseError: true,
+    },
+    { browseError: shape<BrowseError>({ status: true, message: true }) },
+  ),
   studios: shape<StudioInit>({
     ...SCOPED,
     id: true,
