@@ -196,6 +196,37 @@ test("data links: objects browsed folder by folder, a page at a time, downloads 
   expect((await api(e, `/data-links/${id}/browse`)).status).toBe(403);
 });
 
+test("a studio seeded with a stopError fails its stops: stopping, then errored with the message", async () => {
+  const e = await start({
+    seed: {
+      workspaces: [{ org: "acme", name: "prod", id: 42 }],
+      computeEnvs: [{ id: "ce1", name: "aws", workspaceId: 42 }],
+      studios: [
+        {
+          id: "stuck",
+          name: "stuck",
+          computeEnvId: "ce1",
+          status: "running",
+          stopError: "Unable to stop the studio: the job queue refused the request",
+          workspaceId: 42,
+        },
+      ],
+    },
+  });
+  const stop = await expectAnswer(
+    e,
+    "PUT /studios/{sessionId}/stop",
+    "/studios/stuck/stop?workspaceId=42",
+  );
+  expect([stop.jobSubmitted, stop.statusInfo.status]).toEqual([true, "stopping"]);
+  e.state.studios.advance("stuck");
+  const studio = await expectAnswer(e, "GET /studios/{sessionId}", "/studios/stuck?workspaceId=42");
+  expect(studio.statusInfo).toMatchObject({
+    status: "errored",
+    message: "Unable to stop the studio: the job queue refused the request",
+  });
+});
+
 test("a data link listed INVALID is not browsed; refused keys and failing browses can be seeded", async () => {
   const e = await start({
     seed: {

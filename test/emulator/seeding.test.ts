@@ -329,7 +329,10 @@ describe("seeds say what they mean, or are refused saying why", () => {
       /The seed's runs\[0\]\.progress has an unknown key "cpuHours"; the keys known there are cpus, cpuTime, /,
     );
     expect(await refusal({ runs: [{ progress: { cpuTime: "2h" } }] })).toMatch(
-      /A run's progress\.cpuTime is a number, 0 or more, as the service answers it; got "2h"\.$/,
+      /The seed's runs\[0\]: progress\.cpuTime is a number, 0 or more, as the service answers it; got "2h"\.$/,
+    );
+    expect(await refusal({ runs: [{ cost: 1 }, { runName: "nightly", cost: "1.5" }] })).toMatch(
+      /The seed's runs\[1\] \(nightly\): its cost \(USD\) is a number, 0 or more, or null for no cost, as the service answers it; got "1\.5"\.$/,
     );
     expect(await refusal({ runs: [{ launch: { computeEnvID: "ce1" } }] })).toMatch(
       /The seed's runs\[0\]\.launch has an unknown key "computeEnvID" \(did you mean "computeEnvId"\?\); the keys known there are .*pipeline.*revision/,

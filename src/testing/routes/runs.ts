@@ -387,9 +387,9 @@ export function runClock(run: Run): string {
   return isActive(run) ? new Date().toISOString() : (run.complete ?? run.lastUpdated);
 }
 
-/** The run's cost in USD: as seeded, else its tasks'. */
-function runCost(run: Run): number {
-  return run.cost ?? loadOf(run.tasks, runClock(run)).cost;
+/** The run's cost in USD: as seeded (null: none), else its tasks'. */
+function runCost(run: Run): number | null {
+  return run.cost === undefined ? loadOf(run.tasks, runClock(run)).cost : run.cost;
 }
 
 /** The run's work directory: its launch's, else (a seeded run) its compute env's. */

@@ -72,8 +72,8 @@ export interface Run extends Entity<string> {
   ending?: RunEnding;
   /** How runs relaunched from this one end when advanced; default SUCCEEDED. */
   relaunchEnding?: RunEnding;
-  /** Its cost in USD as seeded; else the sum of its tasks'. */
-  cost?: number;
+  /** Its cost in USD as seeded (null: the service has none); else the sum of its tasks'. */
+  cost?: number | null;
   /** `workflowProgress` figures as seeded; the others are derived from its tasks. */
   progress?: SeededLoad;
 }
@@ -162,8 +162,11 @@ export interface RunInit extends ScopedInit {
   ending?: RunEnding;
   /** How runs relaunched from this one end when advanced. */
   relaunchEnding?: RunEnding;
-  /** The run's cost in USD (describe's `cost` and `workflowProgress.cost`); default derived. */
-  cost?: number;
+  /**
+   * The run's cost in USD (describe's `cost` and `workflowProgress.cost`); null for a run the
+   * service has no cost for (answered null); default derived.
+   */
+  cost?: number | null;
   /**
    * `workflowProgress` figures as the service names them (`cpuTime` in ms, `memoryRss` in
    * bytes, `cpuEfficiency` in %...); those not given are derived from the tasks.
@@ -211,7 +214,7 @@ export class RunStore extends ScopedStore<Run, RunInit> {
       newTask(i + 1, typeof t === "string" ? { process: t } : t),
     );
     addFailingTasks(tasks, init.ending);
-    checkFigures(init);
+    checkFigures(init, `Run ${base.id}${init.runName ? ` (${init.runName})` : ""}`);
     const resume = init.resume ?? launch.resume === true;
     const submit = timestamp(init.submit, base.dateCreated);
     return {
@@ -415,13 +418,13 @@ function failTask(run: Run, task: RunTask, failure: TaskFailure, now: string): v
   run.exitStatus = 1;
 }
 
-/** Seeded figures are numbers, as the service answers them. */
-function checkFigures({ cost, progress = {} }: RunInit): void {
-  const figures = Object.entries({ cost, ...progress }).filter(([, v]) => v !== undefined);
-  for (const [name, value] of figures) {
+/** Seeded figures are numbers, as the service answers them (a cost may be null); `run` names it. */
+export function checkFigures({ cost, progress = {} }: RunInit, run: string): void {
+  const figures = Object.entries({ ...(cost !== null && { cost }), ...progress });
+  for (const [name, value] of figures.filter(([, v]) => v !== undefined)) {
     if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
       throw new ConfigurationError(
-        `A run's ${name === "cost" ? "cost (USD)" : `progress.${name}`} is a number, 0 or more, as the service answers it; got ${JSON.stringify(value)}.`,
+        `${run}: ${name === "cost" ? "its cost (USD) is a number, 0 or more, or null for no cost," : `progress.${name} is a number, 0 or more,`} as the service answers it; got ${JSON.stringify(value)}.`,
       );
     }
   }

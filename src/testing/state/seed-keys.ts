@@ -245,6 +245,7 @@ export const SEED_ITEMS: Record<string, Shape> = {
     isPrivate: true,
     configuration: true,
     labelIds: true,
+    stopError: true,
   }),
   nextflow: shape<NextflowCatalogInit>({
     versions: true,
