@@ -393,12 +393,25 @@ export class Emulator {
     if (typeof workspaceId === "number" && !this.state.workspaces.get(workspaceId)) {
       return { status: 403 };
     }
-    const handled = await this.#handlers.get(route.info.operationId)?.(request);
+    // Once per request, whether the handler asks for it or falls back to it: a create creates once.
+    let own: Promise<EmulatorResponse> | undefined;
+    const answer = () =>
+      (own ??= this.#own(request, route.info, workspaceId as number | undefined));
+    const handled = await this.#handlers.get(route.info.operationId)?.(request, answer);
     if (handled) return this.#checkHandled(route.info, handled);
-    const stateful: StateRoute | undefined = stateRoutes[route.info.operationId];
-    if (!stateful) return sampledAnswer(this.#doc, route.info, this.#nulls);
+    return await answer();
+  }
+
+  /** The emulator's own answer: from its state, else sampled from the schema. */
+  async #own(
+    request: EmulatorRequest,
+    info: RouteMatch["info"],
+    workspaceId: number | undefined,
+  ): Promise<EmulatorResponse> {
+    const stateful: StateRoute | undefined = stateRoutes[info.operationId];
+    if (!stateful) return sampledAnswer(this.#doc, info, this.#nulls);
     if (this.#autoAdvance) this.#advance(request);
-    return await stateful(request, this.#context(route.info, workspaceId as number | undefined));
+    return await stateful(request, this.#context(info, workspaceId));
   }
 
   /**
