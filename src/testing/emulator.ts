@@ -62,6 +62,15 @@ export interface EmulatorOptions {
    */
   autoAdvance?: boolean;
   /**
+   * Runs that move on their own, for code that follows them through the runs list
+   * (`watchRuns`, `seqera-api watch`) rather than describing each. `onList`: each
+   * `GET /workflow` moves the active runs it answered one step, after answering (the next poll
+   * sees them further on). `everyMs`: each active run takes one step per `everyMs` after it
+   * was launched or added (RUNNING after one, a task per step, ended after its last), brought
+   * up to date at each request. Default: runs move only as the test (or `autoAdvance`) says.
+   */
+  runSteps?: { onList?: boolean; everyMs?: number };
+  /**
    * The largest request body accepted, in bytes; a larger one gets 413 before it is read
    * (as does any body of a request refused for its token). Default 32 MiB.
    */
@@ -118,6 +127,7 @@ export class Emulator {
   readonly #basePath: string;
   readonly #nulls: boolean;
   readonly #autoAdvance: boolean;
+  readonly #runSteps: { onList?: boolean; everyMs?: number };
   readonly #doc = loadDocument();
   readonly #maxBodyBytes: number;
   readonly #requestLogLimit: number;
@@ -150,6 +160,13 @@ export class Emulator {
     if (options.faults) this.faults.configure(options.faults);
     this.#nulls = options.nulls ?? true;
     this.#autoAdvance = options.autoAdvance ?? false;
+    this.#runSteps = options.runSteps ?? {};
+    const { everyMs } = this.#runSteps;
+    if (everyMs !== undefined && !(Number.isFinite(everyMs) && everyMs > 0)) {
+      throw new ConfigurationError(
+        `runSteps.everyMs is the milliseconds between a run's steps, more than 0; got ${everyMs}`,
+      );
+    }
     this.#maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.#requestLogLimit = options.requestLogLimit ?? DEFAULT_REQUEST_LOG_LIMIT;
     this.#requestLogBytes = options.requestLogBytes ?? DEFAULT_REQUEST_LOG_BYTES;
@@ -393,6 +410,7 @@ export class Emulator {
     if (typeof workspaceId === "number" && !this.state.workspaces.get(workspaceId)) {
       return { status: 403 };
     }
+    if (this.#runSteps.everyMs !== undefined) this.state.runs.catchUp(this.#runSteps.everyMs);
     // Once per request, whether the handler asks for it or falls back to it: a create creates once.
     let own: Promise<EmulatorResponse> | undefined;
     const answer = () =>
@@ -411,7 +429,18 @@ export class Emulator {
     const stateful: StateRoute | undefined = stateRoutes[info.operationId];
     if (!stateful) return sampledAnswer(this.#doc, info, this.#nulls);
     if (this.#autoAdvance) this.#advance(request);
-    return await stateful(request, this.#context(info, workspaceId));
+    const answer = await stateful(request, this.#context(info, workspaceId));
+    if (this.#runSteps.onList && info.operationId === "ListWorkflows") this.#stepListed(answer);
+    return answer;
+  }
+
+  /** `runSteps.onList`: the active runs a list answered move one step, for the next poll. */
+  #stepListed(answer: EmulatorResponse): void {
+    const { workflows } = answer.body as { workflows: { workflow: { id: string } }[] };
+    for (const { workflow } of workflows) {
+      const run = this.state.runs.get(workflow.id);
+      if (run && isActive(run)) this.state.runs.advance(run.id);
+    }
   }
 
   /**

@@ -187,6 +187,8 @@ export function isActive(run: Run): boolean {
  */
 export class RunStore extends ScopedStore<Run, RunInit> {
   #launched = 0;
+  /** When each run was added, and the steps its timeline (`catchUp`) has taken. */
+  readonly #timelines = new WeakMap<Run, { from: number; steps: number }>();
 
   constructor(workspace: WorkspaceResolver) {
     super(() => randomId(14), workspace);
@@ -195,6 +197,7 @@ export class RunStore extends ScopedStore<Run, RunInit> {
   override add(init: RunInit = {}): Run {
     // A run is created when it is submitted, unless the seed says otherwise.
     const run = super.add({ ...init, dateCreated: init.dateCreated ?? init.submit });
+    this.#timelines.set(run, { from: Date.now(), steps: 0 });
     const target = init.status ?? "SUBMITTED";
     const asSeeded = init.tasks?.some((t) => typeof t !== "string" && t.status !== undefined);
     if (asSeeded) return seedAsIs(run, target, init);
@@ -263,12 +266,27 @@ export class RunStore extends ScopedStore<Run, RunInit> {
   }
 
   /**
+   * Moves every active run as far as a timeline of one step per `everyMs` since it was added
+   * takes it by `now`, each step dated when it was due (`startEmulator({ runSteps })`).
+   */
+  catchUp(everyMs: number, now = Date.now()): void {
+    for (const run of this.all()) {
+      const timeline = this.#timelines.get(run)!;
+      while (isActive(run) && timeline.from + (timeline.steps + 1) * everyMs <= now) {
+        timeline.steps++;
+        this.advance(run.id, new Date(timeline.from + timeline.steps * everyMs));
+      }
+    }
+  }
+
+  /**
    * One step: SUBMITTED → RUNNING (first task running); while RUNNING, the running task
    * completes and the next starts; after the last task, SUCCEEDED. Throws on an ended run.
+   * `at` dates the step (default now).
    */
-  advance(id: string): Run {
+  advance(id: string, at = new Date()): Run {
     const run = this.#active(id);
-    const now = serviceTimestamp(new Date());
+    const now = serviceTimestamp(at);
     const running = run.tasks.find((t) => t.status === "RUNNING");
     const failure = running && failureAt(run, running);
     if (run.status === "SUBMITTED") {
