@@ -230,6 +230,42 @@ describe("launches and relaunches end as seeded, and resume as the service does"
     ]);
   });
 
+  test("a list of endings is taken in turn by the launches; a version's ending comes first", async () => {
+    const e = await seeded({
+      workspaces: [{ org: "acme", name: "prod", id: 42 }],
+      computeEnvs: [{ id: "ce1", name: "aws", workspaceId: 42 }],
+      pipelines: [
+        {
+          name: "sarek",
+          workspaceId: 42,
+          ending: [{ status: "SUCCEEDED" }, { status: "SUCCEEDED" }, { status: "FAILED" }],
+          versions: [
+            { name: "3.4", isDefault: true },
+            { id: "broken", name: "3.5-rc", ending: { status: "FAILED", exitStatus: 137 } },
+          ],
+        },
+      ],
+    });
+    const pipeline = e.state.pipelines.byName("sarek", 42)!;
+    const endOf = async (launchId: string) => {
+      const { workflowId } = await expectAnswer(
+        e,
+        "POST /workflow/launch",
+        "/workflow/launch?workspaceId=42",
+        { body: { launch: { id: launchId } } },
+      );
+      const run = await advanceToEnd(e, workflowId);
+      return `${run.status} ${run.tasks.at(-1)!.exitStatus}`;
+    };
+    const defaults = [];
+    for (let i = 0; i < 4; i++) defaults.push(await endOf(pipeline.launchId));
+    expect(defaults).toEqual(["SUCCEEDED 0", "SUCCEEDED 0", "FAILED 1", "SUCCEEDED 0"]);
+    expect(await endOf("broken")).toBe("FAILED 137");
+    expect(await seeded({ pipelines: [{ name: "p", ending: [] }] }).catch(String)).toMatch(
+      /A list of endings gives at least one/,
+    );
+  });
+
   test("a resume as tw sends it keeps the session, says resume: true, gets a new name, ends as seeded", async () => {
     const e = await seeded(seed);
     const source = e.state.runs.get("failed1")!;

@@ -102,6 +102,13 @@ export interface RunEnding extends TaskFailure {
 }
 
 /**
+ * How runs launched from a pipeline (or one of its versions) end: one ending for all, or a
+ * list the launches take in turn (the first launch the first ending, ..., then from the start
+ * again), so that some runs of one pipeline fail and others succeed.
+ */
+export type Endings = RunEnding | RunEnding[];
+
+/**
  * A task to seed. With a `status` it is taken as given (times, exit status, logs), and so is
  * its run: no step is taken for it.
  */
@@ -449,7 +456,16 @@ export function checkFigures({ cost, progress = {} }: RunInit, run: string): voi
 }
 
 /** Refuses an ending with both `failures` and a single task's fields, or no failure listed. */
-export function checkEnding(ending: RunEnding | undefined): void {
+export function checkEnding(endings: Endings | undefined): void {
+  if (Array.isArray(endings)) {
+    if (endings.length === 0) {
+      throw new ConfigurationError(
+        'A list of endings gives at least one, e.g. [{ "status": "SUCCEEDED" }, { "status": "FAILED" }].',
+      );
+    }
+    return endings.forEach(checkEnding);
+  }
+  const ending = endings;
   if (ending?.failures !== undefined) {
     const single = (["task", "exitStatus", "errorMessage", "stderr"] as const).filter(
       (key) => ending[key] !== undefined,

@@ -198,8 +198,8 @@ export const SEED_ITEMS: Record<string, Shape> = {
       launch: LAUNCH,
       ending: ENDING,
       versions: shape<PipelineVersionInit>(
-        { ...DATED, id: true, name: true, isDefault: true, launch: true },
-        { launch: LAUNCH },
+        { ...DATED, id: true, name: true, isDefault: true, launch: true, ending: true },
+        { launch: LAUNCH, ending: ENDING },
       ),
     },
   ),

@@ -248,7 +248,10 @@ function checkSeed(seed: unknown): asserts seed is Seed {
   }
   checkKeys(seed, SEED_SHAPE);
   // A pipeline's ending is used at its first launch: a mistake in it is told now.
-  for (const pipeline of (seed as Seed).pipelines ?? []) checkEnding(pipeline.ending);
+  for (const pipeline of (seed as Seed).pipelines ?? []) {
+    checkEnding(pipeline.ending);
+    for (const version of pipeline.versions ?? []) checkEnding(version.ending);
+  }
   // Told with the run's place in the seed, before its id exists.
   for (const [i, run] of ((seed as Seed).runs ?? []).entries()) {
     checkFigures(run, `The seed's runs[${i}]${run.runName ? ` (${run.runName})` : ""}`);
