@@ -354,3 +354,41 @@ test("teams, team members and workspace roles follow the service's rules", async
   });
   expect(dup.status).toBe(409);
 });
+
+test("a created compute env reads back with its settings: Wave, Fusion, Forge", async () => {
+  const e = await start({
+    seed: {
+      workspaces: [{ org: "acme", name: "prod", id: 42 }],
+      credentials: [{ id: "aws1", name: "aws", provider: "aws", workspaceId: 42 }],
+    },
+  });
+  const config = {
+    region: "eu-west-1",
+    workDir: "s3://acme/work",
+    waveEnabled: true,
+    fusion2Enabled: true,
+    nvnmeStorageEnabled: true,
+    forge: { type: "SPOT", minCpus: 0, maxCpus: 256, ebsAutoScale: true },
+  };
+  const { computeEnvId } = await expectAnswer(
+    e,
+    "POST /compute-envs",
+    "/compute-envs?workspaceId=42",
+    {
+      body: {
+        computeEnv: {
+          name: "aws-wave",
+          platform: "aws-batch",
+          credentialsId: "aws1",
+          config: { ...config, discriminator: "aws-batch" },
+        },
+      },
+    },
+  );
+  const { computeEnv } = await expectAnswer(
+    e,
+    "GET /compute-envs/{computeEnvId}",
+    `/compute-envs/${computeEnvId}?workspaceId=42`,
+  );
+  expect(computeEnv.config).toMatchObject({ ...config, discriminator: "aws-batch" });
+});

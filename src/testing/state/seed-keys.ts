@@ -180,6 +180,7 @@ export const SEED_ITEMS: Record<string, Shape> = {
     description: true,
     message: true,
     labelIds: true,
+    config: true,
   }),
   pipelines: shape<PipelineInit>(
     {
