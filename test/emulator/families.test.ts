@@ -392,3 +392,75 @@ test("a created compute env reads back with its settings: Wave, Fusion, Forge", 
   );
   expect(computeEnv.config).toMatchObject({ ...config, discriminator: "aws-batch" });
 });
+
+test("pipeline actions: a GitHub action gets its webhook, a launch starts a run from the action's launch", async () => {
+  const e = await start({
+    seed: {
+      workspaces: [{ org: "acme", name: "prod", id: 42 }],
+      computeEnvs: [{ id: "ce1", name: "aws", workspaceId: 42 }],
+    },
+  });
+  const launch = {
+    pipeline: "https://github.com/nf-core/rnaseq",
+    computeEnvId: "ce1",
+    workDir: "s3://acme/work",
+    paramsText: '{"outdir":"s3://acme/out"}',
+  };
+  const { actionId } = await expectAnswer(e, "POST /actions", "/actions?workspaceId=42", {
+    body: { name: "on-push", source: "github", launch },
+  });
+  const { action } = await expectAnswer(
+    e,
+    "GET /actions/{actionId}",
+    `/actions/${actionId}?workspaceId=42`,
+  );
+  expect(action).toMatchObject({
+    source: "github",
+    status: "ACTIVE",
+    hookId: expect.stringMatching(/^\d{9}$/),
+    config: { events: ["push"], discriminator: "github" },
+  });
+  expect(action.hookUrl).toBe(`https://api.github.com/repos/nf-core/rnaseq/hooks/${action.hookId}`);
+  const { actions } = await expectAnswer(e, "GET /actions", "/actions?workspaceId=42");
+  expect(actions[0]).toMatchObject({
+    endpoint: action.hookUrl,
+    pipeline: launch.pipeline,
+    status: "ACTIVE",
+  });
+
+  const { workflowId } = await expectAnswer(
+    e,
+    "POST /actions/{actionId}/launch",
+    `/actions/${actionId}/launch?workspaceId=42`,
+    { body: { params: { sample: "s1" } } },
+  );
+  const run = e.state.runs.get(workflowId)!;
+  expect([run.workspaceId, run.pipeline, run.launch.workDir]).toEqual([
+    42,
+    launch.pipeline,
+    "s3://acme/work",
+  ]);
+  expect(JSON.parse(String(run.launch.paramsText))).toEqual({
+    outdir: "s3://acme/out",
+    sample: "s1",
+  });
+  const described = await expectAnswer(
+    e,
+    "GET /actions/{actionId}",
+    `/actions/${actionId}?workspaceId=42`,
+  );
+  expect(described.action.event).toMatchObject({ discriminator: "tower", workflowId });
+  expect((await api(e, `/actions/${actionId}/launch`, { method: "POST", body: {} })).status).toBe(
+    403,
+  );
+
+  const tower = await expectAnswer(e, "POST /actions", "/actions?workspaceId=42", {
+    body: { name: "by-hand", source: "tower", launch },
+  });
+  const { actions: both } = await expectAnswer(e, "GET /actions", "/actions?workspaceId=42");
+  expect(both[1]).toMatchObject({
+    status: "ACTIVE",
+    endpoint: `${e.url}/actions/${tower.actionId}/launch?workspaceId=42`,
+    usageCmd: expect.stringContaining(`/actions/${tower.actionId}/launch?workspaceId=42`),
+  });
+});
