@@ -419,6 +419,11 @@ test("pipeline actions: a GitHub action gets its webhook, a launch starts a run 
     status: "ACTIVE",
     hookId: expect.stringMatching(/^\d{9}$/),
     config: { events: ["push"], discriminator: "github" },
+    launch: {
+      id: expect.stringMatching(/^\w{20}$/),
+      pipeline: launch.pipeline,
+      computeEnv: { id: "ce1", name: "aws", platform: "aws-batch" },
+    },
   });
   expect(action.hookUrl).toBe(`https://api.github.com/repos/nf-core/rnaseq/hooks/${action.hookId}`);
   const { actions } = await expectAnswer(e, "GET /actions", "/actions?workspaceId=42");

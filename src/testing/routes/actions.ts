@@ -1,8 +1,9 @@
 import { randomInt } from "node:crypto";
 import { isRecord } from "../../openapi/operations-document.js";
-import { serviceTimestamp } from "../ids.js";
+import { randomId, serviceTimestamp } from "../ids.js";
 import type { Resource } from "../state/resources.js";
-import { bodyOf, FORBIDDEN, type RouteContext, type StateRoute } from "./context.js";
+import { computeEnvConfigDto } from "./compute-envs.js";
+import { bodyOf, FORBIDDEN, findIn, type RouteContext, type StateRoute } from "./context.js";
 import { runRoutes } from "./runs.js";
 
 const ACTIONS = "/actions";
@@ -27,8 +28,13 @@ export function actionRoutes(kept: Record<string, StateRoute>): Record<string, S
       const action = ctx.state.resources.get(ACTIONS, request.params.actionId);
       if (!action || action.workspaceId !== ctx.workspaceId) return FORBIDDEN;
       const { params } = bodyOf(request);
-      // Its launch's `id` is the action's own record, not a saved launch to look up.
-      const { id: _, ...launch } = isRecord(action.fields.launch) ? action.fields.launch : {};
+      // Its launch's `id` is the action's own record, not a saved launch to look up, and its
+      // `computeEnv` the answer's view of `computeEnvId`.
+      const {
+        id: _,
+        computeEnv: __,
+        ...launch
+      } = isRecord(action.fields.launch) ? action.fields.launch : {};
       const answer = await runRoutes.CreateWorkflowLaunch!(
         { ...request, body: { launch: withParams(launch, params) } },
         ctx,
@@ -45,17 +51,29 @@ export function actionRoutes(kept: Record<string, StateRoute>): Record<string, S
   };
 }
 
-/** What the service fills in on a new action, by its source. */
+/**
+ * What the service fills in on a new action, by its source; its launch becomes a launch record
+ * (an `id`, the compute env it runs in).
+ */
 function serviceFields(action: Resource, ctx: RouteContext): Record<string, unknown> {
   const launch = isRecord(action.fields.launch) ? action.fields.launch : {};
   const pipeline = typeof launch.pipeline === "string" ? launch.pipeline : undefined;
+  const envId =
+    typeof launch.computeEnvId === "string"
+      ? launch.computeEnvId
+      : ctx.state.computeEnvs.primary(ctx.workspaceId)?.id;
+  const env = findIn(ctx.state.computeEnvs, envId, ctx);
+  const common = {
+    pipeline,
+    status: "ACTIVE",
+    launch: { ...launch, id: randomId(20), computeEnv: env && computeEnvConfigDto(ctx, env) },
+  };
   if (action.fields.source === "github") {
     const hookId = String(randomInt(100_000_000, 999_999_999));
     const repository = /github\.com\/([^/]+\/[^/]+?)(?:\.git)?\/?$/.exec(pipeline ?? "")?.[1];
     const hookUrl = `https://api.github.com/repos/${repository ?? "unknown/unknown"}/hooks/${hookId}`;
     return {
-      pipeline,
-      status: "ACTIVE",
+      ...common,
       hookId,
       hookUrl,
       endpoint: hookUrl,
@@ -65,8 +83,7 @@ function serviceFields(action: Resource, ctx: RouteContext): Record<string, unkn
   const query = ctx.workspaceId === undefined ? "" : `?workspaceId=${ctx.workspaceId}`;
   const endpoint = `${ctx.baseUrl}/actions/${action.id}/launch${query}`;
   return {
-    pipeline,
-    status: "ACTIVE",
+    ...common,
     endpoint,
     usageCmd: `curl -H "Content-Type: application/json" -H "Authorization: Bearer <YOUR ACCESS TOKEN>" ${endpoint} --data '{"params":{"foo":"bar"}}'`,
     config: { discriminator: "tower" },
