@@ -91,8 +91,8 @@ export interface TaskFailure {
 }
 
 /**
- * How a run ends when it is advanced (`state.runs.advance`, a poll with `autoAdvance`, or
- * `seqera-api emulator`): SUCCEEDED, or FAILED at one task (the `TaskFailure` fields) or at
+ * How a run ends when it is advanced (`state.runs.advance`, a describe with `autoAdvance`, a
+ * list poll or the clock with `runSteps`, `seqera-api emulator`): SUCCEEDED, or FAILED at one task (the `TaskFailure` fields) or at
  * several (`failures`, each failing when its task runs; the run ends after the last).
  */
 export interface RunEnding extends TaskFailure {
