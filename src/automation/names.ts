@@ -221,6 +221,8 @@ const findDataLink = (async (
 ) => {
   const link = await findDataLinkOnly(client, name, options);
   if (link === undefined || options.under === undefined) return link;
+  // An INVALID link's objects cannot be read (the service answers a browse 500): none listed.
+  if (link.status === "INVALID") return { ...link, objects: [], bytes: 0 };
   const content = await contentUnder(client, link.id, options.under, options.signal);
   return { ...link, ...content };
 }) as DataLinkFinder;

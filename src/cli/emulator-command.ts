@@ -12,7 +12,7 @@ import type { Emulator, EmulatorOptions, Handler } from "../testing/index.js";
  * `seqera-api emulator [--port N] [--seed file.json] [--handlers module.mjs] [--rate-limit N]
  * [--rate-limit-mode cycles|sliding] [--faults kind=share,...]`: serves the emulator until
  * SIGINT or SIGTERM. Prints its URL and token as TOWER_* assignments (the token is the emulator's own, valid nowhere
- * else). Runs advance one step each time they are described, so that polling clients (tw, a
+ * else). Runs advance one step each time they are described or listed, so that polling clients (tw, a
  * script, `seqera-api wait`) see them progress and end.
  */
 export async function emulatorCommand(values: OptionValues, streams: Streams): Promise<ExitCode> {
@@ -25,6 +25,7 @@ export async function emulatorCommand(values: OptionValues, streams: Streams): P
     port,
     seed,
     autoAdvance: true,
+    runSteps: { onList: true },
     rateLimit,
     faults,
   }).catch((error: NodeJS.ErrnoException) => {

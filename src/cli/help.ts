@@ -141,7 +141,7 @@ on 127.0.0.1 (--port, else a free port) until SIGINT or SIGTERM, and prints on s
   TOWER_API_ENDPOINT=http://127.0.0.1:<port>
   TOWER_ACCESS_TOKEN=<a token valid for this emulator only>
 so that another shell can use it:  seqera-api emulator > emulator.env &  set -a; . ./emulator.env
-Runs advance one step each time they are described, so polling clients see them end.
+Runs advance one step each time they are described or listed, so polling clients see them end.
 --seed takes the emulator's seed (organizations, workspaces, pipelines, compute envs, runs, ...).
 --handlers answers chosen operations with your own code: a module whose default export is
   { ListDataStudios: (request) => ({ status: 200, body: {...} }) }, or (emulator) => {...}

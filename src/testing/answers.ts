@@ -210,8 +210,12 @@ export function sampledAnswer(
   return { status, body: info.parseAs === "text" ? text : new TextEncoder().encode(text), headers };
 }
 
-/** Writes an answer; a body the content type does not name is sent as JSON. */
-export function writeAnswer(res: ServerResponse, answer: EmulatorResponse): void {
+/**
+ * Writes an answer; a body the content type does not name is sent as JSON. With `end` false the
+ * answer is sent whole (its length announced) but the response is left open, for the caller to
+ * end once it has read what it must.
+ */
+export function writeAnswer(res: ServerResponse, answer: EmulatorResponse, end = true): void {
   const headers: Record<string, string> = { ...answer.headers };
   const contentType = Object.keys(headers).find((h) => h.toLowerCase() === "content-type");
   let payload: string | Uint8Array | undefined;
@@ -226,6 +230,12 @@ export function writeAnswer(res: ServerResponse, answer: EmulatorResponse): void
     payload = JSON.stringify(answer.body);
     if (!contentType) headers["content-type"] = "application/json";
   }
+  if (end) {
+    res.writeHead(answer.status, headers);
+    return void res.end(payload);
+  }
+  headers["content-length"] = String(payload === undefined ? 0 : Buffer.byteLength(payload));
   res.writeHead(answer.status, headers);
-  res.end(payload);
+  if (payload === undefined) res.flushHeaders();
+  else res.write(payload);
 }

@@ -62,6 +62,15 @@ export interface EmulatorOptions {
    */
   autoAdvance?: boolean;
   /**
+   * Runs that move on their own, for code that follows them through the runs list
+   * (`watchRuns`, `seqera-api watch`) rather than describing each. `onList`: each
+   * `GET /workflow` moves the active runs it answered one step, after answering (the next poll
+   * sees them further on). `everyMs`: each active run takes one step per `everyMs` after it
+   * was launched or added (RUNNING after one, a task per step, ended after its last), brought
+   * up to date at each request. Default: runs move only as the test (or `autoAdvance`) says.
+   */
+  runSteps?: { onList?: boolean; everyMs?: number };
+  /**
    * The largest request body accepted, in bytes; a larger one gets 413 before it is read
    * (as does any body of a request refused for its token). Default 32 MiB.
    */
@@ -85,7 +94,7 @@ const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 const DEFAULT_REQUEST_LOG_LIMIT = 10_000;
 const DEFAULT_REQUEST_LOG_BYTES = 64 * 1024 * 1024;
 /** How long a refused request's remaining body is read and dropped before the connection ends. */
-const LINGER_MS = 1_000;
+const DRAIN_MS = 10_000;
 
 /**
  * A local stand-in of the Seqera Platform API, built from the pinned schema: listen on
@@ -118,6 +127,7 @@ export class Emulator {
   readonly #basePath: string;
   readonly #nulls: boolean;
   readonly #autoAdvance: boolean;
+  readonly #runSteps: { onList?: boolean; everyMs?: number };
   readonly #doc = loadDocument();
   readonly #maxBodyBytes: number;
   readonly #requestLogLimit: number;
@@ -150,6 +160,13 @@ export class Emulator {
     if (options.faults) this.faults.configure(options.faults);
     this.#nulls = options.nulls ?? true;
     this.#autoAdvance = options.autoAdvance ?? false;
+    this.#runSteps = options.runSteps ?? {};
+    const { everyMs } = this.#runSteps;
+    if (everyMs !== undefined && !(Number.isFinite(everyMs) && everyMs > 0)) {
+      throw new ConfigurationError(
+        `runSteps.everyMs is the milliseconds between a run's steps, more than 0; got ${everyMs}`,
+      );
+    }
     this.#maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.#requestLogLimit = options.requestLogLimit ?? DEFAULT_REQUEST_LOG_LIMIT;
     this.#requestLogBytes = options.requestLogBytes ?? DEFAULT_REQUEST_LOG_BYTES;
@@ -311,14 +328,24 @@ export class Emulator {
       typeof answer === "number"
         ? { status: answer, body: { message: message ?? withErrorId("Bad request") } }
         : answer;
-    if (hasBody(req)) {
-      refusal.headers = { ...refusal.headers, connection: "close" };
-      // Node discards what still arrives (nothing is kept) while the client reads the answer;
-      // a client that goes on sending is cut off soon after. Destroying at once would reset
-      // the connection with unread data, and the client could lose the answer.
-      res.once("finish", () => setTimeout(() => req.socket.destroy(), LINGER_MS).unref());
-    }
-    this.#answer(res, record, refusal);
+    if (!hasBody(req)) return this.#answer(res, record, refusal);
+    refusal.headers = { ...refusal.headers, connection: "close" };
+    record.status = refusal.status;
+    // The answer goes out now, but the response ends (and Node closes the connection) only
+    // once the rest of the body is read and dropped: a connection closed with unread data is
+    // reset, and a client that reads only after sending its whole body (Python's requests)
+    // would lose the answer to EPIPE. A client still sending after DRAIN_MS is cut off.
+    writeAnswer(res, refusal, false);
+    const cutOff = setTimeout(() => {
+      res.end();
+      req.socket.destroy();
+    }, DRAIN_MS);
+    req.socket.once("close", () => clearTimeout(cutOff));
+    req.once("end", () => {
+      clearTimeout(cutOff);
+      res.end();
+    });
+    req.resume();
   }
 
   #answer(res: ServerResponse, record: RecordedRequest, answer: EmulatorResponse): void {
@@ -383,12 +410,37 @@ export class Emulator {
     if (typeof workspaceId === "number" && !this.state.workspaces.get(workspaceId)) {
       return { status: 403 };
     }
-    const handled = await this.#handlers.get(route.info.operationId)?.(request);
+    if (this.#runSteps.everyMs !== undefined) this.state.runs.catchUp(this.#runSteps.everyMs);
+    // Once per request, whether the handler asks for it or falls back to it: a create creates once.
+    let own: Promise<EmulatorResponse> | undefined;
+    const answer = () =>
+      (own ??= this.#own(request, route.info, workspaceId as number | undefined));
+    const handled = await this.#handlers.get(route.info.operationId)?.(request, answer);
     if (handled) return this.#checkHandled(route.info, handled);
-    const stateful: StateRoute | undefined = stateRoutes[route.info.operationId];
-    if (!stateful) return sampledAnswer(this.#doc, route.info, this.#nulls);
+    return await answer();
+  }
+
+  /** The emulator's own answer: from its state, else sampled from the schema. */
+  async #own(
+    request: EmulatorRequest,
+    info: RouteMatch["info"],
+    workspaceId: number | undefined,
+  ): Promise<EmulatorResponse> {
+    const stateful: StateRoute | undefined = stateRoutes[info.operationId];
+    if (!stateful) return sampledAnswer(this.#doc, info, this.#nulls);
     if (this.#autoAdvance) this.#advance(request);
-    return await stateful(request, this.#context(route.info, workspaceId as number | undefined));
+    const answer = await stateful(request, this.#context(info, workspaceId));
+    if (this.#runSteps.onList && info.operationId === "ListWorkflows") this.#stepListed(answer);
+    return answer;
+  }
+
+  /** `runSteps.onList`: the active runs a list answered move one step, for the next poll. */
+  #stepListed(answer: EmulatorResponse): void {
+    const { workflows } = answer.body as { workflows: { workflow: { id: string } }[] };
+    for (const { workflow } of workflows) {
+      const run = this.state.runs.get(workflow.id);
+      if (run && isActive(run)) this.state.runs.advance(run.id);
+    }
   }
 
   /**

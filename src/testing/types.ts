@@ -39,9 +39,14 @@ export interface EmulatorResponse {
   headers?: Record<string, string>;
 }
 
-/** Overrides an operation's answer; returning undefined falls back to the emulator's own. */
+/**
+ * Overrides an operation's answer; returning undefined falls back to the emulator's own.
+ * `answer()` gives the emulator's own answer (computed once per request, state changes
+ * included), for a handler that changes a field of it rather than writing it all.
+ */
 export type Handler = (
   request: EmulatorRequest,
+  answer: () => Promise<EmulatorResponse>,
 ) => EmulatorResponse | undefined | Promise<EmulatorResponse | undefined>;
 
 /** What the emulator saw of one request; never the Authorization header. */

@@ -68,6 +68,33 @@ test.each(["SIGTERM", "SIGINT"] as const)(
   },
 );
 
+test("runs move when listed too, so `watch` (one list call per poll) sees them end", async () => {
+  const { child, env } = await serve();
+  try {
+    const launch = await runCli(
+      cli.main,
+      ["CreateWorkflowLaunch", "-F", "launch.pipeline=hello", "-F", "launch.computeEnvId=ce1"],
+      { env: { ...env, TOWER_WORKSPACE_ID: "42" } },
+    );
+    const { workflowId } = JSON.parse(launch.stdout);
+    const watch = await runCli(
+      cli.main,
+      ["watch", "-w", "42", "--poll-interval", "50ms", "--timeout", "20s"],
+      { env },
+    );
+    expect(watch).toMatchObject({ code: EXIT.ok, stderr: "" });
+    const changes = watch.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(changes.at(-1).run).toMatchObject({ id: workflowId, status: "SUCCEEDED" });
+  } finally {
+    const exited = once(child, "exit");
+    child.kill("SIGTERM");
+    await exited;
+  }
+});
+
 test("--port serves on that port; a workspace by name reaches operation calls", async () => {
   const port = await freePort();
   const { child, env } = await serve("--port", String(port));

@@ -16,7 +16,12 @@ beforeAll(async () => {
       workspaces: [{ org: "acme", name: "prod", id: 42 }],
       members: [{ org: "acme", userName: "ana", email: "ana@acme.org" }],
       dataLinks: [
-        { resourceRef: "s3://raw", workspaceId: 42, objects: { "a/x.txt": 3, "a/b/y.txt": 4 } },
+        {
+          resourceRef: "s3://raw",
+          publicAccessible: true,
+          workspaceId: 42,
+          objects: { "a/x.txt": 3, "a/b/y.txt": 4 },
+        },
       ],
     },
   }));

@@ -196,6 +196,83 @@ test("data links: objects browsed folder by folder, a page at a time, downloads 
   expect((await api(e, `/data-links/${id}/browse`)).status).toBe(403);
 });
 
+test("a studio seeded with a stopError fails its stops: stopping, then errored with the message", async () => {
+  const e = await start({
+    seed: {
+      workspaces: [{ org: "acme", name: "prod", id: 42 }],
+      computeEnvs: [{ id: "ce1", name: "aws", workspaceId: 42 }],
+      studios: [
+        {
+          id: "stuck",
+          name: "stuck",
+          computeEnvId: "ce1",
+          status: "running",
+          stopError: "Unable to stop the studio: the job queue refused the request",
+          workspaceId: 42,
+        },
+      ],
+    },
+  });
+  const stop = await expectAnswer(
+    e,
+    "PUT /studios/{sessionId}/stop",
+    "/studios/stuck/stop?workspaceId=42",
+  );
+  expect([stop.jobSubmitted, stop.statusInfo.status]).toEqual([true, "stopping"]);
+  e.state.studios.advance("stuck");
+  const studio = await expectAnswer(e, "GET /studios/{sessionId}", "/studios/stuck?workspaceId=42");
+  expect(studio.statusInfo).toMatchObject({
+    status: "errored",
+    message: "Unable to stop the studio: the job queue refused the request",
+  });
+});
+
+test("a data link listed INVALID is not browsed; refused keys and failing browses can be seeded", async () => {
+  const e = await start({
+    seed: {
+      workspaces: [{ org: "acme", name: "prod", id: 42 }],
+      credentials: [{ id: "aws1", name: "aws", workspaceId: 42 }],
+      dataLinks: [
+        { id: "nocreds", resourceRef: "s3://nocreds", workspaceId: 42, objects: { "a.txt": "a" } },
+        {
+          id: "refused",
+          resourceRef: "s3://refused",
+          credentialsId: "aws1",
+          credentialsError: "The AWS Access Key Id you provided does not exist in our records.",
+          workspaceId: 42,
+          objects: { "a.txt": "a" },
+        },
+        {
+          id: "flaky",
+          resourceRef: "s3://flaky",
+          credentialsId: "aws1",
+          browseError: { status: 400, message: "Access Denied (Service: S3, Status Code: 403)" },
+          workspaceId: 42,
+          objects: { "a.txt": "a" },
+        },
+      ],
+    },
+  });
+  const { dataLinks } = await expectAnswer(e, "GET /data-links", "/data-links?workspaceId=42");
+  expect(dataLinks.map((l: any) => [l.name, l.status, l.message])).toEqual([
+    ["nocreds", "INVALID", "No credentials to read this bucket"],
+    ["refused", "INVALID", "The AWS Access Key Id you provided does not exist in our records."],
+    ["flaky", "VALID", null],
+  ]);
+  for (const id of ["nocreds", "refused"]) {
+    for (const path of ["browse", "browse/x", "browse-tree", "download/a.txt"]) {
+      const answer = await api(e, `/data-links/${id}/${path}?workspaceId=42`);
+      expect(answer.status, `${id}/${path}`).toBe(500);
+      expect((await answer.json()).message).toMatch(
+        /^Unexpected error while processing request - Error ID: /,
+      );
+    }
+  }
+  const flaky = await api(e, "/data-links/flaky/browse?workspaceId=42");
+  expect(flaky.status).toBe(400);
+  expect((await flaky.json()).message).toMatch(/^Access Denied .* - Error ID: /);
+});
+
 test("teams, team members and workspace roles follow the service's rules", async () => {
   const e = await start({
     seed: {
@@ -276,4 +353,119 @@ test("teams, team members and workspace roles follow the service's rules", async
     body: { userNameOrEmail: "ALICE@acme.org" },
   });
   expect(dup.status).toBe(409);
+});
+
+test("a created compute env reads back with its settings: Wave, Fusion, Forge", async () => {
+  const e = await start({
+    seed: {
+      workspaces: [{ org: "acme", name: "prod", id: 42 }],
+      credentials: [{ id: "aws1", name: "aws", provider: "aws", workspaceId: 42 }],
+    },
+  });
+  const config = {
+    region: "eu-west-1",
+    workDir: "s3://acme/work",
+    waveEnabled: true,
+    fusion2Enabled: true,
+    nvnmeStorageEnabled: true,
+    forge: { type: "SPOT", minCpus: 0, maxCpus: 256, ebsAutoScale: true },
+  };
+  const { computeEnvId } = await expectAnswer(
+    e,
+    "POST /compute-envs",
+    "/compute-envs?workspaceId=42",
+    {
+      body: {
+        computeEnv: {
+          name: "aws-wave",
+          platform: "aws-batch",
+          credentialsId: "aws1",
+          config: { ...config, discriminator: "aws-batch" },
+        },
+      },
+    },
+  );
+  const { computeEnv } = await expectAnswer(
+    e,
+    "GET /compute-envs/{computeEnvId}",
+    `/compute-envs/${computeEnvId}?workspaceId=42`,
+  );
+  expect(computeEnv.config).toMatchObject({ ...config, discriminator: "aws-batch" });
+});
+
+test("pipeline actions: a GitHub action gets its webhook, a launch starts a run from the action's launch", async () => {
+  const e = await start({
+    seed: {
+      workspaces: [{ org: "acme", name: "prod", id: 42 }],
+      computeEnvs: [{ id: "ce1", name: "aws", workspaceId: 42 }],
+    },
+  });
+  const launch = {
+    pipeline: "https://github.com/nf-core/rnaseq",
+    computeEnvId: "ce1",
+    workDir: "s3://acme/work",
+    paramsText: '{"outdir":"s3://acme/out"}',
+  };
+  const { actionId } = await expectAnswer(e, "POST /actions", "/actions?workspaceId=42", {
+    body: { name: "on-push", source: "github", launch },
+  });
+  const { action } = await expectAnswer(
+    e,
+    "GET /actions/{actionId}",
+    `/actions/${actionId}?workspaceId=42`,
+  );
+  expect(action).toMatchObject({
+    source: "github",
+    status: "ACTIVE",
+    hookId: expect.stringMatching(/^\d{9}$/),
+    config: { events: ["push"], discriminator: "github" },
+    launch: {
+      id: expect.stringMatching(/^\w{20}$/),
+      pipeline: launch.pipeline,
+      computeEnv: { id: "ce1", name: "aws", platform: "aws-batch" },
+    },
+  });
+  expect(action.hookUrl).toBe(`https://api.github.com/repos/nf-core/rnaseq/hooks/${action.hookId}`);
+  const { actions } = await expectAnswer(e, "GET /actions", "/actions?workspaceId=42");
+  expect(actions[0]).toMatchObject({
+    endpoint: action.hookUrl,
+    pipeline: launch.pipeline,
+    status: "ACTIVE",
+  });
+
+  const { workflowId } = await expectAnswer(
+    e,
+    "POST /actions/{actionId}/launch",
+    `/actions/${actionId}/launch?workspaceId=42`,
+    { body: { params: { sample: "s1" } } },
+  );
+  const run = e.state.runs.get(workflowId)!;
+  expect([run.workspaceId, run.pipeline, run.launch.workDir]).toEqual([
+    42,
+    launch.pipeline,
+    "s3://acme/work",
+  ]);
+  expect(JSON.parse(String(run.launch.paramsText))).toEqual({
+    outdir: "s3://acme/out",
+    sample: "s1",
+  });
+  const described = await expectAnswer(
+    e,
+    "GET /actions/{actionId}",
+    `/actions/${actionId}?workspaceId=42`,
+  );
+  expect(described.action.event).toMatchObject({ discriminator: "tower", workflowId });
+  expect((await api(e, `/actions/${actionId}/launch`, { method: "POST", body: {} })).status).toBe(
+    403,
+  );
+
+  const tower = await expectAnswer(e, "POST /actions", "/actions?workspaceId=42", {
+    body: { name: "by-hand", source: "tower", launch },
+  });
+  const { actions: both } = await expectAnswer(e, "GET /actions", "/actions?workspaceId=42");
+  expect(both[1]).toMatchObject({
+    status: "ACTIVE",
+    endpoint: `${e.url}/actions/${tower.actionId}/launch?workspaceId=42`,
+    usageCmd: expect.stringContaining(`/actions/${tower.actionId}/launch?workspaceId=42`),
+  });
 });

@@ -44,6 +44,30 @@ describe("handler overrides", () => {
     emulator.clearHandlers();
   });
 
+  test("a handler amends the emulator's own answer, computed once for the request", async () => {
+    emulator.setHandler("CreateLabel", async (_request, answer) => {
+      const own = await answer();
+      expect(await answer()).toBe(own);
+      return undefined;
+    });
+    await api(emulator, "/labels?workspaceId=5", {
+      method: "POST",
+      body: { name: "once", resource: false },
+    });
+    expect(emulator.state.labels.list(5).map((l) => l.name)).toEqual(["once"]);
+
+    emulator.state.runs.add({ id: "amended", workspaceId: 5, status: "SUCCEEDED" });
+    emulator.setHandler("DescribeWorkflow", async (_request, answer) => {
+      const own = await answer();
+      const body = own.body as Schema<"DescribeWorkflowResponse">;
+      return { ...own, body: { ...body, workflow: { ...body.workflow!, status: "UNKNOWN" } } };
+    });
+    const described = await (await api(emulator, "/workflow/amended?workspaceId=5")).json();
+    expect([described.workflow.id, described.workflow.status]).toEqual(["amended", "UNKNOWN"]);
+    expect(described.workflow.runName).toBe(emulator.state.runs.get("amended")!.runName);
+    emulator.clearHandlers();
+  });
+
   test("requests are validated before a handler sees them", async () => {
     let called = false;
     emulator.setHandler("ListWorkflows", () => {

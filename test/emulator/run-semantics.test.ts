@@ -239,6 +239,18 @@ describe("cost and resource use", () => {
     }
   });
 
+  test('a run seeded with "cost": null answers no cost, as the service does for some runs', async () => {
+    const e = await start({
+      seed: { runs: [{ id: "free", workspaceId: 42, status: "SUCCEEDED", cost: null }] },
+    });
+    const described = await expectAnswer(
+      e,
+      "GET /workflow/{workflowId}",
+      "/workflow/free?workspaceId=42",
+    );
+    expect([described.cost, described.progress.workflowProgress.cost]).toEqual([null, null]);
+  });
+
   test("figures not seeded follow from the tasks' CPUs, memory and times", async () => {
     const e = await start({
       seed: {

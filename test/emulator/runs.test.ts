@@ -324,3 +324,73 @@ describe("autoAdvance", () => {
     }
   });
 });
+
+describe("runSteps: runs that move on their own", () => {
+  test("onList: a list poll moves the active runs it answered, so a watch of the list sees them end", async () => {
+    const e = await startEmulator({ runSteps: { onList: true }, rateLimit: false });
+    try {
+      for (let i = 0; i < 3; i++) e.state.runs.add({ workspaceId: 42 });
+      // As watchRuns polls: the runs still going, one list call per poll.
+      const polls: string[][] = [];
+      for (let poll = 0; poll < 10; poll++) {
+        const { workflows } = await expectAnswer(
+          e,
+          "GET /workflow",
+          "/workflow?workspaceId=42&search=status%3ASUBMITTED%20status%3ARUNNING",
+        );
+        if (workflows.length === 0) break;
+        polls.push(workflows.map((w: any) => w.workflow.status));
+      }
+      expect(polls).toEqual([
+        ["SUBMITTED", "SUBMITTED", "SUBMITTED"],
+        ["RUNNING", "RUNNING", "RUNNING"],
+        ["RUNNING", "RUNNING", "RUNNING"],
+      ]);
+      expect(e.state.runs.list(42).map((r) => r.status)).toEqual([
+        "SUCCEEDED",
+        "SUCCEEDED",
+        "SUCCEEDED",
+      ]);
+    } finally {
+      await e.close();
+    }
+  });
+
+  test("everyMs: a run takes one step per everyMs after its launch, each step dated when due", async () => {
+    const e = await startEmulator({ runSteps: { everyMs: 1 }, rateLimit: false });
+    try {
+      const run = e.state.runs.add({ workspaceId: 42, tasks: ["ONLY"] });
+      // Two steps end it: 1 ms each; any wait longer than that sees it ended.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const { workflow } = await expectAnswer(
+        e,
+        "GET /workflow/{workflowId}",
+        `/workflow/${run.id}?workspaceId=42`,
+      );
+      expect(workflow.status).toBe("SUCCEEDED");
+    } finally {
+      await e.close();
+    }
+    const timed = await startEmulator({ rateLimit: false });
+    try {
+      const run = timed.state.runs.add({ tasks: ["A", "B"] });
+      const added = Date.now();
+      timed.state.runs.catchUp(60_000, added + 150_000);
+      // Two steps due (RUNNING at +1 min, A done and B started at +2 min), the third not yet.
+      expect(run.status).toBe("RUNNING");
+      expect(run.tasks.map((t) => t.status)).toEqual(["COMPLETED", "RUNNING"]);
+      const minutes = (time?: string) => Math.round((Date.parse(time!) - added) / 60_000);
+      expect([minutes(run.start), minutes(run.tasks[0]!.complete)]).toEqual([1, 2]);
+      timed.state.runs.catchUp(60_000, added + 180_000);
+      expect([run.status, minutes(run.complete)]).toEqual(["SUCCEEDED", 3]);
+    } finally {
+      await timed.close();
+    }
+  });
+
+  test("everyMs must be more than 0", async () => {
+    await expect(startEmulator({ runSteps: { everyMs: 0 } })).rejects.toThrow(
+      "runSteps.everyMs is the milliseconds between a run's steps, more than 0; got 0",
+    );
+  });
+});

@@ -230,6 +230,42 @@ describe("launches and relaunches end as seeded, and resume as the service does"
     ]);
   });
 
+  test("a list of endings is taken in turn by the launches; a version's ending comes first", async () => {
+    const e = await seeded({
+      workspaces: [{ org: "acme", name: "prod", id: 42 }],
+      computeEnvs: [{ id: "ce1", name: "aws", workspaceId: 42 }],
+      pipelines: [
+        {
+          name: "sarek",
+          workspaceId: 42,
+          ending: [{ status: "SUCCEEDED" }, { status: "SUCCEEDED" }, { status: "FAILED" }],
+          versions: [
+            { name: "3.4", isDefault: true },
+            { id: "broken", name: "3.5-rc", ending: { status: "FAILED", exitStatus: 137 } },
+          ],
+        },
+      ],
+    });
+    const pipeline = e.state.pipelines.byName("sarek", 42)!;
+    const endOf = async (launchId: string) => {
+      const { workflowId } = await expectAnswer(
+        e,
+        "POST /workflow/launch",
+        "/workflow/launch?workspaceId=42",
+        { body: { launch: { id: launchId } } },
+      );
+      const run = await advanceToEnd(e, workflowId);
+      return `${run.status} ${run.tasks.at(-1)!.exitStatus}`;
+    };
+    const defaults = [];
+    for (let i = 0; i < 4; i++) defaults.push(await endOf(pipeline.launchId));
+    expect(defaults).toEqual(["SUCCEEDED 0", "SUCCEEDED 0", "FAILED 1", "SUCCEEDED 0"]);
+    expect(await endOf("broken")).toBe("FAILED 137");
+    expect(await seeded({ pipelines: [{ name: "p", ending: [] }] }).catch(String)).toMatch(
+      /A list of endings gives at least one/,
+    );
+  });
+
   test("a resume as tw sends it keeps the session, says resume: true, gets a new name, ends as seeded", async () => {
     const e = await seeded(seed);
     const source = e.state.runs.get("failed1")!;
@@ -329,7 +365,10 @@ describe("seeds say what they mean, or are refused saying why", () => {
       /The seed's runs\[0\]\.progress has an unknown key "cpuHours"; the keys known there are cpus, cpuTime, /,
     );
     expect(await refusal({ runs: [{ progress: { cpuTime: "2h" } }] })).toMatch(
-      /A run's progress\.cpuTime is a number, 0 or more, as the service answers it; got "2h"\.$/,
+      /The seed's runs\[0\]: progress\.cpuTime is a number, 0 or more, as the service answers it; got "2h"\.$/,
+    );
+    expect(await refusal({ runs: [{ cost: 1 }, { runName: "nightly", cost: "1.5" }] })).toMatch(
+      /The seed's runs\[1\] \(nightly\): its cost \(USD\) is a number, 0 or more, or null for no cost, as the service answers it; got "1\.5"\.$/,
     );
     expect(await refusal({ runs: [{ launch: { computeEnvID: "ce1" } }] })).toMatch(
       /The seed's runs\[0\]\.launch has an unknown key "computeEnvID" \(did you mean "computeEnvId"\?\); the keys known there are .*pipeline.*revision/,

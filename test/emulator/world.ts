@@ -178,6 +178,19 @@ function keptByRule(
     // Its id is the store's (a sampled one would be the same in every world), its workspace
     // the personal one the requests name.
     const { id: _, [collection.itemParam]: __, workspaceId: ___, ...own } = fields;
+    // A launch an item carries (a pipeline action's) uses this world's compute env, and no
+    // label or Nextflow version it does not have, so that it launches.
+    if (typeof own.launch === "object" && own.launch !== null) {
+      const {
+        labelIds: _l,
+        nextflowVersion: _v,
+        ...launch
+      } = own.launch as object & {
+        labelIds?: unknown;
+        nextflowVersion?: unknown;
+      };
+      own.launch = { ...launch, computeEnvId: known.computeEnvId };
+    }
     const item = emulator.state.resources.add(concrete, { ...own, name: `item${n}` });
     path[collection.itemParam] = item.id;
     for (const info of ops) {

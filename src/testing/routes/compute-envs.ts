@@ -75,7 +75,7 @@ export const computeEnvRoutes: Record<string, StateRoute> = {
     ) {
       return badRequest(`Unknown credentials id '${init.credentialsId}'`);
     }
-    const config = isRecord(init.config) ? init.config : {};
+    const { workDir, region, ...config } = isRecord(init.config) ? init.config : {};
     const env = ctx.state.computeEnvs.add({
       name,
       workspaceId: ctx.workspaceId,
@@ -84,10 +84,11 @@ export const computeEnvRoutes: Record<string, StateRoute> = {
       status: "CREATING",
       primary: false,
       ...(typeof init.credentialsId === "string" && { credentialsId: init.credentialsId }),
-      ...(typeof config.workDir === "string" && { workDir: config.workDir }),
-      ...(typeof config.region === "string" && { region: config.region }),
+      ...(typeof workDir === "string" && { workDir }),
+      ...(typeof region === "string" && { region }),
       ...(typeof init.description === "string" && { description: init.description }),
       labelIds: (body.labelIds as number[] | undefined) ?? [],
+      config,
     });
     return ok({ computeEnvId: env.id });
   },
@@ -137,7 +138,7 @@ function configDto(ctx: RouteContext, env: ComputeEnv): Record<string, unknown> 
   const ref = mapping[env.platform] ?? Object.values(mapping)[0]!;
   const schema = ref.split("/").pop()!;
   const tag = mapping[env.platform] ? env.platform : Object.keys(mapping)[0]!;
-  const config = ctx.dto(schema, { workDir: env.workDir, discriminator: tag });
+  const config = ctx.dto(schema, { ...env.config, workDir: env.workDir, discriminator: tag });
   if (env.region !== undefined && "region" in config) config.region = env.region;
   return config;
 }

@@ -64,13 +64,13 @@ export const dataLinkRoutes: Record<string, StateRoute> = {
 
   DeleteCustomDataLink: stored.delete,
 
-  ExploreDataLink: stored.route((link, request, ctx) => browse(ctx, link, "", request)),
+  ExploreDataLink: readable((link, request, ctx) => browse(ctx, link, "", request)),
 
-  ExploreDataLinkWithPath: stored.route((link, request, ctx) =>
+  ExploreDataLinkWithPath: readable((link, request, ctx) =>
     browse(ctx, link, String(request.params.path), request),
   ),
 
-  ExploreDataLinkTree: stored.route((link, request) => {
+  ExploreDataLinkTree: readable((link, request) => {
     const paths = (request.query.paths as string[] | undefined) ?? [""];
     const items = [...link.objects]
       .filter(([key]) => paths.some((p) => p === "" || key === p || key.startsWith(folder(p))))
@@ -78,7 +78,7 @@ export const dataLinkRoutes: Record<string, StateRoute> = {
     return ok({ items });
   }),
 
-  DownloadDataLink: stored.route((link, request) => {
+  DownloadDataLink: readable((link, request) => {
     const key = String(request.params.filePath);
     const content = link.objects.get(key);
     if (!content) {
@@ -87,6 +87,31 @@ export const dataLinkRoutes: Record<string, StateRoute> = {
     return { status: 200, body: content, headers: { "content-type": "application/octet-stream" } };
   }),
 };
+
+/**
+ * An operation on a link's objects. An INVALID link's objects cannot be read: the service
+ * answers a browse without usable credentials with its generic 500 (tower-cli#524); a link
+ * seeded with a `browseError` answers that.
+ */
+function readable(answer: Parameters<typeof stored.route>[0]): StateRoute {
+  return stored.route((link, request, ctx) => {
+    const failure = problem(ctx, link) === undefined ? link.browseError : {};
+    if (!failure) return answer(link, request, ctx);
+    const message = failure.message ?? "Unexpected error while processing request";
+    return { status: failure.status ?? 500, body: { message: withErrorId(message) } };
+  });
+}
+
+/** Why a link is INVALID (its `message`), or undefined when it is VALID. */
+function problem(ctx: RouteContext, link: DataLink): string | undefined {
+  if (link.publicAccessible) return undefined;
+  if (!link.credentialsId) return "No credentials to read this bucket";
+  const credentials = ctx.state.credentials.get(link.credentialsId);
+  if (!credentials || credentials.workspaceId !== link.workspaceId) {
+    return `Credentials '${link.credentialsId}' not found`;
+  }
+  return link.credentialsError;
+}
 
 /** "reads" → "reads/"; the root stays "". */
 function folder(path: string): string {
@@ -137,13 +162,7 @@ function dataLinkDto(ctx: RouteContext, link: DataLink): Record<string, unknown>
     ? ctx.state.credentials.get(link.credentialsId)
     : undefined;
   const usable = credentials && credentials.workspaceId === link.workspaceId;
-  const problem = link.publicAccessible
-    ? undefined
-    : !link.credentialsId
-      ? "No credentials to read this bucket"
-      : !usable
-        ? `Credentials '${link.credentialsId}' not found`
-        : undefined;
+  const message = problem(ctx, link);
   return ctx.dto("DataLinkDto", {
     id: link.id,
     name: link.name,
@@ -157,7 +176,7 @@ function dataLinkDto(ctx: RouteContext, link: DataLink): Record<string, unknown>
       : [],
     publicAccessible: link.publicAccessible,
     hidden: false,
-    status: problem ? "INVALID" : "VALID",
-    message: problem,
+    status: message === undefined ? "VALID" : "INVALID",
+    message,
   });
 }

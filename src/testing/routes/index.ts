@@ -1,5 +1,6 @@
 import { operations } from "../../../generated/operations.js";
 import { loadDocument } from "../../openapi/operations-document.js";
+import { actionRoutes } from "./actions.js";
 import { routesByShape } from "./by-shape.js";
 import { computeEnvRoutes } from "./compute-envs.js";
 import type { StateRoute } from "./context.js";
@@ -37,4 +38,8 @@ const byHand: Record<string, StateRoute> = {
 export const routesKeptByRule = routesByShape(loadDocument(), operations, byHand);
 
 /** Every operation answered from the emulator's state, by operationId; the rest is sampled. */
-export const stateRoutes: Record<string, StateRoute> = { ...byHand, ...routesKeptByRule };
+export const stateRoutes: Record<string, StateRoute> = {
+  ...byHand,
+  ...routesKeptByRule,
+  ...actionRoutes(routesKeptByRule),
+};

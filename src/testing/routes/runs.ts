@@ -233,9 +233,13 @@ function savedLaunch(
   const saved = ctx.state.pipelines.byLaunchId(launchId);
   if (saved) {
     const pipeline = usablePipeline(ctx, saved, sourceWorkspaceId);
-    return pipeline
-      ? { repository: pipeline.repository, pipelineId: pipeline.id, ending: pipeline.ending }
-      : undefined;
+    if (!pipeline) return undefined;
+    const version = pipeline.versions.find((v) => v.id === launchId);
+    return {
+      repository: pipeline.repository,
+      pipelineId: pipeline.id,
+      ending: ctx.state.pipelines.nextEnding(pipeline, version),
+    };
   }
   const run = ctx.state.runs.all().find((r) => r.launchId === launchId);
   if (!run || run.workspaceId !== ctx.workspaceId) return undefined;
@@ -243,7 +247,7 @@ function savedLaunch(
   return {
     repository: run.pipeline,
     ...(run.pipelineId !== undefined && { pipelineId: run.pipelineId }),
-    ending: run.relaunchEnding ?? from?.ending,
+    ending: run.relaunchEnding ?? (from && ctx.state.pipelines.nextEnding(from)),
     tasks: run.tasks.map(({ process, tag }) => ({ process, ...(tag !== undefined && { tag }) })),
   };
 }
@@ -387,9 +391,9 @@ export function runClock(run: Run): string {
   return isActive(run) ? new Date().toISOString() : (run.complete ?? run.lastUpdated);
 }
 
-/** The run's cost in USD: as seeded, else its tasks'. */
-function runCost(run: Run): number {
-  return run.cost ?? loadOf(run.tasks, runClock(run)).cost;
+/** The run's cost in USD: as seeded (null: none), else its tasks'. */
+function runCost(run: Run): number | null {
+  return run.cost === undefined ? loadOf(run.tasks, runClock(run)).cost : run.cost;
 }
 
 /** The run's work directory: its launch's, else (a seeded run) its compute env's. */

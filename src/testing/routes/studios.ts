@@ -85,7 +85,7 @@ function switched(ctx: RouteContext, studio: Studio, jobSubmitted: boolean): unk
 function statusInfo(ctx: RouteContext, studio: Studio): Record<string, unknown> {
   return ctx.dto("DataStudioStatusInfo", {
     status: studio.status,
-    message: "",
+    message: studio.statusMessage ?? "",
     lastUpdate: studio.statusUpdated,
   });
 }

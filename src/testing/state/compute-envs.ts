@@ -19,6 +19,11 @@ export interface ComputeEnv extends Entity<string> {
   /** The error message shown with ERRORED or INVALID. */
   message?: string;
   labelIds: number[];
+  /**
+   * The platform's settings as created (`forge`, `waveEnabled`, `fusion2Enabled`,
+   * `headQueue`...), answered in its `config`; `workDir` and `region` are kept above.
+   */
+  config: Record<string, unknown>;
 }
 
 export interface ComputeEnvInit extends ScopedInit {
@@ -37,6 +42,8 @@ export interface ComputeEnvInit extends ScopedInit {
   description?: string;
   message?: string;
   labelIds?: number[];
+  /** The platform's other settings, as a create request's `computeEnv.config` sends them. */
+  config?: Record<string, unknown>;
 }
 
 export class ComputeEnvStore extends ScopedStore<ComputeEnv, ComputeEnvInit> {
@@ -54,6 +61,7 @@ export class ComputeEnvStore extends ScopedStore<ComputeEnv, ComputeEnvInit> {
       primary: false,
       workDir: init.workDir ?? "s3://emulated-bucket/work",
       labelIds: init.labelIds ?? [],
+      config: init.config ?? {},
     };
     for (const key of ["credentialsId", "region", "description", "message"] as const) {
       if (init[key] !== undefined) env[key] = init[key];

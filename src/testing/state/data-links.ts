@@ -18,6 +18,18 @@ export interface DataLink extends Entity<string> {
   publicAccessible: boolean;
   /** Object keys ("reads/a.fastq") and their content; folders are the keys' prefixes. */
   objects: Map<string, Uint8Array>;
+  /** Why the cloud refuses the link's credentials (listed as its INVALID message). */
+  credentialsError?: string;
+  /** What browsing, the tree and downloads answer instead of the objects. */
+  browseError?: BrowseError;
+}
+
+/** A failure of a data link's browse, tree and downloads: a status and the service's message. */
+export interface BrowseError {
+  /** Default 500. */
+  status?: number;
+  /** Default "Unexpected error while processing request". */
+  message?: string;
 }
 
 export interface DataLinkInit extends ScopedInit {
@@ -33,6 +45,13 @@ export interface DataLinkInit extends ScopedInit {
   publicAccessible?: boolean;
   /** Objects by key: their text, or their size in bytes (content of that many bytes). */
   objects?: Record<string, string | number>;
+  /**
+   * The cloud refuses the link's credentials with this message (keys revoked, a wrong
+   * secret): the link is listed INVALID with it, and browsing it fails as for any invalid link.
+   */
+  credentialsError?: string;
+  /** Browsing, the tree and downloads of this (valid) link fail with this answer. */
+  browseError?: BrowseError;
 }
 
 const PROVIDERS: Record<string, DataLinkProvider> = { s3: "aws", gs: "google", az: "azure" };
@@ -62,6 +81,8 @@ export class DataLinkStore extends ScopedStore<DataLink, DataLinkInit> {
       ...(init.credentialsId !== undefined && { credentialsId: init.credentialsId }),
       publicAccessible: init.publicAccessible ?? false,
       objects,
+      ...(init.credentialsError !== undefined && { credentialsError: init.credentialsError }),
+      ...(init.browseError !== undefined && { browseError: init.browseError }),
     };
   }
 

@@ -8,6 +8,7 @@
 import { createHash } from "node:crypto";
 import { ConfigurationError } from "../../errors/configuration-error.js";
 import { randomId, serviceTimestamp } from "../ids.js";
+import type { Endings } from "./runs.js";
 import { timestamp, type Dated } from "./store.js";
 
 /** A saved launch's fields (`computeEnvId`, `revision`, `paramsText`, ...), kept as given. */
@@ -28,6 +29,8 @@ export interface PipelineVersion {
   launch: LaunchConfig;
   dateCreated: string;
   lastUpdated: string;
+  /** How runs launched from this version end, over the pipeline's `ending`. */
+  ending?: Endings;
 }
 
 /** A version as a seed gives it: its launch is merged over the pipeline's `launch`. */
@@ -38,6 +41,8 @@ export interface PipelineVersionInit extends Dated {
   /** The default version (at most one); default: the first published one. */
   isDefault?: boolean;
   launch?: LaunchConfig;
+  /** How runs launched from this version end (one ending, or a list taken in turn). */
+  ending?: Endings;
 }
 
 const MAX_NAME = 255;
@@ -61,6 +66,7 @@ export function initialVersions(
       launch: { ...launch, ...init.launch },
       dateCreated,
       lastUpdated: timestamp(init.lastUpdated, dateCreated),
+      ...(init.ending && { ending: init.ending }),
     };
   });
   const defaults = versions.filter((v) => v.isDefault);

@@ -1,4 +1,4 @@
-import type { RunEnding } from "./runs.js";
+import type { Endings, RunEnding } from "./runs.js";
 import { numericIds } from "./store.js";
 import { ScopedStore, type ScopedInit, type WorkspaceResolver } from "./scoped.js";
 import type { Entity } from "./store.js";
@@ -25,7 +25,7 @@ export interface Pipeline extends Entity<number> {
   /** SHARED: seen and launched from every workspace of its organization. */
   visibility: "PRIVATE" | "SHARED";
   /** How runs launched from it (relaunches included) end when advanced; default SUCCEEDED. */
-  ending?: RunEnding;
+  ending?: Endings;
 }
 
 export interface PipelineInit extends ScopedInit {
@@ -51,13 +51,31 @@ export interface PipelineInit extends ScopedInit {
    * (`sourceWorkspaceId`) from every workspace of the organization, as the service shares them.
    */
   visibility?: "PRIVATE" | "SHARED";
-  /** How runs launched from it (relaunches included) end when advanced; default SUCCEEDED. */
-  ending?: RunEnding;
+  /**
+   * How runs launched from it (relaunches included) end when advanced, one ending or a list
+   * taken in turn; a version's own `ending` comes first. Default SUCCEEDED.
+   */
+  ending?: Endings;
 }
 
 export class PipelineStore extends ScopedStore<Pipeline, PipelineInit> {
+  /** How many runs each list of endings has given an ending to. */
+  readonly #taken = new WeakMap<RunEnding[], number>();
+
   constructor(workspace: WorkspaceResolver) {
     super(numericIds(1), workspace);
+  }
+
+  /**
+   * The ending of the next run launched from the pipeline's version (the default one when
+   * none is named): the version's, else the pipeline's; a list gives its endings in turn.
+   */
+  nextEnding(pipeline: Pipeline, version?: PipelineVersion): RunEnding | undefined {
+    const endings = version?.ending ?? pipeline.ending;
+    if (!Array.isArray(endings)) return endings;
+    const taken = this.#taken.get(endings) ?? 0;
+    this.#taken.set(endings, taken + 1);
+    return endings[taken % endings.length];
   }
 
   protected build(base: Pipeline, init: PipelineInit): Pipeline {

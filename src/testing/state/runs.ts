@@ -72,8 +72,8 @@ export interface Run extends Entity<string> {
   ending?: RunEnding;
   /** How runs relaunched from this one end when advanced; default SUCCEEDED. */
   relaunchEnding?: RunEnding;
-  /** Its cost in USD as seeded; else the sum of its tasks'. */
-  cost?: number;
+  /** Its cost in USD as seeded (null: the service has none); else the sum of its tasks'. */
+  cost?: number | null;
   /** `workflowProgress` figures as seeded; the others are derived from its tasks. */
   progress?: SeededLoad;
 }
@@ -91,8 +91,8 @@ export interface TaskFailure {
 }
 
 /**
- * How a run ends when it is advanced (`state.runs.advance`, a poll with `autoAdvance`, or
- * `seqera-api emulator`): SUCCEEDED, or FAILED at one task (the `TaskFailure` fields) or at
+ * How a run ends when it is advanced (`state.runs.advance`, a describe with `autoAdvance`, a
+ * list poll or the clock with `runSteps`, `seqera-api emulator`): SUCCEEDED, or FAILED at one task (the `TaskFailure` fields) or at
  * several (`failures`, each failing when its task runs; the run ends after the last).
  */
 export interface RunEnding extends TaskFailure {
@@ -100,6 +100,13 @@ export interface RunEnding extends TaskFailure {
   /** Several failing tasks, instead of the one the other fields describe. */
   failures?: TaskFailure[];
 }
+
+/**
+ * How runs launched from a pipeline (or one of its versions) end: one ending for all, or a
+ * list the launches take in turn (the first launch the first ending, ..., then from the start
+ * again), so that some runs of one pipeline fail and others succeed.
+ */
+export type Endings = RunEnding | RunEnding[];
 
 /**
  * A task to seed. With a `status` it is taken as given (times, exit status, logs), and so is
@@ -162,8 +169,11 @@ export interface RunInit extends ScopedInit {
   ending?: RunEnding;
   /** How runs relaunched from this one end when advanced. */
   relaunchEnding?: RunEnding;
-  /** The run's cost in USD (describe's `cost` and `workflowProgress.cost`); default derived. */
-  cost?: number;
+  /**
+   * The run's cost in USD (describe's `cost` and `workflowProgress.cost`); null for a run the
+   * service has no cost for (answered null); default derived.
+   */
+  cost?: number | null;
   /**
    * `workflowProgress` figures as the service names them (`cpuTime` in ms, `memoryRss` in
    * bytes, `cpuEfficiency` in %...); those not given are derived from the tasks.
@@ -184,6 +194,8 @@ export function isActive(run: Run): boolean {
  */
 export class RunStore extends ScopedStore<Run, RunInit> {
   #launched = 0;
+  /** When each run was added, and the steps its timeline (`catchUp`) has taken. */
+  readonly #timelines = new WeakMap<Run, { from: number; steps: number }>();
 
   constructor(workspace: WorkspaceResolver) {
     super(() => randomId(14), workspace);
@@ -192,6 +204,7 @@ export class RunStore extends ScopedStore<Run, RunInit> {
   override add(init: RunInit = {}): Run {
     // A run is created when it is submitted, unless the seed says otherwise.
     const run = super.add({ ...init, dateCreated: init.dateCreated ?? init.submit });
+    this.#timelines.set(run, { from: Date.now(), steps: 0 });
     const target = init.status ?? "SUBMITTED";
     const asSeeded = init.tasks?.some((t) => typeof t !== "string" && t.status !== undefined);
     if (asSeeded) return seedAsIs(run, target, init);
@@ -211,7 +224,7 @@ export class RunStore extends ScopedStore<Run, RunInit> {
       newTask(i + 1, typeof t === "string" ? { process: t } : t),
     );
     addFailingTasks(tasks, init.ending);
-    checkFigures(init);
+    checkFigures(init, `Run ${base.id}${init.runName ? ` (${init.runName})` : ""}`);
     const resume = init.resume ?? launch.resume === true;
     const submit = timestamp(init.submit, base.dateCreated);
     return {
@@ -260,12 +273,27 @@ export class RunStore extends ScopedStore<Run, RunInit> {
   }
 
   /**
+   * Moves every active run as far as a timeline of one step per `everyMs` since it was added
+   * takes it by `now`, each step dated when it was due (`startEmulator({ runSteps })`).
+   */
+  catchUp(everyMs: number, now = Date.now()): void {
+    for (const run of this.all()) {
+      const timeline = this.#timelines.get(run)!;
+      while (isActive(run) && timeline.from + (timeline.steps + 1) * everyMs <= now) {
+        timeline.steps++;
+        this.advance(run.id, new Date(timeline.from + timeline.steps * everyMs));
+      }
+    }
+  }
+
+  /**
    * One step: SUBMITTED → RUNNING (first task running); while RUNNING, the running task
    * completes and the next starts; after the last task, SUCCEEDED. Throws on an ended run.
+   * `at` dates the step (default now).
    */
-  advance(id: string): Run {
+  advance(id: string, at = new Date()): Run {
     const run = this.#active(id);
-    const now = serviceTimestamp(new Date());
+    const now = serviceTimestamp(at);
     const running = run.tasks.find((t) => t.status === "RUNNING");
     const failure = running && failureAt(run, running);
     if (run.status === "SUBMITTED") {
@@ -415,20 +443,29 @@ function failTask(run: Run, task: RunTask, failure: TaskFailure, now: string): v
   run.exitStatus = 1;
 }
 
-/** Seeded figures are numbers, as the service answers them. */
-function checkFigures({ cost, progress = {} }: RunInit): void {
-  const figures = Object.entries({ cost, ...progress }).filter(([, v]) => v !== undefined);
-  for (const [name, value] of figures) {
+/** Seeded figures are numbers, as the service answers them (a cost may be null); `run` names it. */
+export function checkFigures({ cost, progress = {} }: RunInit, run: string): void {
+  const figures = Object.entries({ ...(cost !== null && { cost }), ...progress });
+  for (const [name, value] of figures.filter(([, v]) => v !== undefined)) {
     if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
       throw new ConfigurationError(
-        `A run's ${name === "cost" ? "cost (USD)" : `progress.${name}`} is a number, 0 or more, as the service answers it; got ${JSON.stringify(value)}.`,
+        `${run}: ${name === "cost" ? "its cost (USD) is a number, 0 or more, or null for no cost," : `progress.${name} is a number, 0 or more,`} as the service answers it; got ${JSON.stringify(value)}.`,
       );
     }
   }
 }
 
 /** Refuses an ending with both `failures` and a single task's fields, or no failure listed. */
-export function checkEnding(ending: RunEnding | undefined): void {
+export function checkEnding(endings: Endings | undefined): void {
+  if (Array.isArray(endings)) {
+    if (endings.length === 0) {
+      throw new ConfigurationError(
+        'A list of endings gives at least one, e.g. [{ "status": "SUCCEEDED" }, { "status": "FAILED" }].',
+      );
+    }
+    return endings.forEach(checkEnding);
+  }
+  const ending = endings;
   if (ending?.failures !== undefined) {
     const single = (["task", "exitStatus", "errorMessage", "stderr"] as const).filter(
       (key) => ending[key] !== undefined,

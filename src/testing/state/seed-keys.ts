@@ -3,7 +3,7 @@ import { nearNames } from "../../core/near-names.js";
 import { loadDocument } from "../../openapi/load.js";
 import type { ComputeEnvInit } from "./compute-envs.js";
 import type { CredentialsInit } from "./credentials.js";
-import type { DataLinkInit } from "./data-links.js";
+import type { BrowseError, DataLinkInit } from "./data-links.js";
 import type { DatasetInit, DatasetUpload } from "./datasets.js";
 import type { LabelInit } from "./labels.js";
 import type { NextflowCatalogInit } from "./nextflow.js";
@@ -180,6 +180,7 @@ export const SEED_ITEMS: Record<string, Shape> = {
     description: true,
     message: true,
     labelIds: true,
+    config: true,
   }),
   pipelines: shape<PipelineInit>(
     {
@@ -198,8 +199,8 @@ export const SEED_ITEMS: Record<string, Shape> = {
       launch: LAUNCH,
       ending: ENDING,
       versions: shape<PipelineVersionInit>(
-        { ...DATED, id: true, name: true, isDefault: true, launch: true },
-        { launch: LAUNCH },
+        { ...DATED, id: true, name: true, isDefault: true, launch: true, ending: true },
+        { launch: LAUNCH, ending: ENDING },
       ),
     },
   ),
@@ -216,18 +217,23 @@ export const SEED_ITEMS: Record<string, Shape> = {
     },
   ),
   runs: RUN,
-  dataLinks: shape<DataLinkInit>({
-    ...SCOPED,
-    id: true,
-    name: true,
-    resourceRef: true,
-    description: true,
-    provider: true,
-    region: true,
-    credentialsId: true,
-    publicAccessible: true,
-    objects: true,
-  }),
+  dataLinks: shape<DataLinkInit>(
+    {
+      ...SCOPED,
+      id: true,
+      name: true,
+      resourceRef: true,
+      description: true,
+      provider: true,
+      region: true,
+      credentialsId: true,
+      publicAccessible: true,
+      objects: true,
+      credentialsError: true,
+      browseError: true,
+    },
+    { browseError: shape<BrowseError>({ status: true, message: true }) },
+  ),
   studios: shape<StudioInit>({
     ...SCOPED,
     id: true,
@@ -240,6 +246,7 @@ export const SEED_ITEMS: Record<string, Shape> = {
     isPrivate: true,
     configuration: true,
     labelIds: true,
+    stopError: true,
   }),
   nextflow: shape<NextflowCatalogInit>({
     versions: true,

@@ -21,7 +21,7 @@ import {
   type TeamInit,
 } from "./participants.js";
 import { PipelineStore, type PipelineInit } from "./pipelines.js";
-import { checkEnding, RunStore, type RunInit } from "./runs.js";
+import { checkEnding, checkFigures, RunStore, type RunInit } from "./runs.js";
 import type { WorkspaceRef } from "./scoped.js";
 import { ResourceStore, type ResourceInit } from "./resources.js";
 import { SecretStore, type SecretInit } from "./secrets.js";
@@ -248,7 +248,14 @@ function checkSeed(seed: unknown): asserts seed is Seed {
   }
   checkKeys(seed, SEED_SHAPE);
   // A pipeline's ending is used at its first launch: a mistake in it is told now.
-  for (const pipeline of (seed as Seed).pipelines ?? []) checkEnding(pipeline.ending);
+  for (const pipeline of (seed as Seed).pipelines ?? []) {
+    checkEnding(pipeline.ending);
+    for (const version of pipeline.versions ?? []) checkEnding(version.ending);
+  }
+  // Told with the run's place in the seed, before its id exists.
+  for (const [i, run] of ((seed as Seed).runs ?? []).entries()) {
+    checkFigures(run, `The seed's runs[${i}]${run.runName ? ` (${run.runName})` : ""}`);
+  }
 }
 
 /** Every key a seed may have, at every level, checked by the compiler against `Seed`. */

@@ -21,6 +21,10 @@ export interface Studio extends Entity<string> {
   /** CPUs, memory (MiB), GPUs and mounted data-link ids, as the create request sent them. */
   configuration: Record<string, unknown>;
   labelIds: number[];
+  /** Why a stop fails: the studio goes from `stopping` to `errored` with it. */
+  stopError?: string;
+  /** The status's message (`statusInfo.message`), set when a stop failed. */
+  statusMessage?: string;
 }
 
 export interface StudioInit extends ScopedInit {
@@ -36,6 +40,11 @@ export interface StudioInit extends ScopedInit {
   isPrivate?: boolean;
   configuration?: Record<string, unknown>;
   labelIds?: number[];
+  /**
+   * Its stops fail with this message: a stop is accepted (`stopping`), then the studio is
+   * `errored` with it in `statusInfo.message` instead of `stopped`.
+   */
+  stopError?: string;
 }
 
 const DEFAULT_IMAGE = "cr.seqera.io/public/data-studio-vscode:1.93.1";
@@ -66,23 +75,31 @@ export class StudioStore extends ScopedStore<Studio, StudioInit> {
       isPrivate: init.isPrivate ?? false,
       configuration: init.configuration ?? { cpu: 2, memory: 8192, gpu: 0, mountData: [] },
       labelIds: init.labelIds ?? [],
+      ...(init.stopError !== undefined && { stopError: init.stopError }),
     };
   }
 
   /** Sets the status (a test control), as the service's own transitions do. */
-  setStatus(id: string, status: StudioStatus): Studio {
+  setStatus(id: string, status: StudioStatus, message?: string): Studio {
     const now = timestamp(undefined);
     return this.update(id, {
       status,
       statusUpdated: now,
+      statusMessage: message,
       ...(status === "starting" && { lastStarted: now }),
     });
   }
 
-  /** starting → running, stopping → stopped, building → starting; others stay. */
+  /**
+   * starting → running, stopping → stopped (errored with its `stopError` when its stops
+   * fail), building → starting; others stay.
+   */
   advance(id: string): Studio {
     const studio = this.get(id);
     if (!studio) throw new Error(`No studio ${id}`);
+    if (studio.status === "stopping" && studio.stopError !== undefined) {
+      return this.setStatus(id, "errored", studio.stopError);
+    }
     const next = NEXT[studio.status];
     return next ? this.setStatus(id, next) : studio;
   }
