@@ -7,6 +7,7 @@ import { RedirectError } from "../../src/index.js";
 import { clientFor, TOKEN } from "../helpers/client.js";
 import { startServer, useTestServer } from "../helpers/server.js";
 import { failure } from "../helpers/calls.js";
+import { startLateReadingServer } from "../limits/late-reading-server.js";
 
 const api = await useTestServer();
 // Another port of 127.0.0.1 is another origin.
@@ -127,5 +128,34 @@ describe("GET and HEAD", () => {
     }
     api.reply(redirect(302, "file:///etc/passwd"));
     await expect(download()).rejects.toThrow(/not an http\(s\) URL/);
+  });
+});
+
+describe("the rate limit", () => {
+  test("each hop that carries the token takes a slot: 40 GETs answered by a same-origin 307 stay within 20 a second", async () => {
+    // A strict limiter that reads every request at once and answers 429 past 20 in a second.
+    const server = await startLateReadingServer({
+      workers: Infinity,
+      workMs: () => 0,
+      answer: ({ url }) =>
+        url.startsWith("/hop/")
+          ? { status: 307, headers: { location: url.replace("/hop/", "/moved/") } }
+          : { status: 200 },
+    });
+    const client = clientFor(
+      { url: server.url, token: `redirects-${Math.random()}` },
+      { rateLimit: {}, retry: {} },
+    );
+    try {
+      const calls = Array.from({ length: 40 }, (_, i) => client.raw.request("GET", `/hop/${i}`));
+      const statuses = (await Promise.all(calls)).map(({ response }) => response.status);
+      expect(statuses).toEqual(Array.from({ length: 40 }, () => 200));
+      expect(server.count(() => true)).toBe(80);
+      expect(server.count((a) => a.status === 429)).toBe(0);
+      expect(server.maxInWindow()).toBeLessThanOrEqual(20);
+    } finally {
+      await client.close();
+      await server.close();
+    }
   });
 });
