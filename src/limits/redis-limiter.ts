@@ -25,8 +25,8 @@ import type { CallInfo } from "../errors/seqera-api-error.js";
 import type { RateLimiter, RedisOptions, Slot } from "./types.js";
 import { brokenError, closedError, unreachableError } from "./errors.js";
 import { Alarm } from "./alarm.js";
-import { MOVE, TAKE } from "./redis-scripts.js";
-import { CountedSlot, PendingSlots, spacingMs } from "./slot.js";
+import { MOVE, TAKE, WIDEN } from "./redis-scripts.js";
+import { CountedSlot, PendingSlots, spacingMs, WIDENED_MS } from "./slot.js";
 import { WaiterQueue } from "./waiters.js";
 import { HOUR_MS } from "../core/time.js";
 
@@ -47,8 +47,11 @@ const STATE_TTL_MS = 24 * HOUR_MS;
 const COMMAND_TIMEOUT_MS = 2_000;
 
 interface Scripts {
-  seqeraTake(...args: (string | number)[]): Promise<[number, number, number, number, number]>;
+  seqeraTake(
+    ...args: (string | number)[]
+  ): Promise<[number, number, number, number, number, number]>;
   seqeraMove(...args: (string | number)[]): Promise<number>;
+  seqeraWiden(...args: (string | number)[]): Promise<number>;
 }
 type Connection = RedisClient & Scripts;
 
@@ -88,6 +91,8 @@ class RedisLimiter implements RateLimiter {
   private readonly latest = new Map<number, number>();
   /** A send of the moves is queued for this turn of the event loop. */
   private sendQueued = false;
+  /** Until when (performance.now()) slots count from their answers, as Redis last said. */
+  widenedUntil = -Infinity;
 
   constructor(private readonly settings: RedisLimiterSettings) {
     this.stamps = `${settings.prefix}:stamps`;
@@ -191,12 +196,14 @@ class RedisLimiter implements RateLimiter {
         spacingMs,
       )
       .then(
-        ([taken, first, waitMs, takenAt, startMs]) => {
+        ([taken, first, waitMs, takenAt, startMs, widenedMs]) => {
           this.asking = false;
           this.failures = 0;
           this.down = undefined;
           this.stopDeadline();
           const now = performance.now();
+          // Another process's 429, or this one's: the later of the two counts.
+          this.widenedUntil = Math.max(this.widenedUntil, sentAt + widenedMs);
           for (let i = 0; i < taken; i++) {
             const delay = startMs + i * spacingMs;
             const take = { sentAt: sentAt + delay, takenAt: takenAt + delay, windowMs };
@@ -214,6 +221,12 @@ class RedisLimiter implements RateLimiter {
           this.askIn(Math.min(1000, 100 * 2 ** this.failures++));
         },
       );
+  }
+
+  /** A 429 came: slots count from their answers for a while, here and in every process. */
+  refused(): void {
+    this.widenedUntil = performance.now() + WIDENED_MS;
+    this.redis?.seqeraWiden(this.state, WIDENED_MS, STATE_TTL_MS).catch(ignore);
   }
 
   private askIn(ms: number): void {
@@ -328,6 +341,14 @@ class RedisSlot extends CountedSlot {
   protected move(_from: number, to: number): void {
     this.limiter.move(this.member, this.take.takenAt + (to - this.take.sentAt));
   }
+
+  protected widened(): boolean {
+    return performance.now() < this.limiter.widenedUntil;
+  }
+
+  protected refused(): void {
+    this.limiter.refused();
+  }
 }
 
 async function connect(
@@ -357,6 +378,7 @@ async function connect(
   client.on("error", onError);
   client.defineCommand("seqeraTake", { numberOfKeys: 2, lua: TAKE });
   client.defineCommand("seqeraMove", { numberOfKeys: 1, lua: MOVE });
+  client.defineCommand("seqeraWiden", { numberOfKeys: 1, lua: WIDEN });
   return client as Connection;
 }
 

@@ -29,6 +29,13 @@
  * its window ends, time for Redis to take the move). A request that has not left by then (its
  * connect still waiting) holds its slot, one window at a time, until it leaves or its attempt
  * ends.
+ *
+ * A server may read requests long after they were written without being flooded: a fixed pool
+ * of workers (Gunicorn, uWSGI, Puma, Tomcat, PHP-FPM) reads a queued request only when a worker
+ * frees, 100–370 ms later; so may a server on a starved CPU. Nothing tells before its 429. A 429
+ * teaches it: for WIDENED_MS after the last one, the token's slots (in Redis, of every process)
+ * count from their answers, up to a window after their requests left, and a count already
+ * final moves to its answer if that comes later.
  */
 import { requireBuiltin } from "../core/builtin.js";
 import { Alarm } from "./alarm.js";
@@ -45,6 +52,12 @@ const SEND_ALLOWANCE_MS = 35;
 const CONNECT_MS = 500;
 /** Consecutive slots of a token are taken at least this long apart (limiter.ts). */
 const SPACING_MS = 3;
+/**
+ * After a 429, the token's slots count from their answers (up to a window after their requests
+ * left) for this long, from the last 429: its server read some requests later than
+ * SEND_ALLOWANCE_MS after they were written.
+ */
+export const WIDENED_MS = 60_000;
 
 /**
  * How far apart consecutive slots are taken: SPACING_MS, or less at rates where that would
@@ -79,17 +92,24 @@ export abstract class CountedSlot implements Slot {
 
   /** Moves where the window counts this slot, from `from` to `to`. */
   protected abstract move(from: number, to: number): void;
+  /** Whether the token's slots count from their answers now (a 429 came lately). */
+  protected abstract widened(): boolean;
+  /** Its request was answered 429: the token's slots count from their answers for a while. */
+  protected abstract refused(): void;
 
   sending<T>(send: () => Promise<T>): Promise<T> {
     return track().run(this, send);
   }
 
-  done(): void {
+  done(status?: number): void {
     if (this.ended) return;
     this.ended = true;
+    if (status === 429) this.refused();
     this.pending.delete(this);
     // Answered: the server read it by now. Unanswered: it may have read it any time until now.
-    if (!this.final) this.moveTo(Math.min(performance.now(), this.bound()));
+    const at = Math.min(performance.now(), this.bound());
+    // Since a 429, a count time already final moves too: later, to its answer.
+    if (!this.final || (this.widened() && at > this.at)) this.moveTo(at);
   }
 
   /** Its request's headers were written to its socket at `at`. */
@@ -107,7 +127,12 @@ export abstract class CountedSlot implements Slot {
    */
   private bound(): number {
     if (this.sentAt === undefined) return this.tracked ? Infinity : this.takenAt + this.windowMs;
-    return this.sentAt - this.takenAt < CONNECT_MS ? this.sentAt + SEND_ALLOWANCE_MS : Infinity;
+    return this.sentAt - this.takenAt < CONNECT_MS ? this.sentAt + this.allowance() : Infinity;
+  }
+
+  /** How long after its request left the server is taken to have read it, at the latest. */
+  private allowance(): number {
+    return this.widened() ? this.windowMs : SEND_ALLOWANCE_MS;
   }
 
   /** When its count time must be committed: at its bound, or before the slot frees. */
@@ -120,7 +145,7 @@ export abstract class CountedSlot implements Slot {
     const bound = this.bound();
     if (bound !== Infinity) this.moveTo(bound);
     // Left late, and unanswered this long: an answer slow by design.
-    else if (this.sentAt !== undefined) this.moveTo(this.sentAt + SEND_ALLOWANCE_MS);
+    else if (this.sentAt !== undefined) this.moveTo(this.sentAt + this.allowance());
     else {
       // Not left yet: held for one more window.
       this.moveTo(now + HOLD_LEAD_MS);

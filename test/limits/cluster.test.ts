@@ -145,6 +145,26 @@ describe("rate limiter in cluster mode (Redis)", () => {
     }
   });
 
+  test("a 429 one process saw makes another's slots on the token count from their answers", async () => {
+    const token = `learns-${Math.random()}`;
+    const limits = { redis: redis.url, perSecond: 1, perHour: null };
+    const [one, two] = [createRateLimiter(token, limits), createRateLimiter(token, limits)];
+    const slow = await startStrictServer({ fault: () => ({ delayMs: 400 }) });
+    try {
+      await fetch(slow.url).then((r) => r.text()); // undici loaded, before the clock matters
+      (await one.acquire(call)).done(429);
+      const slot = await two.acquire(call);
+      const left = performance.now();
+      await slot.sending(() => fetch(slow.url).then((r) => r.text()));
+      slot.done(200);
+      (await two.acquire(call)).done();
+      // From its answer, 400 ms after it left, and a window; 1,040 ms had no 429 come.
+      expect(performance.now() - left).toBeGreaterThanOrEqual(400 + 1005);
+    } finally {
+      await Promise.all([one.close(), two.close(), slow.close()]);
+    }
+  });
+
   test("closed mid-burst, a client gives back the slots it had not handed out yet", async () => {
     const token = `closed-burst-${Math.random()}`;
     const limiter = createRateLimiter(token, { redis: redis.url, perHour: null });
