@@ -63,7 +63,10 @@ class RedisLimiter implements RateLimiter {
   private readonly queue = new WaiterQueue<Slot>(() => {
     if (this.queue.size === 0) this.stopDeadline();
   });
-  private readonly pending = new PendingSlots();
+  // A 429 here widens every process's slots on the budget (slot.ts).
+  private readonly pending = new PendingSlots(() =>
+    this.redis?.seqeraWiden(this.state, WIDENED_MS, STATE_TTL_MS).catch(ignore),
+  );
   private readonly stamps: string;
   private readonly state: string;
   private readonly hourly: boolean;
@@ -91,8 +94,6 @@ class RedisLimiter implements RateLimiter {
   private readonly latest = new Map<number, number>();
   /** A send of the moves is queued for this turn of the event loop. */
   private sendQueued = false;
-  /** Until when (performance.now()) slots count from their answers, as Redis last said. */
-  widenedUntil = -Infinity;
 
   constructor(private readonly settings: RedisLimiterSettings) {
     this.stamps = `${settings.prefix}:stamps`;
@@ -203,7 +204,8 @@ class RedisLimiter implements RateLimiter {
           this.stopDeadline();
           const now = performance.now();
           // Another process's 429, or this one's: the later of the two counts.
-          this.widenedUntil = Math.max(this.widenedUntil, sentAt + widenedMs);
+          const { pending } = this;
+          pending.widenedUntil = Math.max(pending.widenedUntil, sentAt + widenedMs);
           for (let i = 0; i < taken; i++) {
             const delay = startMs + i * spacingMs;
             const take = { sentAt: sentAt + delay, takenAt: takenAt + delay, windowMs };
@@ -221,12 +223,6 @@ class RedisLimiter implements RateLimiter {
           this.askIn(Math.min(1000, 100 * 2 ** this.failures++));
         },
       );
-  }
-
-  /** A 429 came: slots count from their answers for a while, here and in every process. */
-  refused(): void {
-    this.widenedUntil = performance.now() + WIDENED_MS;
-    this.redis?.seqeraWiden(this.state, WIDENED_MS, STATE_TTL_MS).catch(ignore);
   }
 
   private askIn(ms: number): void {
@@ -340,14 +336,6 @@ class RedisSlot extends CountedSlot {
   /** On Redis's clock: as long after the take as `to` is after it was asked for (no earlier). */
   protected move(_from: number, to: number): void {
     this.limiter.move(this.member, this.take.takenAt + (to - this.take.sentAt));
-  }
-
-  protected widened(): boolean {
-    return performance.now() < this.limiter.widenedUntil;
-  }
-
-  protected refused(): void {
-    this.limiter.refused();
   }
 }
 

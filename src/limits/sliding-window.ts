@@ -18,7 +18,7 @@
  */
 import type { CallInfo } from "../errors/seqera-api-error.js";
 import { Alarm } from "./alarm.js";
-import { CountedSlot, PendingSlots, spacingMs, WIDENED_MS } from "./slot.js";
+import { CountedSlot, PendingSlots, spacingMs } from "./slot.js";
 import { WaiterQueue } from "./waiters.js";
 import type { Slot } from "./types.js";
 import { HOUR_MS } from "../core/time.js";
@@ -108,8 +108,6 @@ export class TokenWindow {
   /** The earliest the next slot may be taken: slots are spaced (limiter.ts). */
   private spacedUntil = -Infinity;
   private readonly pending = new PendingSlots();
-  /** Until when (performance.now()) its slots count from their answers: a 429 came (slot.ts). */
-  widenedUntil = -Infinity;
   /** The one timer, due when the first waiting call may go; it keeps the process alive. */
   private readonly alarm = new Alarm(() => this.release(performance.now()), true);
 
@@ -216,13 +214,5 @@ class LocalSlot extends CountedSlot {
 
   protected move(from: number, to: number): void {
     this.window.move(from, to);
-  }
-
-  protected widened(): boolean {
-    return performance.now() < this.window.widenedUntil;
-  }
-
-  protected refused(): void {
-    this.window.widenedUntil = performance.now() + WIDENED_MS;
   }
 }

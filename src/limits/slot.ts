@@ -92,10 +92,6 @@ export abstract class CountedSlot implements Slot {
 
   /** Moves where the window counts this slot, from `from` to `to`. */
   protected abstract move(from: number, to: number): void;
-  /** Whether the token's slots count from their answers now (a 429 came lately). */
-  protected abstract widened(): boolean;
-  /** Its request was answered 429: the token's slots count from their answers for a while. */
-  protected abstract refused(): void;
 
   sending<T>(send: () => Promise<T>): Promise<T> {
     return track().run(this, send);
@@ -104,12 +100,12 @@ export abstract class CountedSlot implements Slot {
   done(status?: number): void {
     if (this.ended) return;
     this.ended = true;
-    if (status === 429) this.refused();
+    if (status === 429) this.pending.refused();
     this.pending.delete(this);
     // Answered: the server read it by now. Unanswered: it may have read it any time until now.
     const at = Math.min(performance.now(), this.bound());
     // Since a 429, a count time already final moves too: later, to its answer.
-    if (!this.final || (this.widened() && at > this.at)) this.moveTo(at);
+    if (!this.final || (this.pending.widened() && at > this.at)) this.moveTo(at);
   }
 
   /** Its request's headers were written to its socket at `at`. */
@@ -132,7 +128,7 @@ export abstract class CountedSlot implements Slot {
 
   /** How long after its request left the server is taken to have read it, at the latest. */
   private allowance(): number {
-    return this.widened() ? this.windowMs : SEND_ALLOWANCE_MS;
+    return this.pending.widened() ? this.windowMs : SEND_ALLOWANCE_MS;
   }
 
   /** When its count time must be committed: at its bound, or before the slot frees. */
@@ -162,9 +158,28 @@ export abstract class CountedSlot implements Slot {
   }
 }
 
-/** The slots of one limiter still waiting for their count time, behind one timer. */
+/**
+ * The slots of one limiter still waiting for their count time, behind one timer; and what the
+ * token's 429s taught them.
+ */
 export class PendingSlots {
   private readonly slots = new Set<CountedSlot>();
+  /** Until when (performance.now()) slots count from their answers. */
+  widenedUntil = -Infinity;
+
+  /** `onRefused`: a 429 came, to tell other processes. */
+  constructor(private readonly onRefused?: () => void) {}
+
+  widened(): boolean {
+    return performance.now() < this.widenedUntil;
+  }
+
+  /** A request was answered 429: slots count from their answers for WIDENED_MS. */
+  refused(): void {
+    this.widenedUntil = performance.now() + WIDENED_MS;
+    this.onRefused?.();
+  }
+
   // The attempts keep the process alive, not this timer.
   private readonly alarm = new Alarm(() => {
     const now = performance.now();

@@ -6,10 +6,10 @@
  * burst of 20 is read over about 375 ms: queued requests are counted 100–370 ms after they were
  * written, and each is answered within its worker's time after that.
  */
-import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import {
+  authorizationKey,
   maxInWindow,
   RATE_MESSAGE,
   type Arrival,
@@ -39,10 +39,7 @@ export async function startLateReadingServer(
 
   const read = (request: IncomingMessage, response: ServerResponse) => {
     const at = performance.timeOrigin + performance.now();
-    const key = createHash("sha256")
-      .update(request.headers.authorization ?? "")
-      .digest("hex")
-      .slice(0, 16);
+    const key = authorizationKey(request.headers.authorization ?? "");
     const method = request.method ?? "";
     const url = request.url ?? "";
     const route = `${method} ${url.split("?")[0]}`;

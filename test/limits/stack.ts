@@ -39,6 +39,19 @@ export function recordSends(): { sends: Arrival[]; stop(): void } {
   return { sends, stop: () => unsubscribe("undici:client:sendHeaders", listener) };
 }
 
+/**
+ * The limiter learnt from the server's first 429 (its stamp; the answer leaves then): no request
+ * that left more than 2 s later (a window for the slots counted before it, a second for this
+ * machine's scheduling) drew another. The n-th arrival of a path is its n-th send.
+ */
+export function expect429sLearnt(arrivals: Arrival[], sends: { at: number; url: string }[]): void {
+  const refused = arrivals.filter((a) => a.status === 429);
+  if (refused.length === 0) return;
+  const sentAt = ({ url, n }: Arrival) => sends.filter((send) => send.url === url)[n - 1]!.at;
+  const learntBy = refused[0]!.at + 2000;
+  expect(refused.filter((a) => sentAt(a) > learntBy)).toEqual([]);
+}
+
 /** One call; resolves with the status the server answered (an error status included). */
 export async function call(
   client: SeqeraClient,
