@@ -22,14 +22,15 @@ import {
 } from "../config/config.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import { SeqeraApiError } from "../errors/seqera-api-error.js";
+import { TimeoutError } from "../errors/timeout-error.js";
 import { logAttempt } from "../http/log.js";
 import { createPlanLookup } from "../http/operation-plan.js";
 import { paginate, type FetchPage, type PaginateOptions } from "./paginate.js";
-import { createRateLimiter, type RateLimiter } from "../limits/limiter.js";
+import { createRateLimiter, type RateLimiter, type Slot } from "../limits/limiter.js";
 import { shareLookups } from "./lookup.js";
 import { workspaceIdOf } from "./workspaces.js";
 import { createRedactor } from "../core/redact.js";
-import { followRedirects, sendRequest } from "../http/redirects.js";
+import { followRedirects, sendRequest, type Sender } from "../http/redirects.js";
 import { prepareRequest, type PreparedRequest, type RequestDefaults } from "../http/request.js";
 import { checkResponse, describeIssues } from "../http/validate-response.js";
 import type { ResponseIssue } from "../http/validate-response.js";
@@ -111,8 +112,9 @@ function clientFor(config: SeqeraConfig, connection: Connection): SeqeraClient {
   }
 
   /**
-   * One attempt: a rate-limiter slot, the request sent with its own timeout, redirects followed,
-   * the response read. It resolves with the body or the error, never throws.
+   * One attempt: a rate-limiter slot, the request sent with its own timeout, redirects followed
+   * (each hop that carries the token through a slot of its own), the response read. It resolves
+   * with the body or the error (a slot not given in time included), never throws.
    */
   async function tryOnce(
     request: PreparedRequest,
@@ -122,22 +124,29 @@ function clientFor(config: SeqeraConfig, connection: Connection): SeqeraClient {
     const { call } = step;
     const queued = performance.now();
     const timeoutMs = init.timeoutMs ?? config.timeoutMs;
-    // Waiting for a slot is bounded by the call's timeout too (a TimeoutError, unsent).
-    const slot = limiter && (await limiter.acquire(call, init.signal, timeoutMs));
-    const timing = { sent: performance.now(), queued };
+    let sent: number | undefined;
+    let slot: Slot | undefined;
     let response: Response | undefined;
     let attempt: Attempt | undefined;
     try {
+      // Waiting for a slot is bounded by the call's timeout too (a TimeoutError, unsent).
+      slot = limiter && (await limiter.acquire(call, init.signal, timeoutMs));
+      sent = performance.now();
       attempt = startAttempt(call, timeoutMs, init.signal);
-      const sender = { fetch: config.fetch, signal: attempt.signal, call, redact };
-      // The slot counts from when this request leaves, which it sees while it sends.
-      const first = await (slot
-        ? slot.sending(() => sendRequest(request, sender))
-        : sendRequest(request, sender));
-      // The API server has answered: the slot ends here, not after redirects.
-      slot?.done();
+      const { signal } = attempt;
+      const sender: Sender = {
+        fetch: config.fetch,
+        signal,
+        call,
+        redact,
+        // A hop's wait is bounded by the attempt's timer, already running.
+        paced: async (send) => through(limiter && (await limiter.acquire(call, signal)), send),
+      };
+      // The API server's first answer ends the slot, before any redirect is followed.
+      const first = await through(slot, () => sendRequest(request, sender));
       response = await followRedirects(first, request, sender);
       const data = await readResponse(response, step);
+      const timing = { queued, sent };
       if (!(data instanceof ReadableStream)) {
         attempt.release();
         return { data, response, timing };
@@ -145,9 +154,10 @@ function clientFor(config: SeqeraConfig, connection: Connection): SeqeraClient {
       // A streamed body keeps the attempt (its timeout) until the caller has read it.
       return { data: attempt.guard(data, response.status), response, timing };
     } catch (error) {
+      const timing = { queued, sent: sent ?? performance.now() };
       return { error: attempt ? attempt.failure(error, response?.status) : error, timing };
     } finally {
-      // No answer arrived: the slot ends here.
+      // Given, but the attempt never started (the caller's signal fired): the slot ends here.
       slot?.done();
     }
   }
@@ -178,8 +188,8 @@ function clientFor(config: SeqeraConfig, connection: Connection): SeqeraClient {
     attempt: number,
     started: number,
   ): unknown {
-    // A caller's abort is its own doing: nothing to explain.
-    if (init.signal?.aborted || !(error instanceof Error)) return error;
+    // A caller's abort is its own doing; a slot not given in time says so itself.
+    if (init.signal?.aborted || !(error instanceof Error) || unsent(error)) return error;
     const state = {
       method: call.method,
       retryUnsafe: init.retryUnsafe === true,
@@ -203,7 +213,7 @@ function clientFor(config: SeqeraConfig, connection: Connection): SeqeraClient {
     attempt: number,
     started: number,
   ): RetryDecision | undefined {
-    if (retry === false) return undefined;
+    if (retry === false || unsent(error)) return undefined;
     const elapsedMs = performance.now() - started;
     const retryUnsafe = init.retryUnsafe === true;
     return retryDecision(error, { method: call.method, retryUnsafe, attempt, elapsedMs }, retry);
@@ -289,6 +299,21 @@ function clientFor(config: SeqeraConfig, connection: Connection): SeqeraClient {
   return client;
 }
 
+/**
+ * Sends a request through `slot` (none: at once), which sees it leave; the slot ends when the
+ * first status arrives (a 429 teaches the limiter), or when none will.
+ */
+async function through(slot: Slot | undefined, send: () => Promise<Response>): Promise<Response> {
+  if (!slot) return send();
+  try {
+    const response = await slot.sending(send);
+    slot.done(response.status);
+    return response;
+  } finally {
+    slot.done();
+  }
+}
+
 const METHODS = ["GET", "PUT", "POST", "DELETE", "PATCH", "HEAD", "OPTIONS"] as const;
 
 function byMethod<F>(make: (method: string) => F): Record<(typeof METHODS)[number], F> {
@@ -302,5 +327,8 @@ function byMethod<F>(make: (method: string) => F): Record<(typeof METHODS)[numbe
 type Outcome = { timing: { queued: number; sent: number } } & (
   { data: unknown; response: Response; issues?: ResponseIssue[] } | { error: unknown }
 );
+
+/** The call waited its whole timeout for a slot: another attempt would wait again. */
+const unsent = (error: unknown) => error instanceof TimeoutError && error.phase === "rate-limit";
 
 const statusOf = (error: unknown) => (error instanceof SeqeraApiError ? error.status : undefined);

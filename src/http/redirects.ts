@@ -7,6 +7,8 @@
  *   origin (a presigned storage URL), the rest of the chain is sent without credentials.
  * - Other methods follow only 307/308 (method and body kept) within the same origin; a
  *   redirect elsewhere, or one that would turn them into a GET (301/302/303), is a RedirectError.
+ * - A hop that carries the token (one within the API's origin) waits for a rate-limit slot of its
+ *   own (`Sender.paced`): the service counts it as a call.
  */
 import type { FetchFunction } from "./request.js";
 import { RedirectError } from "../errors/redirect-error.js";
@@ -23,6 +25,8 @@ export interface Sender {
   signal: AbortSignal;
   call: CallInfo;
   redact: Redact;
+  /** Sends a hop that carries the token: through a rate-limit slot of its own, as a retry is. */
+  paced(send: () => Promise<Response>): Promise<Response>;
 }
 
 /** One hop: the request to `url`, not following a redirect it answers. */
@@ -83,7 +87,9 @@ export async function followRedirects(
       for (const name of CREDENTIALS) headers.delete(name);
     }
     url = target;
-    response = await sendTo(url, headers, request, sender);
+    const next = () => sendTo(target, headers, request, sender);
+    // The server counts every request that carries the token, a redirect's as any other.
+    response = await (headers.has("authorization") ? sender.paced(next) : next());
   }
 }
 

@@ -45,11 +45,16 @@ function describe(redis: string | RedisOptions): string {
   }
 }
 
-export function waitTimeoutError(call: CallInfo, timeoutMs: number): TimeoutError {
+export function waitTimeoutError(
+  call: CallInfo,
+  timeoutMs: number,
+  waitedMs: number,
+): TimeoutError {
+  const waited = Math.round(waitedMs);
   return new TimeoutError(
-    `${call.method} ${call.path} was not sent: no rate-limit slot came free within its ` +
-      `timeout (${timeoutMs} ms). The token's calls per second are all in use: allow a longer ` +
+    `${call.method} ${call.path} was not sent: it waited ${waited} ms for a rate-limit slot, ` +
+      `its whole timeout (${timeoutMs} ms). The token's calls are all in use: allow a longer ` +
       `timeoutMs, or make fewer calls at once with this token.`,
-    { ...call, timeoutMs },
+    { ...call, timeoutMs, phase: "rate-limit", waitedMs: waited },
   );
 }

@@ -10,7 +10,8 @@
  *   about 60 ms once: each slot is taken again a window after the one before it.
  * - A slot counts from when the server may have counted its request (slot.ts): from its
  *   answer, or 35 ms after its request left; slow or unanswered calls hold no slot past their
- *   window, and waiting for one is bounded by the call's `timeoutMs` and signal.
+ *   window, and waiting for one is bounded by the call's `timeoutMs` and signal. For a minute
+ *   after a 429, the token's slots count from their answers (up to a window after they left).
  * - In process (sliding-window.ts), there is one window per token, keyed by sha256(token) (never
  *   by the token itself), living for the life of the process (never evicted): an idle period
  *   never resets the hourly budget, and every client on one token counts the others' calls,

@@ -25,8 +25,8 @@ import type { CallInfo } from "../errors/seqera-api-error.js";
 import type { RateLimiter, RedisOptions, Slot } from "./types.js";
 import { brokenError, closedError, unreachableError } from "./errors.js";
 import { Alarm } from "./alarm.js";
-import { MOVE, TAKE } from "./redis-scripts.js";
-import { CountedSlot, PendingSlots, spacingMs } from "./slot.js";
+import { MOVE, TAKE, WIDEN } from "./redis-scripts.js";
+import { CountedSlot, PendingSlots, spacingMs, WIDENED_MS } from "./slot.js";
 import { WaiterQueue } from "./waiters.js";
 import { HOUR_MS } from "../core/time.js";
 
@@ -47,8 +47,11 @@ const STATE_TTL_MS = 24 * HOUR_MS;
 const COMMAND_TIMEOUT_MS = 2_000;
 
 interface Scripts {
-  seqeraTake(...args: (string | number)[]): Promise<[number, number, number, number, number]>;
+  seqeraTake(
+    ...args: (string | number)[]
+  ): Promise<[number, number, number, number, number, number]>;
   seqeraMove(...args: (string | number)[]): Promise<number>;
+  seqeraWiden(...args: (string | number)[]): Promise<number>;
 }
 type Connection = RedisClient & Scripts;
 
@@ -60,7 +63,10 @@ class RedisLimiter implements RateLimiter {
   private readonly queue = new WaiterQueue<Slot>(() => {
     if (this.queue.size === 0) this.stopDeadline();
   });
-  private readonly pending = new PendingSlots();
+  // A 429 here widens every process's slots on the budget (slot.ts).
+  private readonly pending = new PendingSlots(() =>
+    this.redis?.seqeraWiden(this.state, WIDENED_MS, STATE_TTL_MS).catch(ignore),
+  );
   private readonly stamps: string;
   private readonly state: string;
   private readonly hourly: boolean;
@@ -191,12 +197,15 @@ class RedisLimiter implements RateLimiter {
         spacingMs,
       )
       .then(
-        ([taken, first, waitMs, takenAt, startMs]) => {
+        ([taken, first, waitMs, takenAt, startMs, widenedMs]) => {
           this.asking = false;
           this.failures = 0;
           this.down = undefined;
           this.stopDeadline();
           const now = performance.now();
+          // Another process's 429, or this one's: the later of the two counts.
+          const { pending } = this;
+          pending.widenedUntil = Math.max(pending.widenedUntil, sentAt + widenedMs);
           for (let i = 0; i < taken; i++) {
             const delay = startMs + i * spacingMs;
             const take = { sentAt: sentAt + delay, takenAt: takenAt + delay, windowMs };
@@ -357,6 +366,7 @@ async function connect(
   client.on("error", onError);
   client.defineCommand("seqeraTake", { numberOfKeys: 2, lua: TAKE });
   client.defineCommand("seqeraMove", { numberOfKeys: 1, lua: MOVE });
+  client.defineCommand("seqeraWiden", { numberOfKeys: 1, lua: WIDEN });
   return client as Connection;
 }
 

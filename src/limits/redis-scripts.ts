@@ -5,8 +5,9 @@
  *
  * Keys (one hash slot, for Redis Cluster): `<prefix>:stamps`, a ZSET whose members are slot
  * numbers and scores the times the slots count from (slot.ts), in ms; `<prefix>:state`, a HASH
- * with `since` (when this state was created), `seq` (the last slot number) and `spaced` (the
- * earliest the next slot may be taken: slots are spaced, limiter.ts). Every script that
+ * with `since` (when this state was created), `seq` (the last slot number), `spaced` (the
+ * earliest the next slot may be taken: slots are spaced, limiter.ts) and `widened` (until when
+ * slots count from their answers: a 429 came, slot.ts). Every script that
  * writes a key sets its TTL again, so a key outlives every stamp in it.
  *
  * When the state is missing (a Redis that restarted empty, or keys evicted), the slots taken
@@ -19,7 +20,8 @@
  * stateTtlMs, spacingMs. Takes up to `want` slots, the i-th (from 0) for `spacingMs` × i after
  * the first, which is now or, just after other slots, when the spacing allows. Returns { taken,
  * first slot number, ms until the next slot frees (0 when all were taken), when they were taken
- * (Redis's ms, rounded up), ms from then to the first slot's time (rounded up) }.
+ * (Redis's ms, rounded up), ms from then to the first slot's time (rounded up), ms for which
+ * slots still count from their answers (0: none) }.
  */
 export const TAKE = `
 local per_second, per_hour = tonumber(ARGV[1]), tonumber(ARGV[2])
@@ -35,8 +37,9 @@ if since == nil then
 end
 redis.call('PEXPIRE', KEYS[2], state_ttl)
 if now < since + window then
-  return {0, 0, math.ceil(since + window - now), math.ceil(now), 0}
+  return {0, 0, math.ceil(since + window - now), math.ceil(now), 0, 0}
 end
+local widened = tonumber(redis.call('HGET', KEYS[2], 'widened')) or 0
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - keep)
 local free = per_second - redis.call('ZCOUNT', KEYS[1], now - window, '+inf')
 if per_hour > 0 then
@@ -67,7 +70,20 @@ if n < want then
   end
   wait = math.max(1, math.ceil(wait))
 end
-return {n, first, wait, math.ceil(now), math.max(0, math.ceil(start - now))}
+return {n, first, wait, math.ceil(now), math.max(0, math.ceil(start - now)),
+  math.max(0, math.floor(widened - now))}
+`;
+
+/**
+ * KEYS: state. ARGV: widenedMs, stateTtlMs. A 429 came: the budget's slots count from their
+ * answers for `widenedMs` from now.
+ */
+export const WIDEN = `
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + tonumber(time[2]) / 1000
+redis.call('HSET', KEYS[1], 'widened', now + tonumber(ARGV[1]))
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 0
 `;
 
 /**

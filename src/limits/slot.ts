@@ -29,6 +29,13 @@
  * its window ends, time for Redis to take the move). A request that has not left by then (its
  * connect still waiting) holds its slot, one window at a time, until it leaves or its attempt
  * ends.
+ *
+ * A server may read requests long after they were written without being flooded: a fixed pool
+ * of workers (Gunicorn, uWSGI, Puma, Tomcat, PHP-FPM) reads a queued request only when a worker
+ * frees, 100–370 ms later; so may a server on a starved CPU. Nothing tells before its 429. A 429
+ * teaches it: for WIDENED_MS after the last one, the token's slots (in Redis, of every process)
+ * count from their answers, up to a window after their requests left, and a count already
+ * final moves to its answer if that comes later.
  */
 import { requireBuiltin } from "../core/builtin.js";
 import { Alarm } from "./alarm.js";
@@ -45,6 +52,12 @@ const SEND_ALLOWANCE_MS = 35;
 const CONNECT_MS = 500;
 /** Consecutive slots of a token are taken at least this long apart (limiter.ts). */
 const SPACING_MS = 3;
+/**
+ * After a 429, the token's slots count from their answers (up to a window after their requests
+ * left) for this long, from the last 429: its server read some requests later than
+ * SEND_ALLOWANCE_MS after they were written.
+ */
+export const WIDENED_MS = 60_000;
 
 /**
  * How far apart consecutive slots are taken: SPACING_MS, or less at rates where that would
@@ -84,12 +97,15 @@ export abstract class CountedSlot implements Slot {
     return track().run(this, send);
   }
 
-  done(): void {
+  done(status?: number): void {
     if (this.ended) return;
     this.ended = true;
+    if (status === 429) this.pending.refused();
     this.pending.delete(this);
     // Answered: the server read it by now. Unanswered: it may have read it any time until now.
-    if (!this.final) this.moveTo(Math.min(performance.now(), this.bound()));
+    const at = Math.min(performance.now(), this.bound());
+    // Since a 429, a count time already final moves too: later, to its answer.
+    if (!this.final || (this.pending.widened() && at > this.at)) this.moveTo(at);
   }
 
   /** Its request's headers were written to its socket at `at`. */
@@ -107,7 +123,12 @@ export abstract class CountedSlot implements Slot {
    */
   private bound(): number {
     if (this.sentAt === undefined) return this.tracked ? Infinity : this.takenAt + this.windowMs;
-    return this.sentAt - this.takenAt < CONNECT_MS ? this.sentAt + SEND_ALLOWANCE_MS : Infinity;
+    return this.sentAt - this.takenAt < CONNECT_MS ? this.sentAt + this.allowance() : Infinity;
+  }
+
+  /** How long after its request left the server is taken to have read it, at the latest. */
+  private allowance(): number {
+    return this.pending.widened() ? this.windowMs : SEND_ALLOWANCE_MS;
   }
 
   /** When its count time must be committed: at its bound, or before the slot frees. */
@@ -120,7 +141,7 @@ export abstract class CountedSlot implements Slot {
     const bound = this.bound();
     if (bound !== Infinity) this.moveTo(bound);
     // Left late, and unanswered this long: an answer slow by design.
-    else if (this.sentAt !== undefined) this.moveTo(this.sentAt + SEND_ALLOWANCE_MS);
+    else if (this.sentAt !== undefined) this.moveTo(this.sentAt + this.allowance());
     else {
       // Not left yet: held for one more window.
       this.moveTo(now + HOLD_LEAD_MS);
@@ -137,9 +158,28 @@ export abstract class CountedSlot implements Slot {
   }
 }
 
-/** The slots of one limiter still waiting for their count time, behind one timer. */
+/**
+ * The slots of one limiter still waiting for their count time, behind one timer; and what the
+ * token's 429s taught them.
+ */
 export class PendingSlots {
   private readonly slots = new Set<CountedSlot>();
+  /** Until when (performance.now()) slots count from their answers. */
+  widenedUntil = -Infinity;
+
+  /** `onRefused`: a 429 came, to tell other processes. */
+  constructor(private readonly onRefused?: () => void) {}
+
+  widened(): boolean {
+    return performance.now() < this.widenedUntil;
+  }
+
+  /** A request was answered 429: slots count from their answers for WIDENED_MS. */
+  refused(): void {
+    this.widenedUntil = performance.now() + WIDENED_MS;
+    this.onRefused?.();
+  }
+
   // The attempts keep the process alive, not this timer.
   private readonly alarm = new Alarm(() => {
     const now = performance.now();

@@ -54,10 +54,11 @@ export interface Slot {
    */
   sending<T>(send: () => Promise<T>): Promise<T>;
   /**
-   * The attempt ended: its response's headers arrived, or none will (connection error, timeout,
-   * abort). Calls after the first do nothing.
+   * The request ended: its response's `status` arrived, or none will (no status: a connection
+   * error, timeout, abort). A 429 teaches the limiter that the server counts the token's
+   * requests later than it did (slot.ts). Calls after the first do nothing.
    */
-  done(): void;
+  done(status?: number): void;
 }
 
 export interface RateLimiter {

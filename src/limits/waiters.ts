@@ -84,7 +84,10 @@ export class WaiterQueue<P> {
       this.size++;
       if (signal) onAbort(signal, waiter);
       if (timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS) {
-        waiter.timer = setTimeout(() => waiter.leave(waitTimeoutError(call, timeoutMs)), timeoutMs);
+        waiter.timer = setTimeout(
+          () => waiter.leave(waitTimeoutError(call, timeoutMs, performance.now() - now)),
+          timeoutMs,
+        );
       }
     });
   }

@@ -2,13 +2,15 @@
  * `npm run bench`: the rate limiter, measured in one run on loopback and printed (no
  * assertions: the machine is shared).
  *
- * Pacing: N calls at 20/s against five servers (test/helpers/strict-server.ts): a strict
+ * Pacing: N calls at 20/s against six servers (test/helpers/strict-server.ts): a strict
  * sliding window, a strict one that stamps arrivals late under load (a simulated global lock),
  * the "gateway" (gateway-server.ts: strict, stamped by one process after 4 worker processes
  * parsed each request, so the machine's own scheduling spreads the stamps), the "threaded"
  * (threaded-server.py: Python's ThreadingHTTPServer at its defaults, a thread per connection
  * and one lock, a listen backlog of 5), and the service's documented limiter (refresh cycles, a
- * 500-ms wait before a 429); from 1 process
+ * 500-ms wait before a 429), and the "late-reading" (test/limits/late-reading-server.ts: 4
+ * workers answering in 0–150 ms, each reading the next queued request when it frees, its own
+ * answer times its only profile); from 1 process
  * (in-process limiter) and from 3 and 6 processes sharing the budget through a throw-away
  * redis-server, each on a flat loopback, with answers taking 0–300 ms and 1–2.5 s (arrivals
  * prompt; the service counts arrivals, and launches or log downloads take seconds);
@@ -42,6 +44,7 @@ import {
   type StrictServer,
 } from "../helpers/strict-server.js";
 import { startAnswerServer } from "./answer-server.js";
+import { startLateReadingServer } from "../limits/late-reading-server.js";
 import {
   hasRedisServer,
   maxSentInWindow,
@@ -65,8 +68,15 @@ const fmt = (x: number, digits = 3) => x.toFixed(digits);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const call = { method: "GET", path: "/bench", operationId: "bench" };
 
-type Server = ServerLimiter | "gateway" | "threaded";
-const servers: Server[] = ["strict", "late-stamping", "gateway", "threaded", "documented"];
+type Server = ServerLimiter | "gateway" | "threaded" | "late-reading";
+const servers: Server[] = [
+  "strict",
+  "late-stamping",
+  "gateway",
+  "threaded",
+  "documented",
+  "late-reading",
+];
 /** Uniform random delays: before a request is counted, and after, before its answer leaves. */
 interface Delays {
   forwardMaxMs?: number;
@@ -90,6 +100,7 @@ async function startServer(
   if (limiter === "threaded") {
     return startThreadedServer({ perSecond, ...delays });
   }
+  if (limiter === "late-reading") return startLateReadingServer({ perSecond });
   const uniform = (max?: number, min = 0) =>
     max ? () => min + Math.random() * (max - min) : undefined;
   return startStrictServer({
@@ -159,6 +170,8 @@ async function pacing(
     const lastArrival = (Math.max(...arrivals.map((a) => a.at)) - started) / 1000;
     const rejected = arrivals.filter((a) => a.status === 429);
     const late = rejected.filter((a) => a.at - started > 1000).length;
+    // The limiter learns from a 429: those after the first incident.
+    const relapsed = rejected.filter((a) => a.at > rejected[0]!.at + 2000).length;
     const failures = results.flatMap((r) => r.result?.outcomes.filter((o) => o !== "200") ?? []);
     const failed = results.some((r) => r.result === undefined) ? NaN : failures.length;
     // What the failed calls ended with: a status, or the name of the error.
@@ -174,7 +187,7 @@ async function pacing(
           results.flatMap((r) => r.result ?? []),
           1000,
         )} sent); ${rejected.length} × 429 ` +
-        `(${late} after the first second); ${failed} failed${failedAs ? ` (${failedAs})` : ""}` +
+        `(${late} after the first second, ${relapsed} over 2 s after the first); ${failed} failed${failedAs ? ` (${failedAs})` : ""}` +
         (drops === undefined ? "" : `; ${listenDrops()! - drops} SYNs dropped by a full backlog`) +
         `; load ${fmt(load, 2)}`,
     );
@@ -219,6 +232,8 @@ async function pacingAll(): Promise<void> {
         }
         // Its requests arrive as the machine sends them: no forward delay to add.
         if (limiter === "threaded" && delays.forwardMaxMs) continue;
+        // Its workers' own times (0–150 ms) are its answers': flat only.
+        if (limiter === "late-reading" && Object.keys(delays).length > 0) continue;
         console.log(`pacing at 20/s, ${limiter} server, ${name}:`);
         for (const processes of processCounts) {
           const label =

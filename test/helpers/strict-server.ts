@@ -192,7 +192,8 @@ function answer(
   response.end(body);
 }
 
-const authorizationKey = (authorization: string) =>
+/** The `key` of arrivals with this Authorization header. */
+export const authorizationKey = (authorization: string) =>
   createHash("sha256").update(authorization).digest("hex").slice(0, 16);
 
 /** The `key` of a bearer token's arrivals. */

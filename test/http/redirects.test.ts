@@ -7,6 +7,9 @@ import { RedirectError } from "../../src/index.js";
 import { clientFor, TOKEN } from "../helpers/client.js";
 import { startServer, useTestServer } from "../helpers/server.js";
 import { failure } from "../helpers/calls.js";
+import { maxInWindow } from "../helpers/strict-server.js";
+import { startLateReadingServer } from "../limits/late-reading-server.js";
+import { expect429sLearnt, recordSends } from "../limits/stack.js";
 
 const api = await useTestServer();
 // Another port of 127.0.0.1 is another origin.
@@ -127,5 +130,39 @@ describe("GET and HEAD", () => {
     }
     api.reply(redirect(302, "file:///etc/passwd"));
     await expect(download()).rejects.toThrow(/not an http\(s\) URL/);
+  });
+});
+
+describe("the rate limit", () => {
+  test("each hop that carries the token takes a slot: 40 GETs answered by a same-origin 307 are written 20 a second", async () => {
+    // A strict limiter that reads every request at once and answers 429 past 20 in a second.
+    const server = await startLateReadingServer({
+      workers: Infinity,
+      workMs: () => 0,
+      answer: ({ url }) =>
+        url.startsWith("/hop/")
+          ? { status: 307, headers: { location: url.replace("/hop/", "/moved/") } }
+          : { status: 200 },
+    });
+    const client = clientFor(
+      { url: server.url, token: `redirects-${Math.random()}` },
+      { rateLimit: {}, retry: {} },
+    );
+    // The limiter's own pace, as written to the sockets: on a busy machine the server may read
+    // some late, answer 429 (retried) and teach the limiter.
+    const recording = recordSends();
+    try {
+      const calls = Array.from({ length: 40 }, (_, i) => client.raw.request("GET", `/hop/${i}`));
+      const statuses = (await Promise.all(calls)).map(({ response }) => response.status);
+      expect(statuses).toEqual(Array.from({ length: 40 }, () => 200));
+      const answered = server.arrivals.filter((a) => a.status !== 429);
+      expect(answered).toHaveLength(80);
+      expect(maxInWindow(recording.sends, 1000)).toBeLessThanOrEqual(20);
+      expect429sLearnt(server.arrivals, recording.sends);
+    } finally {
+      recording.stop();
+      await client.close();
+      await server.close();
+    }
   });
 });

@@ -7,21 +7,17 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { RateLimiterUnavailableError } from "../../src/errors/index.js";
 import { createRateLimiter } from "../../src/limits/limiter.js";
-import {
-  maxInWindow,
-  startStrictServer,
-  tokenKey,
-  type StrictServer,
-} from "../helpers/strict-server.js";
+import { startStrictServer, tokenKey, type StrictServer } from "../helpers/strict-server.js";
 import { expectEachCallSettledOnce } from "./outcomes.js";
 import { freePort } from "../helpers/ports.js";
-import { startCaller, startRedis, type RedisServer } from "./processes.js";
+import { maxSentInWindow, startCaller, startRedis, type RedisServer } from "./processes.js";
 import {
   call as send,
   expectSlotsCountFromTheSend,
   expectSlowAnswersHoldNoSlot,
   expectUnansweredCallsHoldNoSlot,
   expectWaitBoundedByTimeout,
+  expect429sLearnt,
   limitedClient,
   recordSends,
 } from "./stack.js";
@@ -44,9 +40,9 @@ describe("rate limiter in cluster mode (Redis)", () => {
   });
 
   // Seven Node processes and Redis on two cores (more with the other test files): each process
-  // starts calling while others still compile. Each call answered once, never more than 20 in a
-  // second as the server counts them, and no 429 (a limiter that does not share the budget
-  // draws hundreds).
+  // starts calling while others still compile. Each call answered once, never more than 20
+  // written in a second; a starved CPU makes the server read some late, and its 429s (retried)
+  // are learnt from (a limiter that does not share the budget draws hundreds).
   for (const round of [1, 2]) {
     test(`6 processes × 60 calls on one token (round ${round}): each call answered once, the pace kept`, async () => {
       const token = `cluster-${Math.random()}`;
@@ -55,10 +51,12 @@ describe("rate limiter in cluster mode (Redis)", () => {
       );
       const results = await expectEachCallSettledOnce(callers, server, 90_000);
       expect(results.map((r) => r.ok)).toEqual([60, 60, 60, 60, 60, 60]);
+      expect(maxSentInWindow(results, 1000)).toBeLessThanOrEqual(20);
       const mine = server.arrivals.filter((a) => a.key === tokenKey(token));
-      expect(mine.filter((a) => a.status === 429)).toEqual([]);
-      expect(mine).toHaveLength(360);
-      expect(maxInWindow(mine, 1000)).toBeLessThanOrEqual(20);
+      expect429sLearnt(
+        mine,
+        results.flatMap((r) => r.sends),
+      );
     });
   }
 
@@ -142,6 +140,26 @@ describe("rate limiter in cluster mode (Redis)", () => {
       expect(ttl).toBeGreaterThan(2500);
     } finally {
       client.disconnect();
+    }
+  });
+
+  test("a 429 one process saw makes another's slots on the token count from their answers", async () => {
+    const token = `learns-${Math.random()}`;
+    const limits = { redis: redis.url, perSecond: 1, perHour: null };
+    const [one, two] = [createRateLimiter(token, limits), createRateLimiter(token, limits)];
+    const slow = await startStrictServer({ fault: () => ({ delayMs: 400 }) });
+    try {
+      await fetch(slow.url).then((r) => r.text()); // undici loaded, before the clock matters
+      (await one.acquire(call)).done(429);
+      const slot = await two.acquire(call);
+      const left = performance.now();
+      await slot.sending(() => fetch(slow.url).then((r) => r.text()));
+      slot.done(200);
+      (await two.acquire(call)).done();
+      // From its answer, 400 ms after it left, and a window; 1,040 ms had no 429 come.
+      expect(performance.now() - left).toBeGreaterThanOrEqual(400 + 1005);
+    } finally {
+      await Promise.all([one.close(), two.close(), slow.close()]);
     }
   });
 

@@ -6,6 +6,7 @@ import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createSeqeraClient, SeqeraApiError, type SeqeraClient } from "../../src/index.js";
 import type { FetchFunction } from "../../src/config/config.js";
+import type { LogEntry } from "../../src/http/log.js";
 import { TimeoutError } from "../../src/errors/index.js";
 import type { RateLimitOptions } from "../../src/limits/limiter.js";
 import { expect } from "vitest";
@@ -36,6 +37,19 @@ export function recordSends(): { sends: Arrival[]; stop(): void } {
   };
   subscribe("undici:client:sendHeaders", listener);
   return { sends, stop: () => unsubscribe("undici:client:sendHeaders", listener) };
+}
+
+/**
+ * The limiter learnt from the server's first 429 (its stamp; the answer leaves then): no request
+ * that left more than 2 s later (a window for the slots counted before it, a second for this
+ * machine's scheduling) drew another. The n-th arrival of a path is its n-th send.
+ */
+export function expect429sLearnt(arrivals: Arrival[], sends: { at: number; url: string }[]): void {
+  const refused = arrivals.filter((a) => a.status === 429);
+  if (refused.length === 0) return;
+  const sentAt = ({ url, n }: Arrival) => sends.filter((send) => send.url === url)[n - 1]!.at;
+  const learntBy = refused[0]!.at + 2000;
+  expect(refused.filter((a) => sentAt(a) > learntBy)).toEqual([]);
 }
 
 /** One call; resolves with the status the server answered (an error status included). */
@@ -175,14 +189,22 @@ export async function expectSlowAnswersHoldNoSlot(
 
 /**
  * A call queued behind a full window with `timeoutMs: 300` fails with a TimeoutError saying it
- * was not sent, and the server never sees it; the call before it is answered.
+ * waited 300 ms for a rate-limit slot and was not sent (`phase: "rate-limit"`, `waitedMs`), is
+ * not retried, is logged, and the server never sees it; the call before it is answered.
  */
 export async function expectWaitBoundedByTimeout(
   token: string,
   rateLimit: RateLimitOptions,
 ): Promise<void> {
   const server = await startStrictServer();
-  const client = limitedClient(server.url, token, { ...rateLimit, perSecond: 1 });
+  const entries: LogEntry[] = [];
+  const client = createSeqeraClient({
+    baseUrl: server.url,
+    token,
+    rateLimit: { ...rateLimit, perSecond: 1 },
+    logger: (entry) => entries.push(entry),
+    env: {},
+  });
   try {
     const [first, second] = await Promise.allSettled([
       call(client, "/wait/1"),
@@ -192,13 +214,23 @@ export async function expectWaitBoundedByTimeout(
     expect(second.status).toBe("rejected");
     const error = (second as PromiseRejectedResult).reason as unknown;
     expect(error).toBeInstanceOf(TimeoutError);
-    expect(error).toMatchObject({
-      message: expect.stringMatching(
-        /^GET \/wait\/2 was not sent: no rate-limit slot came free within its timeout \(300 ms\)/,
-      ),
-      timeoutMs: 300,
-    });
+    const message =
+      "GET /wait/2 was not sent: it waited 300 ms for a rate-limit slot, its whole timeout " +
+      "(300 ms). The token's calls are all in use: allow a longer timeoutMs, or make fewer " +
+      "calls at once with this token.";
+    expect(error).toMatchObject({ timeoutMs: 300, phase: "rate-limit" });
+    // A timer may fire a millisecond or two late: the message says how long it was.
+    const { waitedMs } = error as TimeoutError;
+    expect(waitedMs).toBeGreaterThanOrEqual(300);
+    expect((error as Error).message).toBe(message.replace("300 ms for", `${waitedMs} ms for`));
     expect(server.count((a) => a.url === "/wait/2")).toBe(0);
+    // One attempt, logged, not retried: another would wait again.
+    const logged = entries.filter((entry) => entry.path === "/wait/2");
+    expect(logged).toEqual([
+      expect.objectContaining({ attempt: 1, status: undefined, error: (error as Error).message }),
+    ]);
+    expect(logged[0]!.limiterWaitMs).toBeGreaterThanOrEqual(299);
+    expect(logged[0]!.retry).toBeUndefined();
   } finally {
     await client.close();
     await server.close();
