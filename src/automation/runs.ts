@@ -313,21 +313,21 @@ export async function* listRuns(
     (!completedAfter || within(run.complete, completedAfter.at ?? dayStart(completedAfter.day)));
   const precise = after?.at !== undefined || before?.at !== undefined || !!completedAfter;
   if (limit !== undefined && limit <= 0) return;
-  let count = 0;
+  // Offset pages of a list newest first: a run launched while it is read pushes the last run of
+  // a page to the top of the next, where it would be given twice.
+  const given = new Set<string>();
   for await (const item of client.paginate("/workflow", {
     params: { query: { search, attributes: ["labels"] } },
-    // Filtered here, the service's count is not ours.
-    limit: precise ? undefined : limit,
+    // Filtered here, the service's count is not ours: the limit only sizes the pages.
+    pageSize: precise ? undefined : limit,
     signal,
   })) {
-    const run = item.workflow;
-    if (!run || (precise && !kept(run))) continue;
-    yield listed(
-      identified(run, ["id"], "GET /workflow", "workflows[].workflow"),
-      item.labels,
-      item.workspaceId,
-    );
-    if (limit !== undefined && ++count >= limit) return;
+    if (!item.workflow || (precise && !kept(item.workflow))) continue;
+    const run = identified(item.workflow, ["id"], "GET /workflow", "workflows[].workflow");
+    if (given.has(run.id)) continue;
+    given.add(run.id);
+    yield listed(run, item.labels, item.workspaceId);
+    if (limit !== undefined && given.size >= limit) return;
   }
 }
 

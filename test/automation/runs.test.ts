@@ -22,6 +22,7 @@ beforeAll(async () => {
 afterAll(() => emulator.close());
 afterEach(() => emulator.clearHandlers());
 
+const ago = (ms: number) => new Date(Date.now() - ms);
 const newRun = (workspaceId = 42) => emulator.state.runs.add({ workspaceId }).id;
 
 /** Each poll moves the run one step, as time would on the service. */
@@ -252,6 +253,32 @@ describe("listRuns", () => {
       ).resolves.toEqual(["e", "d", "b"]);
       await expect(names({ labels: ["nightly"] })).resolves.toEqual(["c", "b"]);
       await expect(names({ limit: 2 })).resolves.toEqual(["e", "d"]);
+    } finally {
+      await emu.close();
+    }
+  });
+});
+
+describe("listRuns while runs are launched", () => {
+  test("a run launched between two pages does not give the run it pushed down twice", async () => {
+    const emu = await seededEmulator();
+    try {
+      const minute = 60_000;
+      for (let i = 0; i < 150; i++) {
+        emu.state.runs.add({ workspaceId: 42, submit: ago((200 - i) * minute) });
+      }
+      // The second page is read after one more run was launched: offset 100 now starts one
+      // run earlier, at the last run of the first page.
+      emu.setHandler("ListWorkflows", (request) => {
+        if (request.query.offset === 100 && emu.state.runs.list(42).length === 150) {
+          emu.state.runs.add({ workspaceId: 42, submit: new Date() });
+        }
+        return undefined;
+      });
+      const ids: string[] = [];
+      for await (const run of listRuns(clientOf(emu))) ids.push(run.id);
+      expect(ids).toHaveLength(150);
+      expect(new Set(ids).size).toBe(150);
     } finally {
       await emu.close();
     }
