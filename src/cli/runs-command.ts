@@ -5,7 +5,7 @@ import type { OptionValues } from "./command-line.js";
 import type { CliContext } from "./context.js";
 import { pastInstant } from "./duration.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
-import { writeLine } from "./output.js";
+import { readerGone, writeLine } from "./output.js";
 import { withSession } from "./session.js";
 
 const STATUSES = ["SUBMITTED", "RUNNING", "SUCCEEDED", "FAILED", "CANCELLED", "UNKNOWN"];
@@ -42,6 +42,8 @@ export async function runsCommand(
         signal,
       })) {
         await writeLine(context.stdout, change);
+        // `| head` has read enough: stop polling, as --paginate stops paging.
+        if (readerGone(context.stdout)) break;
         const status = change.run.status;
         if (status === "FAILED" || status === "CANCELLED" || status === "UNKNOWN") {
           outcome = EXIT.runFailed;
@@ -58,6 +60,7 @@ export async function runsCommand(
     for (const each of clients) {
       for await (const run of listRuns(each, { ...filters, signal })) {
         await writeLine(context.stdout, run);
+        if (readerGone(context.stdout)) return EXIT.ok;
       }
     }
     return EXIT.ok;
