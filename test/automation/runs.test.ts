@@ -459,6 +459,55 @@ describe("watchRuns", () => {
     }
   });
 
+  test("a workspace answering 403 leaves the watch; the others' changes of that poll stand; a deleted run is gone", async () => {
+    const emu = await seededEmulator();
+    try {
+      const a = emu.state.runs.add({ workspaceId: 42, runName: "a" });
+      const c = emu.state.runs.add({ workspaceId: 42, runName: "c" });
+      emu.state.runs.add({ workspaceId: 43, runName: "b" });
+      let refused = false;
+      emu.setHandler("ListWorkflows", (request) =>
+        refused && request.query.workspaceId === 43
+          ? { status: 403, body: { message: "Forbidden" } }
+          : undefined,
+      );
+      const changes: string[] = [];
+      const lost: string[] = [];
+      for await (const { change, run } of watchRuns(clientOf(emu), {
+        organization: "acme",
+        untilEnded: true,
+        onWorkspaceLost: (workspace, error) => lost.push(`${workspace} ${error.status}`),
+        ...FAST,
+      })) {
+        changes.push(`${change} ${run.runName} ${run.status}`);
+        // Between the first poll and the second: dev refuses, c is deleted, a starts.
+        if (changes.length === 3) {
+          refused = true;
+          emu.state.runs.delete(c.id);
+          emu.state.runs.advance(a.id);
+        }
+        if (run.status === "RUNNING") emu.state.runs.finish(a.id, "SUCCEEDED");
+      }
+      expect(changes).toEqual([
+        "seen c SUBMITTED",
+        "seen a SUBMITTED",
+        "seen b SUBMITTED",
+        "status a RUNNING",
+        "gone c SUBMITTED",
+        "gone b SUBMITTED",
+        "status a SUCCEEDED",
+      ]);
+      expect(lost).toEqual(["acme/dev 403"]);
+    } finally {
+      await emu.close();
+    }
+  });
+
+  test("the one workspace watched answering 403 ends the watch with the ForbiddenError", async () => {
+    emulator.setHandler("ListWorkflows", () => ({ status: 403, body: { message: "Forbidden" } }));
+    await expect(watchRuns(clientOf(emulator), FAST).next()).rejects.toBeInstanceOf(ForbiddenError);
+  });
+
   test("an unknown organization is a NameNotFoundError naming the near ones", async () => {
     await expect(watchRuns(clientOf(emulator), { organization: "acm" }).next()).rejects.toThrow(
       'No organization named "acm"; did you mean "acme"?',
