@@ -5,6 +5,8 @@
  */
 import type { SeqeraClient } from "../client/client.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
+import { AmbiguousNameError } from "../errors/ambiguous-name-error.js";
+import { ConflictError } from "../errors/conflict-error.js";
 import { NameNotFoundError } from "../errors/name-not-found-error.js";
 import { requireOperation } from "../openapi/require-operation.js";
 import type { Identified } from "./identified.js";
@@ -405,9 +407,10 @@ async function computeEnvType(
 }
 
 /**
- * The ids of the labels "name" (a plain label) and "name=value" (a resource label), each looked
- * up with the service's search (`GET /labels?search=<name>&type=simple|resource`) and created
- * when missing (`POST /labels`), as tw does.
+ * The ids of the labels "name" (a plain label) and "name=value" (a resource label), each found
+ * by the label lookup (`find.label`: `GET /labels?search=<name>`, kept per client family and
+ * shared by concurrent look-ups) and created when missing (`POST /labels`), as tw does. A 409
+ * on creating one means another launch created it meanwhile: it is looked up again and used.
  */
 export async function labelIds(
   client: SeqeraClient,
@@ -420,25 +423,43 @@ export async function labelIds(
     const cut = text.indexOf("=");
     const name = cut < 0 ? text : text.slice(0, cut);
     const value = cut < 0 ? undefined : text.slice(cut + 1);
-    let id: number | undefined;
-    for await (const label of client.paginate("/labels", {
-      params: { query: { search: name, type: value === undefined ? "simple" : "resource" } },
-      signal,
-    })) {
-      if (label.name === name && (label.value ?? undefined) === value && label.id != null) {
-        id = label.id;
-        break;
-      }
-    }
+    let id = await labelId(client, text, signal);
     if (id === undefined) {
-      const label = await client.POST("/labels", {
-        body: value === undefined ? { name } : { name, value, resource: true },
-        signal,
-      });
-      id = label.id!;
-      created.push(text);
+      try {
+        const label = await client.POST("/labels", {
+          body: value === undefined ? { name } : { name, value, resource: true },
+          signal,
+        });
+        id = label.id!;
+        created.push(text);
+      } catch (error) {
+        if (!(error instanceof ConflictError)) throw error;
+        id = await labelId(client, text, signal);
+        if (id === undefined) throw error;
+      }
     }
     ids.push(id);
   }
   return { ids, created };
+}
+
+/**
+ * The id of the label `text` names: "name=value" a resource label, "name" a plain one (not a
+ * resource label of that name, which `find.label` also answers to).
+ */
+async function labelId(
+  client: SeqeraClient,
+  text: string,
+  signal: AbortSignal | undefined,
+): Promise<number | undefined> {
+  const plain = !text.includes("=");
+  try {
+    const label = await find.label(client, text, { optional: true, signal });
+    return label && (!plain || label.value == null) ? label.id : undefined;
+  } catch (error) {
+    // A plain label and resource labels of its name: the plain one is the match named so.
+    if (!(plain && error instanceof AmbiguousNameError)) throw error;
+    const match = error.matches.find((m) => m.name === text);
+    return match && Number(match.id);
+  }
 }

@@ -250,16 +250,11 @@ describe("tw LaunchCmdTest, ported", () => {
     });
     expect(result.createdLabels).toEqual(["LabelThree", "ResourceLabelThree=ValueThree"]);
     mock.verify();
-    // Each label is searched by name and type, as tw's LabelsFinder asks.
+    // Each label is searched by name, once, as find.label searches it (tw adds its type).
     const searches = mock.server.requests
       .filter((r) => r.pathname === "/labels" && r.method === "GET")
-      .map((r) => `${r.query.get("search")} ${r.query.get("type")}`);
-    expect(searches).toEqual([
-      "LabelTwo simple",
-      "LabelThree simple",
-      "ResourceLabelTwo resource",
-      "ResourceLabelThree resource",
-    ]);
+      .map((r) => r.query.get("search"));
+    expect(searches).toEqual(["LabelTwo", "LabelThree", "ResourceLabelTwo", "ResourceLabelThree"]);
   });
 
   test("testSubmitGithubPipeline: a URL on the AVAILABLE primary and its work dir", async () => {
