@@ -13,7 +13,9 @@ import type { Identified } from "./identified.js";
 import { ResumeUnavailableError } from "./errors/resume-unavailable-error.js";
 import { UnexpectedAnswerError } from "./errors/unexpected-answer-error.js";
 import { AVAILABLE_COMPUTE_ENVS, PIPELINES, find } from "./names.js";
-import { lookup, withFresh } from "../client/names.js";
+import { collect, lookup, withFresh } from "../client/names.js";
+import { MAX_PAGE_SIZE, paginateUntyped } from "../client/paginate.js";
+import { nearNames } from "../core/near-names.js";
 import { applyCopiedSettings, type CopiedSettings } from "./launch-settings.js";
 import { checkNextflowVersion } from "./nextflow-versions.js";
 import { mergeParamsText, type Params } from "./params.js";
@@ -214,30 +216,71 @@ function withTextParams<T extends { paramsText?: unknown }>(
 }
 
 const VERSIONS = "/pipelines/{pipelineId}/versions";
-/** What the version lookup reads of `GET /pipelines/{pipelineId}/versions`, on every release. */
-interface VersionList {
-  versions?: { version?: { id?: string | null; name?: string | null } | null }[] | null;
+
+/** What the version helpers read of a `GET /pipelines/{pipelineId}/versions` entry, on every release. */
+export interface VersionEntry {
+  version?: {
+    id?: string | null;
+    name?: string | null;
+    isDefault?: boolean | null;
+    dateCreated?: string | null;
+  } | null;
 }
 
-/** The id of the pipeline's published version named `name`, as tw looks it up. */
+/**
+ * The pipeline's versions the query selects, every page (`limit` for fewer). Pipeline versions
+ * appear in 1.140.0: an older release refuses here, before any request.
+ */
+export function versionEntries(
+  client: SeqeraClient,
+  pipelineId: number,
+  query: { search?: string; isPublished?: boolean },
+  page: { limit?: number; signal: AbortSignal | undefined },
+): AsyncIterable<VersionEntry> {
+  requireOperation(`GET ${VERSIONS}`);
+  return paginateUntyped<VersionEntry>(client, VERSIONS, {
+    params: { path: { pipelineId }, query },
+    ...page,
+  });
+}
+
+/**
+ * The id of the pipeline's published version named `name`, as tw looks it up; else a
+ * NameNotFoundError naming the near published names and the workspace as the client was given it.
+ */
 export async function versionIdOf(
   client: SeqeraClient,
   pipelineId: number,
   name: string,
   signal: AbortSignal | undefined,
 ): Promise<string> {
-  // Pipeline versions appear in 1.140.0: an older release refuses here, before any request.
-  requireOperation(`GET ${VERSIONS}`);
-  const answer = (await client.request("GET", VERSIONS, {
-    params: { path: { pipelineId }, query: { search: name, isPublished: true } },
-    signal,
-  })) as VersionList | null;
-  const id = answer?.versions?.find((v) => v.version?.name === name)?.version?.id;
-  if (id == null) {
-    const workspaceId = await client.resolveWorkspaceId({ signal });
-    throw new NameNotFoundError("pipeline version", name, workspaceId, []);
+  for await (const { version } of versionEntries(
+    client,
+    pipelineId,
+    { search: name, isPublished: true },
+    { signal },
+  )) {
+    if (version?.name === name && version.id != null) return version.id;
   }
-  return id;
+  // The search found none of that name: a page of the published ones, for near names.
+  const published = await collect(
+    versionEntries(client, pipelineId, { isPublished: true }, { limit: MAX_PAGE_SIZE, signal }),
+  );
+  const candidates = nearNames(
+    name,
+    published.flatMap(({ version }) => version?.name ?? []),
+  );
+  const workspaceId = await client.resolveWorkspaceId({ signal });
+  const where =
+    client.config.workspaceId === undefined ? "" : ` in workspace ${client.config.workspaceId}`;
+  const near = candidates.map((c) => JSON.stringify(c)).join(", ");
+  throw new NameNotFoundError(
+    "pipeline version",
+    name,
+    workspaceId,
+    candidates,
+    `No published version named ${JSON.stringify(name)} of pipeline ${pipelineId}${where}${near ? `; did you mean ${near}?` : ""}`,
+  );
 }
 
 /** The named (or else primary) AVAILABLE compute environment, described for its config. */

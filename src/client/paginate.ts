@@ -14,6 +14,7 @@
 import type { Pagination } from "../../generated/operations.js";
 import { sha256 } from "../core/builtin.js";
 import { SeqeraApiError, type CallInfo } from "../errors/seqera-api-error.js";
+import type { UntypedInit } from "../http/request.js";
 
 /** Fetches one page: `query` holds the paging parameters only; returns the parsed body. */
 export type FetchPage = (
@@ -44,7 +45,21 @@ export interface Paginated<Item> extends AsyncIterable<Item> {
   pages(): AsyncIterable<Page<Item>>;
 }
 
+/** The most items a page is asked for: the service's cap. */
 export const MAX_PAGE_SIZE = 100;
+
+/**
+ * `client.paginate` for an operation the types of some release lack (checked with
+ * requireOperation first): the same engine and guard, its items untyped.
+ */
+export function paginateUntyped<Item>(
+  client: { paginate: unknown },
+  path: string,
+  init: UntypedInit & PaginateOptions,
+): Paginated<Item> {
+  type Untyped = (path: string, init: UntypedInit & PaginateOptions) => Paginated<Item>;
+  return (client.paginate as Untyped)(path, init);
+}
 
 export function paginate<Item>(
   fetchPage: FetchPage,
