@@ -119,3 +119,32 @@ test("a taken version name is refused before the draft is made: a ConfigurationE
   expect(emulator.state.pipelines.get(7)!.versions).toHaveLength(versions);
   expect(servedSince(emulator, from)).not.toContain("UpdatePipeline");
 });
+
+test("a version name found on the second page of the search: every page is read", async () => {
+  const many = Array.from({ length: 105 }, (_, i) => ({ id: `m${i}`, name: `1.0.${i}` }));
+  const emu = await seededEmulator({
+    computeEnvs: VERSIONED_PIPELINE.computeEnvs,
+    pipelines: [
+      {
+        id: 8,
+        name: "many",
+        workspaceId: 42,
+        launch: { computeEnvId: "ce1", revision: "1.0" },
+        // Oldest first: "1.0" comes after the 105 names it is part of.
+        versions: [...many, { id: "target", name: "1.0" }],
+      },
+    ],
+  });
+  // The service caps a page at 100 items, asked for or not.
+  emu.setHandler("ListPipelineVersions", (request) => {
+    request.query.max = Math.min(Number(request.query.max ?? 100), 100);
+    return undefined;
+  });
+  try {
+    await launchPipeline(clientOf(emu), "many", { versionName: "1.0" });
+    const launch = emu.requests.filter((r) => r.operationId === "CreateWorkflowLaunch").at(-1)!;
+    expect((launch.body as { launch: { id: string } }).launch.id).toBe("target");
+  } finally {
+    await emu.close();
+  }
+});
