@@ -7,6 +7,7 @@
  * use the options may take them as valid.
  */
 import { MAX_TIMER_MS } from "../core/time.js";
+import { MAX_PAGE_SIZE } from "../openapi/operation-info.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import type { ValidateResponses } from "../http/validate-response.js";
 
@@ -270,7 +271,7 @@ export function checkPageOptions(init: object, method: string, path: string): vo
   checkCallOptions(init, method, path);
   const { pageSize, limit } = options;
   if (pageSize !== undefined) {
-    positiveInteger("a positive integer (at most 100 are asked for)")(
+    positiveInteger(`a positive integer (at most ${MAX_PAGE_SIZE} are asked for)`)(
       pageSize,
       `pageSize (${where})`,
     );
