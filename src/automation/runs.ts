@@ -9,7 +9,7 @@ import { UnexpectedAnswerError } from "./errors/unexpected-answer-error.js";
 import { identified, type Identified } from "./identified.js";
 import { sleep } from "../core/backoff.js";
 import { listWorkspaces, type WorkspaceRef } from "./names.js";
-import { pollDelays, waitFor, type PollOptions, type WaitOptions } from "./poll.js";
+import { noteUnknown, pollDelays, waitFor, type PollOptions, type WaitOptions } from "./poll.js";
 import type { ComputeEnv, Label, Run, RunStatus, RunSummary, Task } from "./schema.js";
 
 /** The statuses a run does not leave. UNKNOWN is one: the service gave up hearing from it. */
@@ -496,6 +496,8 @@ const ended = (status: RunStatus | null | undefined) => status != null && isTerm
 const isGone = (error: unknown): error is ForbiddenError | NotFoundError =>
   error instanceof ForbiddenError || error instanceof NotFoundError;
 
+const LIST_RUNS = { method: "GET", path: "/workflow", operationId: "ListWorkflows" };
+
 /** One workspace's poll: its list, compared with what was seen; a run gone from it is described. */
 async function pollWorkspace(
   client: SeqeraClient,
@@ -504,13 +506,15 @@ async function pollWorkspace(
 ): Promise<RunChange[]> {
   const changes: RunChange[] = [];
   const listedNow = new Set<string>();
+  const known = { statuses: RUN_STATUSES, operation: LIST_RUNS, logger: client.config.logger };
   const note = (run: ListedRun) => {
     const before = seen.get(run.id);
     seen.set(run.id, run);
-    if (!before) changes.push({ change: "seen", run });
-    else if (before.status !== run.status) {
-      changes.push({ change: "status", run, previousStatus: before.status! });
-    }
+    if (before?.status === run.status) return;
+    if (run.status) noteUnknown({ resource: "run", id: run.id, known }, run.status, undefined);
+    changes.push(
+      before ? { change: "status", run, previousStatus: before.status! } : { change: "seen", run },
+    );
   };
   for await (const run of listRuns(client, options)) {
     listedNow.add(run.id);

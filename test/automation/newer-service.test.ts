@@ -143,10 +143,15 @@ describe("waits: a status the pinned release does not list is not an end", () =>
       if (count === 1) emulator.state.runs.finish(workflowId, "SUCCEEDED");
     });
     const changes: string[] = [];
+    logged.length = 0;
     for await (const { change, run } of watchRuns(c, { untilEnded: true, ...FAST })) {
       changes.push(`${change} ${run.status}`);
     }
     expect(changes).toEqual([`seen ${added}`, "status SUCCEEDED"]);
+    // Said once to the logger, as a wait says it.
+    expect(logged.filter((e) => e.notice).map((e) => `${e.operationId}: ${e.notice}`)).toEqual([
+      `ListWorkflows: run ${workflowId} reports status "${added}", which API ${SCHEMA_VERSION} does not list (SUBMITTED, RUNNING, SUCCEEDED, FAILED, CANCELLED, UNKNOWN): not an end; waiting on until it reports one`,
+    ]);
   });
 
   test("waitForComputeEnv polls through it, ends AVAILABLE", async () => {
