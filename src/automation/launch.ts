@@ -5,7 +5,6 @@
  */
 import type { SeqeraClient } from "../client/client.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
-import { AmbiguousNameError } from "../errors/ambiguous-name-error.js";
 import { ConflictError } from "../errors/conflict-error.js";
 import { NameNotFoundError } from "../errors/name-not-found-error.js";
 import { requireOperation } from "../openapi/require-operation.js";
@@ -451,10 +450,9 @@ async function computeEnvType(
 }
 
 /**
- * The ids of the labels "name" (a plain label) and "name=value" (a resource label), each found
- * by the label lookup (`find.label`: `GET /labels?search=<name>`, kept per client family and
- * shared by concurrent look-ups) and created when missing (`POST /labels`), as tw does. A 409
- * on creating one means another launch created it meanwhile: it is looked up again and used.
+ * The ids of the labels "name" (a plain label) and "name=value" (a resource label), each looked
+ * up and created when missing (`POST /labels`), as tw does. A 409 on creating one means another
+ * launch created it meanwhile: it is looked up again and used.
  */
 export async function labelIds(
   client: SeqeraClient,
@@ -464,21 +462,20 @@ export async function labelIds(
   const ids: number[] = [];
   const created: string[] = [];
   for (const text of new Set(texts)) {
-    const cut = text.indexOf("=");
-    const name = cut < 0 ? text : text.slice(0, cut);
-    const value = cut < 0 ? undefined : text.slice(cut + 1);
-    let id = await labelId(client, text, signal);
+    const label = labelOf(text);
+    let id = await labelId(client, label, signal);
     if (id === undefined) {
       try {
-        const label = await client.POST("/labels", {
+        const { name, value } = label;
+        const answer = await client.POST("/labels", {
           body: value === undefined ? { name } : { name, value, resource: true },
           signal,
         });
-        id = label.id!;
+        id = answer.id!;
         created.push(text);
       } catch (error) {
         if (!(error instanceof ConflictError)) throw error;
-        id = await labelId(client, text, signal);
+        id = await labelId(client, label, signal);
         if (id === undefined) throw error;
       }
     }
@@ -487,23 +484,31 @@ export async function labelIds(
   return { ids, created };
 }
 
+const labelOf = (text: string) => {
+  const cut = text.indexOf("=");
+  return cut < 0
+    ? { name: text, value: undefined }
+    : { name: text.slice(0, cut), value: text.slice(cut + 1) };
+};
+
 /**
- * The id of the label `text` names: "name=value" a resource label, "name" a plain one (not a
- * resource label of that name, which `find.label` also answers to).
+ * The id of the plain label `name`, or of the resource label `name=value`, searched as tw's
+ * LabelsFinder searches (`GET /labels?search=<name>&type=simple|resource`), so that a plain
+ * label is not taken for a resource label of its name or the other way round.
  */
 async function labelId(
   client: SeqeraClient,
-  text: string,
+  { name, value }: { name: string; value: string | undefined },
   signal: AbortSignal | undefined,
 ): Promise<number | undefined> {
-  const plain = !text.includes("=");
-  try {
-    const label = await find.label(client, text, { optional: true, signal });
-    return label && (!plain || label.value == null) ? label.id : undefined;
-  } catch (error) {
-    // A plain label and resource labels of its name: the plain one is the match named so.
-    if (!(plain && error instanceof AmbiguousNameError)) throw error;
-    const match = error.matches.find((m) => m.name === text);
-    return match && Number(match.id);
+  const type = value === undefined ? "simple" : "resource";
+  for await (const label of client.paginate("/labels", {
+    params: { query: { search: name, type } },
+    signal,
+  })) {
+    if (label.name === name && (label.value ?? undefined) === value && label.id != null) {
+      return label.id;
+    }
   }
+  return undefined;
 }

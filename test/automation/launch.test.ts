@@ -165,7 +165,8 @@ describe("launchPipeline", () => {
   test('"env" is the plain label beside resource labels env=…; "team" with only team=bio is created plain', async () => {
     const env = emulator.state.labels.add({ name: "env", workspaceId: 42 });
     emulator.state.labels.add({ name: "env", value: "prod", resource: true, workspaceId: 42 });
-    const { workflowId, createdLabels } = await launchPipeline(clientOf(emulator), "rnaseq", {
+    const client = clientOf(emulator);
+    const { workflowId, createdLabels } = await launchPipeline(client, "rnaseq", {
       labels: ["env", "team"],
     });
     const team = emulator.state.labels
@@ -173,6 +174,8 @@ describe("launchPipeline", () => {
       .find((l) => l.name === "team" && l.value === undefined);
     expect(createdLabels).toEqual(["team"]);
     expect(runOf(workflowId).labelIds).toEqual([env.id, team!.id]);
+    const again = await launchPipeline(client, "rnaseq", { labels: ["team"] });
+    expect(runOf(again.workflowId).labelIds).toEqual([team!.id]);
   });
 
   test("a repository URL runs on the workspace's primary compute env and its work dir", async () => {

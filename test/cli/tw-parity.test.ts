@@ -252,17 +252,17 @@ describe("tw launch (LaunchCmdTest)", () => {
   });
 
   test("-l: found labels by id, a missing one created first and said on stderr", async () => {
-    const search = (name: string, answer: object): Expectation => ({
+    const search = (name: string, type: string, answer: object): Expectation => ({
       method: "GET",
       path: "/labels",
-      query: { search: name },
+      query: { search: name, type },
       answer,
     });
     const result = await runAgainst(
       [
-        search("LabelOne", twResource("labels_user")),
-        search("fresh", { labels: [], totalSize: 0 }),
-        search("ResourceLabelOne", twResource("labels_user")),
+        search("LabelOne", "simple", twResource("labels_user")),
+        search("fresh", "simple", { labels: [], totalSize: 0 }),
+        search("ResourceLabelOne", "resource", twResource("labels_user")),
         {
           method: "POST",
           path: "/labels",

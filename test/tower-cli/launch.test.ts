@@ -250,11 +250,16 @@ describe("tw LaunchCmdTest, ported", () => {
     });
     expect(result.createdLabels).toEqual(["LabelThree", "ResourceLabelThree=ValueThree"]);
     mock.verify();
-    // Each label is searched by name, once, as find.label searches it (tw adds its type).
+    // Each label is searched by name and type, as tw's LabelsFinder asks.
     const searches = mock.server.requests
       .filter((r) => r.pathname === "/labels" && r.method === "GET")
-      .map((r) => r.query.get("search"));
-    expect(searches).toEqual(["LabelTwo", "LabelThree", "ResourceLabelTwo", "ResourceLabelThree"]);
+      .map((r) => `${r.query.get("search")} ${r.query.get("type")}`);
+    expect(searches).toEqual([
+      "LabelTwo simple",
+      "LabelThree simple",
+      "ResourceLabelTwo resource",
+      "ResourceLabelThree resource",
+    ]);
   });
 
   test("testSubmitGithubPipeline: a URL on the AVAILABLE primary and its work dir", async () => {
@@ -382,15 +387,30 @@ describe("tw LaunchCmdTest, ported", () => {
   });
 
   test("testSubmitLaunchpadPipelineWithVersionNameNotFound: nothing launched", async () => {
-    mock.expect(findSarek, {
-      method: "GET",
-      path: `/pipelines/${SAREK_ID}/versions`,
-      query: { search: "nonexistent", isPublished: "true" },
-      answer: { versions: [], totalSize: 0 },
-    });
+    mock.expect(
+      findSarek,
+      {
+        method: "GET",
+        path: `/pipelines/${SAREK_ID}/versions`,
+        query: { search: "nonexistent", isPublished: "true" },
+        answer: { versions: [], totalSize: 0 },
+      },
+      {
+        // Ours only: one page of the published versions for "did you mean".
+        method: "GET",
+        path: `/pipelines/${SAREK_ID}/versions`,
+        query: { isPublished: "true", max: "100" },
+        queryAbsent: ["search"],
+        answer: { versions: [{ version: { id: "v1", name: "nonexistent-1" } }], totalSize: 1 },
+      },
+    );
     await expect(
       launchPipeline(mock.client(), "sarek", { versionName: "nonexistent" }),
-    ).rejects.toMatchObject({ name: "NameNotFoundError", kind: "pipeline version" });
+    ).rejects.toMatchObject({
+      name: "NameNotFoundError",
+      kind: "pipeline version",
+      candidates: ["nonexistent-1"],
+    });
     mock.verify();
   });
 
