@@ -431,8 +431,8 @@ const CONCURRENCY = 4;
  * Watches the runs of many workspaces: each poll lists each workspace's runs once (listRuns,
  * with the same filters; default the runs still going, SUBMITTED or RUNNING), one call per
  * workspace while it has at most 100 such runs, and yields what changed since the poll before.
- * A run that leaves the list before it ended (it ended, when only going runs are listed) is
- * described (`GET /workflow/{workflowId}`) to give its status. The calls go through the
+ * A run that leaves the list before it was seen to end (it ended since, when only going runs
+ * are listed) is described (`GET /workflow/{workflowId}`) for its status. The calls go through the
  * client's rate limiter, so 100+ workspaces stay within the token's limit: a poll then takes
  * longer, and the next starts `pollIntervalMs` after it ended (growing while nothing changes).
  *
