@@ -182,7 +182,7 @@ export async function savedLaunch(
       version.versionId ??
       (version.versionName === undefined
         ? undefined
-        : await versionIdOf(client, pipelineId, version.versionName, signal));
+        : await versionIdOf(client, { pipelineId, name }, version.versionName, signal));
     const { launch } = await client.GET("/pipelines/{pipelineId}/launch", {
       params: { path: { pipelineId }, query: { sourceWorkspaceId, versionId } },
       signal,
@@ -246,11 +246,12 @@ export function versionEntries(
 
 /**
  * The id of the pipeline's published version named `name`, as tw looks it up; else a
- * NameNotFoundError naming the near published names and the workspace as the client was given it.
+ * NameNotFoundError naming the near published names, the pipeline by its name when known, and
+ * the workspace as the client was given it.
  */
 export async function versionIdOf(
   client: SeqeraClient,
-  pipelineId: number,
+  { pipelineId, name: pipelineName }: { pipelineId: number; name?: string | null },
   name: string,
   signal: AbortSignal | undefined,
 ): Promise<string> {
@@ -279,7 +280,7 @@ export async function versionIdOf(
     name,
     workspaceId,
     candidates,
-    `No published version named ${JSON.stringify(name)} of pipeline ${pipelineId}${where}${near ? `; did you mean ${near}?` : ""}`,
+    `No published version named ${JSON.stringify(name)} of pipeline ${pipelineName ?? pipelineId}${where}${near ? `; did you mean ${near}?` : ""}`,
   );
 }
 

@@ -234,7 +234,13 @@ async function makeDefault(
   requireOperation(`PUT ${MANAGE}`);
   const pipelineId = await pipelineIdOf(client, pipeline, signal);
   const versionId =
-    version.versionId ?? (await versionIdOf(client, pipelineId, version.versionName ?? "", signal));
+    version.versionId ??
+    (await versionIdOf(
+      client,
+      { pipelineId, name: typeof pipeline === "string" ? pipeline : undefined },
+      version.versionName ?? "",
+      signal,
+    ));
   await client.request("PUT", MANAGE, {
     params: { path: { pipelineId, versionId } },
     body: { isDefault: true },

@@ -101,7 +101,7 @@ test("a version name not found names the near published ones, and the workspace 
   expect(error).toBeInstanceOf(NameNotFoundError);
   expect(error).toMatchObject({ candidates: ["3.14.0"], workspaceId: "42" });
   expect((error as Error).message).toBe(
-    'No published version named "3.14" of pipeline 7 in workspace acme/prod; did you mean "3.14.0"?',
+    'No published version named "3.14" of pipeline rnaseq in workspace acme/prod; did you mean "3.14.0"?',
   );
 });
 

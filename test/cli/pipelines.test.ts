@@ -102,7 +102,7 @@ test("pipelines update keeps the labels; a missing version name says so with the
   expect(missing.code).toBe(EXIT.usage);
   // The workspace as the session's client has it: its id, once looked up.
   expect(missing.stderr).toMatch(
-    /^seqera-api: No published version named "3\.14" of pipeline 7 in workspace \S+; did you mean "3\.14\.0"\?\n$/,
+    /^seqera-api: No published version named "3\.14" of pipeline rnaseq in workspace \S+; did you mean "3\.14\.0"\?\n$/,
   );
 });
 
