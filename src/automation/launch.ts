@@ -5,13 +5,17 @@
  */
 import type { SeqeraClient } from "../client/client.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
+import { ConflictError } from "../errors/conflict-error.js";
 import { NameNotFoundError } from "../errors/name-not-found-error.js";
 import { requireOperation } from "../openapi/require-operation.js";
 import type { Identified } from "./identified.js";
 import { ResumeUnavailableError } from "../errors/resume-unavailable-error.js";
 import { UnexpectedAnswerError } from "../errors/unexpected-answer-error.js";
 import { AVAILABLE_COMPUTE_ENVS, PIPELINES, find } from "./names.js";
-import { lookup, withFresh } from "../client/lookup.js";
+import { collect, lookup, withFresh } from "../client/lookup.js";
+import { paginateUntyped } from "../client/paginate.js";
+import { MAX_PAGE_SIZE } from "../openapi/operation-info.js";
+import { nearNames } from "../core/near-names.js";
 import { applyCopiedSettings, type CopiedSettings } from "./launch-settings.js";
 import { checkNextflowVersion } from "./nextflow-versions.js";
 import { mergeParamsText, type Params } from "./params.js";
@@ -178,7 +182,7 @@ export async function savedLaunch(
       version.versionId ??
       (version.versionName === undefined
         ? undefined
-        : await versionIdOf(client, pipelineId, version.versionName, signal));
+        : await versionIdOf(client, { pipelineId, name }, version.versionName, signal));
     const { launch } = await client.GET("/pipelines/{pipelineId}/launch", {
       params: { path: { pipelineId }, query: { sourceWorkspaceId, versionId } },
       signal,
@@ -212,30 +216,72 @@ function withTextParams<T extends { paramsText?: unknown }>(
 }
 
 const VERSIONS = "/pipelines/{pipelineId}/versions";
-/** What the version lookup reads of `GET /pipelines/{pipelineId}/versions`, on every release. */
-interface VersionList {
-  versions?: { version?: { id?: string | null; name?: string | null } | null }[] | null;
+
+/** What the version helpers read of a `GET /pipelines/{pipelineId}/versions` entry, on every release. */
+export interface VersionEntry {
+  version?: {
+    id?: string | null;
+    name?: string | null;
+    isDefault?: boolean | null;
+    dateCreated?: string | null;
+  } | null;
 }
 
-/** The id of the pipeline's published version named `name`, as tw looks it up. */
-export async function versionIdOf(
+/**
+ * The pipeline's versions the query selects, every page (`limit` for fewer). Pipeline versions
+ * appear in 1.140.0: an older release refuses here, before any request.
+ */
+export function versionEntries(
   client: SeqeraClient,
   pipelineId: number,
+  query: { search?: string; isPublished?: boolean },
+  page: { limit?: number; signal: AbortSignal | undefined },
+): AsyncIterable<VersionEntry> {
+  requireOperation(`GET ${VERSIONS}`);
+  return paginateUntyped<VersionEntry>(client, VERSIONS, {
+    params: { path: { pipelineId }, query },
+    ...page,
+  });
+}
+
+/**
+ * The id of the pipeline's published version named `name`, as tw looks it up; else a
+ * NameNotFoundError naming the near published names, the pipeline by its name when known, and
+ * the workspace as the client was given it.
+ */
+export async function versionIdOf(
+  client: SeqeraClient,
+  { pipelineId, name: pipelineName }: { pipelineId: number; name?: string | null },
   name: string,
   signal: AbortSignal | undefined,
 ): Promise<string> {
-  // Pipeline versions appear in 1.140.0: an older release refuses here, before any request.
-  requireOperation(`GET ${VERSIONS}`);
-  const answer = (await client.request("GET", VERSIONS, {
-    params: { path: { pipelineId }, query: { search: name, isPublished: true } },
-    signal,
-  })) as VersionList | null;
-  const id = answer?.versions?.find((v) => v.version?.name === name)?.version?.id;
-  if (id == null) {
-    const workspaceId = await client.resolveWorkspaceId({ signal });
-    throw new NameNotFoundError("pipeline version", name, workspaceId, []);
+  for await (const { version } of versionEntries(
+    client,
+    pipelineId,
+    { search: name, isPublished: true },
+    { signal },
+  )) {
+    if (version?.name === name && version.id != null) return version.id;
   }
-  return id;
+  // The search found none of that name: a page of the published ones, for near names.
+  const published = await collect(
+    versionEntries(client, pipelineId, { isPublished: true }, { limit: MAX_PAGE_SIZE, signal }),
+  );
+  const candidates = nearNames(
+    name,
+    published.flatMap(({ version }) => version?.name ?? []),
+  );
+  const workspaceId = await client.resolveWorkspaceId({ signal });
+  const where =
+    client.config.workspaceId === undefined ? "" : ` in workspace ${client.config.workspaceId}`;
+  const near = candidates.map((c) => JSON.stringify(c)).join(", ");
+  throw new NameNotFoundError(
+    "pipeline version",
+    name,
+    workspaceId,
+    candidates,
+    `No published version named ${JSON.stringify(name)} of pipeline ${pipelineName ?? pipelineId}${where}${near ? `; did you mean ${near}?` : ""}`,
+  );
 }
 
 /** The named (or else primary) AVAILABLE compute environment, described for its config. */
@@ -406,8 +452,8 @@ async function computeEnvType(
 
 /**
  * The ids of the labels "name" (a plain label) and "name=value" (a resource label), each looked
- * up with the service's search (`GET /labels?search=<name>&type=simple|resource`) and created
- * when missing (`POST /labels`), as tw does.
+ * up and created when missing (`POST /labels`), as tw does. A 409 on creating one means another
+ * launch created it meanwhile: it is looked up again and used.
  */
 export async function labelIds(
   client: SeqeraClient,
@@ -417,28 +463,53 @@ export async function labelIds(
   const ids: number[] = [];
   const created: string[] = [];
   for (const text of new Set(texts)) {
-    const cut = text.indexOf("=");
-    const name = cut < 0 ? text : text.slice(0, cut);
-    const value = cut < 0 ? undefined : text.slice(cut + 1);
-    let id: number | undefined;
-    for await (const label of client.paginate("/labels", {
-      params: { query: { search: name, type: value === undefined ? "simple" : "resource" } },
-      signal,
-    })) {
-      if (label.name === name && (label.value ?? undefined) === value && label.id != null) {
-        id = label.id;
-        break;
-      }
-    }
+    const label = labelOf(text);
+    let id = await labelId(client, label, signal);
     if (id === undefined) {
-      const label = await client.POST("/labels", {
-        body: value === undefined ? { name } : { name, value, resource: true },
-        signal,
-      });
-      id = label.id!;
-      created.push(text);
+      try {
+        const { name, value } = label;
+        const answer = await client.POST("/labels", {
+          body: value === undefined ? { name } : { name, value, resource: true },
+          signal,
+        });
+        id = answer.id!;
+        created.push(text);
+      } catch (error) {
+        if (!(error instanceof ConflictError)) throw error;
+        id = await labelId(client, label, signal);
+        if (id === undefined) throw error;
+      }
     }
     ids.push(id);
   }
   return { ids, created };
+}
+
+const labelOf = (text: string) => {
+  const cut = text.indexOf("=");
+  return cut < 0
+    ? { name: text, value: undefined }
+    : { name: text.slice(0, cut), value: text.slice(cut + 1) };
+};
+
+/**
+ * The id of the plain label `name`, or of the resource label `name=value`, searched as tw's
+ * LabelsFinder searches (`GET /labels?search=<name>&type=simple|resource`), so that a plain
+ * label is not taken for a resource label of its name or the other way round.
+ */
+async function labelId(
+  client: SeqeraClient,
+  { name, value }: { name: string; value: string | undefined },
+  signal: AbortSignal | undefined,
+): Promise<number | undefined> {
+  const type = value === undefined ? "simple" : "resource";
+  for await (const label of client.paginate("/labels", {
+    params: { query: { search: name, type } },
+    signal,
+  })) {
+    if (label.name === name && (label.value ?? undefined) === value && label.id != null) {
+      return label.id;
+    }
+  }
+  return undefined;
 }

@@ -3,6 +3,8 @@ import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { offAbort, onAbort } from "../core/abort.js";
 import { sleep } from "../core/backoff.js";
 import type { SeqeraClient } from "../client/client.js";
+import { collect } from "../client/lookup.js";
+import { paginate, type FetchPage } from "../client/paginate.js";
 import { pollDelays, type PollOptions } from "./poll.js";
 import { TERMINAL_RUN_STATUSES } from "./runs.js";
 import type { LogDownload } from "../schema/types.js";
@@ -122,28 +124,28 @@ async function hasEnded(
   return workflow?.status != null && TERMINAL_RUN_STATUSES.includes(workflow.status);
 }
 
-/** A task's log lines (`GET /workflow/{workflowId}/log/{taskId}`), every page of it. */
+/**
+ * A task's log lines (`GET /workflow/{workflowId}/log/{taskId}`), every page of it: a
+ * `truncated` page has more behind its `forwardToken`, read through the pagination engine as a
+ * token list (a repeated token ends it; entries that are not a list are an answer it cannot use).
+ */
 export async function taskLog(
   client: SeqeraClient,
   workflowId: string,
   taskId: number,
   options: LogOptions = {},
 ): Promise<string[]> {
-  const { signal } = options;
-  const lines: string[] = [];
-  const cursors = new Set<string>();
-  let next: string | undefined;
-  for (;;) {
-    const { log } = await client.GET("/workflow/{workflowId}/log/{taskId}", {
+  const path = "/workflow/{workflowId}/log/{taskId}";
+  const fetchPage: FetchPage = async (query, signal) => {
+    const next = query.nextPageToken as string | undefined;
+    const { log } = await client.GET(path, {
       params: { path: { workflowId, taskId }, query: { next } },
       signal,
     });
-    lines.push(...(log?.entries ?? []));
-    next = log?.forwardToken ?? undefined;
-    // A truncated page has more behind its token; a repeated token would loop forever.
-    if (!log?.truncated || !next || cursors.has(next)) return lines;
-    cursors.add(next);
-  }
+    return { entries: log?.entries, nextPageToken: log?.truncated ? log.forwardToken : undefined };
+  };
+  const call = { method: "GET", path, operationId: "GetWorkflowTaskLog" };
+  return collect(paginate<string>(fetchPage, { style: "token", items: "entries" }, options, call));
 }
 
 export interface DownloadLogOptions extends LogOptions {

@@ -5,10 +5,18 @@
  * `GET /pipelines/{id}/versions`, `PUT /pipelines/{id}` and `PUT .../versions/{id}/manage`.
  */
 import type { SeqeraClient } from "../client/client.js";
-import { lookup } from "../client/lookup.js";
-import { requireOperation } from "../openapi/require-operation.js";
+import { collect, lookup } from "../client/lookup.js";
+import { ConfigurationError } from "../errors/configuration-error.js";
+import { ConflictError } from "../errors/conflict-error.js";
+import { hasOperation, requireOperation } from "../openapi/require-operation.js";
 import { identified } from "./identified.js";
-import { labelIds, toLaunchRequest, versionIdOf, type PipelineVersionSettings } from "./launch.js";
+import {
+  labelIds,
+  toLaunchRequest,
+  versionEntries,
+  versionIdOf,
+  type PipelineVersionSettings,
+} from "./launch.js";
 import { PIPELINES } from "./names.js";
 import { mergeParamsText, type Params } from "./params.js";
 import { UnexpectedAnswerError } from "../errors/unexpected-answer-error.js";
@@ -31,18 +39,8 @@ export interface PipelineVersion {
   dateCreated: string | null;
 }
 
-const VERSIONS = "/pipelines/{pipelineId}/versions";
 const MANAGE = "/pipelines/{pipelineId}/versions/{versionId}/manage";
-
-/** What the helpers read of a versions list entry, on every release that has versions. */
-interface VersionEntry {
-  version?: {
-    id?: string | null;
-    name?: string | null;
-    isDefault?: boolean | null;
-    dateCreated?: string | null;
-  } | null;
-}
+const VALIDATE = "/pipelines/{pipelineId}/versions/validate";
 
 async function pipelineIdOf(
   client: SeqeraClient,
@@ -65,31 +63,18 @@ async function list(
   options: { published?: boolean; search?: string; signal?: AbortSignal } = {},
 ): Promise<PipelineVersion[]> {
   const { signal } = options;
-  requireOperation(`GET ${VERSIONS}`);
   const pipelineId = await pipelineIdOf(client, pipeline, signal);
-  const entries: VersionEntry[] = [];
-  for (let offset = 0; ;) {
-    const page = (await client.request("GET", VERSIONS, {
-      params: {
-        path: { pipelineId },
-        query: { isPublished: options.published, search: options.search, max: 100, offset },
-      },
-      signal,
-    })) as { versions?: VersionEntry[] | null; totalSize?: number | null } | null;
-    const items = page?.versions ?? [];
-    entries.push(...items);
-    offset += items.length;
-    if (items.length === 0 || offset >= (page?.totalSize ?? 0)) break;
-  }
+  const query = { isPublished: options.published, search: options.search };
+  const entries = await collect(versionEntries(client, pipelineId, query, { signal }));
   return Promise.all(
     entries.map(async (entry) => {
       const version = identified(
         entry.version ?? {},
         ["id"],
-        `GET ${VERSIONS}`,
+        "GET /pipelines/{pipelineId}/versions",
         "versions[].version",
       );
-      // `versionId` appears with versions (1.140.0): untyped, as VERSIONS, for every release.
+      // `versionId` appears with versions (1.140.0): untyped, as the versions list, for every release.
       const answer = (await client.request("GET", "/pipelines/{pipelineId}/launch", {
         params: { path: { pipelineId }, query: { versionId: version.id } },
         signal,
@@ -184,12 +169,26 @@ async function create(
 ): Promise<PipelineVersion> {
   const { signal } = options;
   requireOperation(`PUT ${MANAGE}`);
-  const updated = await updatePipeline(client, pipeline, {
+  const pipelineId = await pipelineIdOf(client, pipeline, signal);
+  // Versions cannot be deleted: a name refused after the draft was made would leave it behind.
+  if (options.name !== undefined && hasOperation(`GET ${VALIDATE}`)) {
+    await client
+      .request("GET", VALIDATE, {
+        params: { path: { pipelineId }, query: { name: options.name } },
+        signal,
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof ConflictError)) throw error;
+        throw new ConfigurationError(
+          `Pipeline ${pipeline} already has a version named ${JSON.stringify(options.name)}: give the new version another name.`,
+        );
+      });
+  }
+  const updated = await updatePipeline(client, pipelineId, {
     revision: options.revision,
     params: options.params,
     signal,
   });
-  const { pipelineId } = updated;
   const versions = await list(client, pipelineId, { signal });
   const version =
     versions.find((v) => v.versionId === updated.versionId) ??
@@ -235,7 +234,13 @@ async function makeDefault(
   requireOperation(`PUT ${MANAGE}`);
   const pipelineId = await pipelineIdOf(client, pipeline, signal);
   const versionId =
-    version.versionId ?? (await versionIdOf(client, pipelineId, version.versionName ?? "", signal));
+    version.versionId ??
+    (await versionIdOf(
+      client,
+      { pipelineId, name: typeof pipeline === "string" ? pipeline : undefined },
+      version.versionName ?? "",
+      signal,
+    ));
   await client.request("PUT", MANAGE, {
     params: { path: { pipelineId, versionId } },
     body: { isDefault: true },

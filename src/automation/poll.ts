@@ -114,8 +114,15 @@ export async function waitFor<T>(spec: WaitSpec<T>, options: WaitOptions): Promi
   );
 }
 
-/** Tells the logger, once per change, that the resource reports a status the release lacks. */
-function noteUnknown<T>(spec: WaitSpec<T>, status: string, maxWaitMs: number | undefined): void {
+/**
+ * Tells the logger, once per change, that the resource reports a status the release lacks (a
+ * wait's, or a watch's).
+ */
+export function noteUnknown(
+  spec: Pick<WaitSpec<unknown>, "resource" | "id" | "known">,
+  status: string,
+  maxWaitMs: number | undefined,
+): void {
   const known = spec.known;
   if (!known || known.statuses.includes(status)) return;
   const until = maxWaitMs === undefined ? "" : ` (or until maxWaitMs, ${maxWaitMs} ms, runs out)`;

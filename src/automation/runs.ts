@@ -1,5 +1,6 @@
 /** Waiting for runs to end and for compute environments to become available. */
 import { ConfigurationError } from "../errors/configuration-error.js";
+import { ForbiddenError } from "../errors/forbidden-error.js";
 import { NotFoundError } from "../errors/not-found-error.js";
 import type { SeqeraClient } from "../client/client.js";
 import { ComputeEnvFailedError } from "../errors/compute-env-failed-error.js";
@@ -8,7 +9,7 @@ import { UnexpectedAnswerError } from "../errors/unexpected-answer-error.js";
 import { identified, type Identified } from "./identified.js";
 import { sleep } from "../core/backoff.js";
 import { listWorkspaces, type WorkspaceRef } from "./names.js";
-import { pollDelays, waitFor, type PollOptions, type WaitOptions } from "./poll.js";
+import { noteUnknown, pollDelays, waitFor, type PollOptions, type WaitOptions } from "./poll.js";
 import type { ComputeEnv, Label, Run, RunStatus, RunSummary, Task } from "../schema/types.js";
 
 /** The statuses a run does not leave. UNKNOWN is one: the service gave up hearing from it. */
@@ -313,21 +314,21 @@ export async function* listRuns(
     (!completedAfter || within(run.complete, completedAfter.at ?? dayStart(completedAfter.day)));
   const precise = after?.at !== undefined || before?.at !== undefined || !!completedAfter;
   if (limit !== undefined && limit <= 0) return;
-  let count = 0;
+  // Offset pages of a list newest first: a run launched while it is read pushes the last run of
+  // a page to the top of the next, where it would be given twice.
+  const given = new Set<string>();
   for await (const item of client.paginate("/workflow", {
     params: { query: { search, attributes: ["labels"] } },
-    // Filtered here, the service's count is not ours.
-    limit: precise ? undefined : limit,
+    // Filtered here, the service's count is not ours: the limit only sizes the pages.
+    pageSize: precise ? undefined : limit,
     signal,
   })) {
-    const run = item.workflow;
-    if (!run || (precise && !kept(run))) continue;
-    yield listed(
-      identified(run, ["id"], "GET /workflow", "workflows[].workflow"),
-      item.labels,
-      item.workspaceId,
-    );
-    if (limit !== undefined && ++count >= limit) return;
+    if (!item.workflow || (precise && !kept(item.workflow))) continue;
+    const run = identified(item.workflow, ["id"], "GET /workflow", "workflows[].workflow");
+    if (given.has(run.id)) continue;
+    given.add(run.id);
+    yield listed(run, item.labels, item.workspaceId);
+    if (limit !== undefined && given.size >= limit) return;
   }
 }
 
@@ -392,16 +393,29 @@ export interface WatchRunsOptions extends Omit<ListRunsOptions, "limit">, PollOp
   /** Every workspace of this organization (by name), as listWorkspaces gives them. */
   organization?: string;
   /**
-   * End once no run seen is still going (SUBMITTED or RUNNING), checked after each poll: at the
-   * first when none is. Default false: the watch goes on until the loop leaves or the signal aborts.
+   * End once every run seen has ended (SUCCEEDED, FAILED, CANCELLED or UNKNOWN), checked after
+   * each poll: at the first when none is going. A status this release does not list is not an
+   * end, as for waitForRun. Default false: the watch goes on until the loop leaves or the signal
+   * aborts.
    */
   untilEnded?: boolean;
+  /**
+   * Called when a workspace's list answers 403 or 404 (the token lost its access, the workspace
+   * was deleted), with the workspace as given (an id, or "organization/workspace"): it is no
+   * longer watched, its runs not ended are given as "gone", and the others are watched on. Once
+   * no workspace is left, the watch rejects with that error.
+   */
+  onWorkspaceLost?(workspace: string | undefined, error: ForbiddenError | NotFoundError): void;
 }
 
 /** What a watch saw happen to a run. */
 export interface RunChange {
-  /** "seen": listed for the first time; "status": its status changed since the last poll. */
-  change: "seen" | "status";
+  /**
+   * "seen": listed for the first time; "status": its status changed since the last poll;
+   * "gone": it, or its workspace, answered 403 or 404 (deleted, or out of the token's reach),
+   * and `run` is as last seen.
+   */
+  change: "seen" | "status" | "gone";
   run: ListedRun;
   /** Its status at the poll before, for a "status" change. */
   previousStatus?: RunStatus;
@@ -417,10 +431,10 @@ const CONCURRENCY = 4;
  * Watches the runs of many workspaces: each poll lists each workspace's runs once (listRuns,
  * with the same filters; default the runs still going, SUBMITTED or RUNNING), one call per
  * workspace while it has at most 100 such runs, and yields what changed since the poll before.
- * A run that leaves the list (it ended, when only going runs are listed) is described once
- * (`GET /workflow/{workflowId}`) to give its last status. The calls go through the client's rate
- * limiter, so 100+ workspaces stay within the token's limit: a poll then takes longer, and the
- * next starts `pollIntervalMs` after it ended (growing while nothing changes).
+ * A run that leaves the list before it was seen to end (it ended since, when only going runs
+ * are listed) is described (`GET /workflow/{workflowId}`) for its status. The calls go through the
+ * client's rate limiter, so 100+ workspaces stay within the token's limit: a poll then takes
+ * longer, and the next starts `pollIntervalMs` after it ended (growing while nothing changes).
  *
  * @example
  * for await (const { run, previousStatus } of watchRuns(client, { organization: "acme", untilEnded: true }))
@@ -430,30 +444,61 @@ export async function* watchRuns(
   client: SeqeraClient,
   options: WatchRunsOptions = {},
 ): AsyncGenerator<RunChange, void, undefined> {
-  const { signal, workspaces, organization, untilEnded, ...filters } = options;
+  const { signal, workspaces, organization, untilEnded, onWorkspaceLost, ...filters } = options;
   const delays = pollDelays(options);
-  const refs: readonly (WorkspaceRef | undefined)[] =
+  const named: { ref: WorkspaceRef | undefined; name: string | undefined }[] =
     organization !== undefined
-      ? (await listWorkspaces(client, { organization, signal })).map((w) => w.workspaceId)
-      : (workspaces ?? [undefined]);
-  const clients = refs.map((ref) => (ref === undefined ? client : client.withWorkspace(ref)));
-  const seen = clients.map(() => new Map<string, ListedRun>());
+      ? (await listWorkspaces(client, { organization, signal })).map((w) => ({
+          ref: w.workspaceId,
+          name: `${w.orgName}/${w.workspaceName}`,
+        }))
+      : (workspaces ?? [undefined]).map((ref) => ({
+          ref,
+          name: ref === undefined ? client.config.workspaceId : String(ref),
+        }));
+  let watched = named.map(({ ref, name }) => ({
+    name,
+    client: ref === undefined ? client : client.withWorkspace(ref),
+    seen: new Map<string, ListedRun>(),
+  }));
   const listOptions = { ...filters, status: filters.status ?? GOING, signal };
   for (;;) {
+    let lostError: ForbiddenError | NotFoundError | undefined;
     const changes = (
-      await mapLimited(clients, CONCURRENCY, (c, i) => pollWorkspace(c, seen[i]!, listOptions))
+      await mapLimited(watched, CONCURRENCY, async (workspace) => {
+        try {
+          return await pollWorkspace(workspace.client, workspace.seen, listOptions);
+        } catch (error) {
+          if (!isGone(error)) throw error;
+          // Out of reach: its runs are too; the other workspaces' changes stand.
+          lostError = error;
+          onWorkspaceLost?.(workspace.name, error);
+          const runs = [...workspace.seen.values()].filter((run) => !ended(run.status));
+          workspace.seen.clear();
+          watched = watched.filter((w) => w !== workspace);
+          return runs.map((run): RunChange => ({ change: "gone", run }));
+        }
+      })
     ).flat();
     yield* changes;
-    if (untilEnded && seen.every((runs) => [...runs.values()].every((r) => !going(r.status)))) {
+    if (watched.length === 0 && lostError) throw lostError;
+    if (untilEnded && watched.every((w) => [...w.seen.values()].every((r) => ended(r.status)))) {
       return;
     }
     await sleep(delays(changes.length > 0), signal);
   }
 }
 
-const going = (status: RunStatus | null | undefined) => status != null && GOING.includes(status);
+/** A run has ended at a status the release lists as an end; one it does not list is waited through. */
+const ended = (status: RunStatus | null | undefined) => status != null && isTerminal(status);
 
-/** One workspace's poll: its list, compared with what was seen; a going run gone is described. */
+/** 403 or 404: the run or workspace is out of the token's reach, or no longer exists. */
+const isGone = (error: unknown): error is ForbiddenError | NotFoundError =>
+  error instanceof ForbiddenError || error instanceof NotFoundError;
+
+const LIST_RUNS = { method: "GET", path: "/workflow", operationId: "ListWorkflows" };
+
+/** One workspace's poll: its list, compared with what was seen; a run gone from it is described. */
 async function pollWorkspace(
   client: SeqeraClient,
   seen: Map<string, ListedRun>,
@@ -461,28 +506,37 @@ async function pollWorkspace(
 ): Promise<RunChange[]> {
   const changes: RunChange[] = [];
   const listedNow = new Set<string>();
+  const known = { statuses: RUN_STATUSES, operation: LIST_RUNS, logger: client.config.logger };
   const note = (run: ListedRun) => {
-    const before = seen.get(run.id!);
-    seen.set(run.id!, run);
-    if (!before) changes.push({ change: "seen", run });
-    else if (before.status !== run.status) {
-      changes.push({ change: "status", run, previousStatus: before.status! });
-    }
+    const before = seen.get(run.id);
+    seen.set(run.id, run);
+    if (before?.status === run.status) return;
+    if (run.status) noteUnknown({ resource: "run", id: run.id, known }, run.status, undefined);
+    changes.push(
+      before ? { change: "status", run, previousStatus: before.status! } : { change: "seen", run },
+    );
   };
   for await (const run of listRuns(client, options)) {
-    if (!run.id) continue;
     listedNow.add(run.id);
     note(run);
   }
   for (const [id, before] of seen) {
-    if (listedNow.has(id) || !going(before.status)) continue;
-    const answer = await client.GET("/workflow/{workflowId}", {
-      params: { path: { workflowId: id } },
-      signal: options.signal,
-    });
-    if (answer.workflow) {
+    if (listedNow.has(id) || ended(before.status)) continue;
+    const answer = await client
+      .GET("/workflow/{workflowId}", {
+        params: { path: { workflowId: id } },
+        signal: options.signal,
+      })
+      .catch((error: unknown) => {
+        if (isGone(error)) return undefined;
+        throw error;
+      });
+    if (answer?.workflow) {
       const run = identified(answer.workflow, ["id"], "GET /workflow/{workflowId}", "workflow");
       note(listed(run, before.labels, before.workspaceId));
+    } else if (answer === undefined) {
+      seen.delete(id);
+      changes.push({ change: "gone", run: before });
     }
   }
   return changes;

@@ -1,5 +1,5 @@
-import type { Paginated } from "../client/paginate.js";
-import type { UntypedInit } from "../http/request.js";
+import { paginateUntyped } from "../client/paginate.js";
+import type { SeqeraClient } from "../index.js";
 import type { CliContext } from "./context.js";
 import { planCall, type CallPlan } from "./call-plan.js";
 import { withCommandScope } from "./command-scope.js";
@@ -50,8 +50,7 @@ export async function callCommand(
       for (const key of plan.fromWorkspace)
         path[key] = ids?.[key] ?? workspaceRef(values, context)!;
       try {
-        if (plan.paginate)
-          return await writeEveryItem(client.paginate as PaginateAny, plan, context);
+        if (plan.paginate) return await writeEveryItem(client, plan, context);
         const { method, path: template } = plan.info;
         await writeBody(context.stdout, await client.request(method, template, plan.init));
       } catch (error) {
@@ -65,15 +64,14 @@ export async function callCommand(
   return EXIT.ok;
 }
 
-/** client.paginate with a path known only at run time; the plan has checked it is a list. */
-type PaginateAny = (path: string, init: UntypedInit & { pageSize?: number }) => Paginated<unknown>;
-
-async function writeEveryItem(paginate: PaginateAny, plan: CallPlan, context: CliContext) {
+/** Every page of a list known only at run time (the plan has checked it is one). */
+async function writeEveryItem(client: SeqeraClient, plan: CallPlan, context: CliContext) {
   const progress = progressOn(context.stderr);
   let items = 0;
   let pages = 0;
   try {
-    for await (const page of paginate(plan.info.path, { ...plan.init, ...plan.paginate }).pages()) {
+    const init = { ...plan.init, ...plan.paginate };
+    for await (const page of paginateUntyped(client, plan.info.path, init).pages()) {
       pages++;
       for (const item of page.items) await writeLine(context.stdout, item);
       if (readerGone(context.stdout)) return;

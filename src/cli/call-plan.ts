@@ -1,4 +1,5 @@
 import type { OperationInfo } from "../../generated/operations.js";
+import { MAX_PAGE_SIZE } from "../openapi/operation-info.js";
 import { isRecord, loadDocument, requestBody } from "../openapi/operations-document.js";
 import type { UntypedInit } from "../http/request.js";
 import { applyFields, type FieldArg, type InputSource } from "./body-fields.js";
@@ -171,8 +172,10 @@ function pagination(
   if (size === undefined) return {};
   delete query[paging.sizeParam!];
   const pageSize = Number(size);
-  if (!(Number.isInteger(pageSize) && pageSize >= 1 && pageSize <= 100)) {
-    throw new UsageError(`-q ${paging.sizeParam}=${String(size)}: a page size is 1 to 100.`);
+  if (!(Number.isInteger(pageSize) && pageSize >= 1 && pageSize <= MAX_PAGE_SIZE)) {
+    throw new UsageError(
+      `-q ${paging.sizeParam}=${String(size)}: a page size is 1 to ${MAX_PAGE_SIZE}.`,
+    );
   }
   return { pageSize };
 }

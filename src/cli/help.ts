@@ -68,9 +68,11 @@ service takes whole days: the rest of the day is left out here).`,
 
 Follows the runs of the workspace (or of every workspace of --organization), by default those
 SUBMITTED or RUNNING: one list call per workspace per poll, within the token's rate limit. Prints
-one JSON line per change, {"change": "seen" | "status", "previousStatus", "run"}, and ends once
-no run it saw is going: exit 0 when all ended SUCCEEDED (or none was going), 1 when one ended
-FAILED, CANCELLED or UNKNOWN, 3 --timeout first.`,
+one JSON line per change, {"change": "seen" | "status" | "gone", "previousStatus", "run"}, and
+ends once every run it saw ended (a status this release does not list is not an end): exit 0
+when all ended SUCCEEDED (or none was going), 1 when one ended FAILED, CANCELLED or UNKNOWN, 3
+--timeout first. A workspace answering 403 or 404 is said on stderr and no longer watched; the
+others are, and the exit code is then its error's (4 for a 403) unless a run failed.`,
   "failed-tasks": `seqera-api failed-tasks <workflowId> [--lines 20]
 
 Prints each task of the run that ended FAILED, one JSON line each: the task (name, exitStatus,

@@ -3,7 +3,7 @@ import { UsageError } from "../errors/cli-errors.js";
 import type { OptionValues } from "./command-line.js";
 import { pastInstant } from "./duration.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
-import { writeLine } from "./output.js";
+import { readerGone, writeLine } from "./output.js";
 import { withSession } from "./session.js";
 
 /**
@@ -29,8 +29,11 @@ export async function reportCommand(
   const before = values.before === undefined ? undefined : pastInstant("--before", values.before);
   const { runSummaries } = await import("../index.js");
   return withSession("report", values, context, async ({ client, scope }) => {
-    for await (const row of runSummaries(client, { after, before, by, signal: scope.signal }))
+    for await (const row of runSummaries(client, { after, before, by, signal: scope.signal })) {
       await writeLine(context.stdout, row);
+      // `| head` has read enough: stop describing runs, as --paginate stops paging.
+      if (readerGone(context.stdout)) break;
+    }
     return EXIT.ok;
   });
 }

@@ -5,7 +5,8 @@ import type { OptionValues } from "./command-line.js";
 import type { CliContext } from "./context.js";
 import { pastInstant } from "./duration.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
-import { writeLine } from "./output.js";
+import { readerGone, write, writeLine } from "./output.js";
+import { errorLine, exitCodeFor } from "./report-error.js";
 import { withSession } from "./session.js";
 
 const STATUSES = ["SUBMITTED", "RUNNING", "SUCCEEDED", "FAILED", "CANCELLED", "UNKNOWN"];
@@ -13,8 +14,10 @@ const STATUSES = ["SUBMITTED", "RUNNING", "SUCCEEDED", "FAILED", "CANCELLED", "U
 /**
  * `seqera-api runs`: the runs of the workspace (or of every workspace of --organization), one
  * JSON line each, newest first, with their labels and `elapsedMs`. `seqera-api watch`: one line
- * per change (`{"change": "seen" | "status", "previousStatus", "run"}`) until no run it saw is
- * going; exit 0 when every run it saw end SUCCEEDED, 1 when one ended otherwise, 3 --timeout.
+ * per change (`{"change": "seen" | "status" | "gone", "previousStatus", "run"}`) until every run
+ * it saw ended; exit 0 when every one ended SUCCEEDED, 1 when one ended otherwise, 3 --timeout;
+ * a workspace lost to a 403 or 404 is said on stderr and, unless a run failed, gives the exit
+ * code (4 for a 403) once the others are done.
  */
 export async function runsCommand(
   command: "runs" | "watch",
@@ -34,20 +37,32 @@ export async function runsCommand(
     const organization = values.organization;
     if (command === "watch") {
       let outcome: ExitCode = EXIT.ok;
+      // A workspace lost to a 403/404 is said on stderr; the exit code says it unless a run failed.
+      let lost: ExitCode | undefined;
+      const onWorkspaceLost = (workspace: string | undefined, error: unknown) => {
+        lost ??= exitCodeFor(error);
+        void write(
+          context.stderr,
+          `${errorLine(error, { command: "watch" })}; workspace ${workspace ?? "(personal)"} is no longer watched, the others are.\n`,
+        );
+      };
       for await (const change of watchRuns(client, {
         ...filters,
         organization,
         untilEnded: true,
         pollIntervalMs,
+        onWorkspaceLost,
         signal,
       })) {
         await writeLine(context.stdout, change);
+        // `| head` has read enough: stop polling, as --paginate stops paging.
+        if (readerGone(context.stdout)) break;
         const status = change.run.status;
         if (status === "FAILED" || status === "CANCELLED" || status === "UNKNOWN") {
           outcome = EXIT.runFailed;
         }
       }
-      return outcome;
+      return outcome === EXIT.ok ? (lost ?? outcome) : outcome;
     }
     const clients =
       organization === undefined
@@ -58,6 +73,7 @@ export async function runsCommand(
     for (const each of clients) {
       for await (const run of listRuns(each, { ...filters, signal })) {
         await writeLine(context.stdout, run);
+        if (readerGone(context.stdout)) return EXIT.ok;
       }
     }
     return EXIT.ok;

@@ -6,7 +6,7 @@
  */
 import { collect, type Lookup } from "./lookup.js";
 import type { SeqeraClient } from "./types.js";
-import { MAX_PAGE_SIZE } from "./paginate.js";
+import { MAX_PAGE_SIZE } from "../openapi/operation-info.js";
 import { idOf, listShape, nameOf } from "../model/derive.js";
 import type { Family } from "../model/families.js";
 

@@ -2,7 +2,7 @@
  * Async iteration over list operations, page by page or item by item.
  *
  * Two styles, as described per operation in generated/operations.ts:
- * - offset: `max`/`offset` query parameters (the server caps a page at 100). Stops at the total
+ * - offset: `max`/`offset` query parameters (the server caps a page at MAX_PAGE_SIZE). Stops at the total
  *   when the operation reports one, else on a short page; always on an empty page. A full page
  *   that repeats one already read (a server ignoring `offset`) is a SeqeraApiError, rather than
  *   the same items forever or a list cut short silently.
@@ -14,6 +14,8 @@
 import type { Pagination } from "../../generated/operations.js";
 import { sha256 } from "../core/builtin.js";
 import { SeqeraApiError, type CallInfo } from "../errors/seqera-api-error.js";
+import type { UntypedInit } from "../http/request.js";
+import { MAX_PAGE_SIZE } from "../openapi/operation-info.js";
 
 /** Fetches one page: `query` holds the paging parameters only; returns the parsed body. */
 export type FetchPage = (
@@ -22,7 +24,7 @@ export type FetchPage = (
 ) => Promise<unknown>;
 
 export interface PaginateOptions {
-  /** Items per page; default and maximum 100. */
+  /** Items per page; default and maximum MAX_PAGE_SIZE (100). */
   pageSize?: number;
   /** Stop after this many items. */
   limit?: number;
@@ -44,7 +46,18 @@ export interface Paginated<Item> extends AsyncIterable<Item> {
   pages(): AsyncIterable<Page<Item>>;
 }
 
-export const MAX_PAGE_SIZE = 100;
+/**
+ * `client.paginate` for an operation the types of some release lack (checked with
+ * requireOperation first): the same engine and guard, its items untyped.
+ */
+export function paginateUntyped<Item>(
+  client: { paginate: unknown },
+  path: string,
+  init: UntypedInit & PaginateOptions,
+): Paginated<Item> {
+  type Untyped = (path: string, init: UntypedInit & PaginateOptions) => Paginated<Item>;
+  return (client.paginate as Untyped)(path, init);
+}
 
 export function paginate<Item>(
   fetchPage: FetchPage,

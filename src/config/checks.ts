@@ -8,6 +8,7 @@
  */
 import { MAX_TIMER_MS } from "../core/time.js";
 import { parseWorkspaceRef } from "../core/workspace-ref.js";
+import { MAX_PAGE_SIZE } from "../openapi/operation-info.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import type { ValidateResponses } from "../http/validate-response.js";
 
@@ -263,7 +264,7 @@ export function checkPageOptions(init: object, method: string, path: string): vo
   checkCallOptions(init, method, path);
   const { pageSize, limit } = options;
   if (pageSize !== undefined) {
-    positiveInteger("a positive integer (at most 100 are asked for)")(
+    positiveInteger(`a positive integer (at most ${MAX_PAGE_SIZE} are asked for)`)(
       pageSize,
       `pageSize (${where})`,
     );

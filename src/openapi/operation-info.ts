@@ -12,6 +12,9 @@ export interface QueryParamInfo {
   required: boolean;
 }
 
+/** The most items a list page is asked for: the service caps a page at 100. */
+export const MAX_PAGE_SIZE = 100;
+
 export type Pagination =
   | { style: "offset"; items: string; total?: string; sizeParam: string }
   | { style: "token"; items: string; sizeParam?: string };

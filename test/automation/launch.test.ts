@@ -134,6 +134,50 @@ describe("launchPipeline", () => {
     expect(runOf(workflowId).labelIds).toEqual(labels);
   });
 
+  test("five launches at once with a label that does not exist yet: one creates it, all launch with it", async () => {
+    // The creations are held until all five were sent, so that every launch looked the label
+    // up before it existed: the first creates it, the four others are answered 409.
+    let arrived = 0;
+    let open: () => void = () => {};
+    const all = new Promise<void>((resolve) => (open = resolve));
+    emulator.setHandler("CreateLabel", async () => {
+      if (++arrived === 5) open();
+      await Promise.race([all, new Promise((resolve) => setTimeout(resolve, 2000))]);
+      return undefined;
+    });
+    const client = clientOf(emulator);
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => launchPipeline(client, "rnaseq", { labels: ["fresh"] })),
+    );
+    const fresh = emulator.state.labels.list(42).filter((l) => l.name === "fresh");
+    expect(fresh).toHaveLength(1);
+    for (const { workflowId } of results)
+      expect(runOf(workflowId).labelIds).toEqual([fresh[0]!.id]);
+    expect(results.map((r) => r.createdLabels).sort()).toEqual([[], [], [], [], ["fresh"]]);
+    expect(
+      emulator.requests
+        .filter((r) => r.operationId === "CreateLabel")
+        .map((r) => r.status)
+        .sort(),
+    ).toEqual([200, 409, 409, 409, 409]);
+  });
+
+  test('"env" is the plain label beside resource labels env=…; "team" with only team=bio is created plain', async () => {
+    const env = emulator.state.labels.add({ name: "env", workspaceId: 42 });
+    emulator.state.labels.add({ name: "env", value: "prod", resource: true, workspaceId: 42 });
+    const client = clientOf(emulator);
+    const { workflowId, createdLabels } = await launchPipeline(client, "rnaseq", {
+      labels: ["env", "team"],
+    });
+    const team = emulator.state.labels
+      .list(42)
+      .find((l) => l.name === "team" && l.value === undefined);
+    expect(createdLabels).toEqual(["team"]);
+    expect(runOf(workflowId).labelIds).toEqual([env.id, team!.id]);
+    const again = await launchPipeline(client, "rnaseq", { labels: ["team"] });
+    expect(runOf(again.workflowId).labelIds).toEqual([team!.id]);
+  });
+
   test("a repository URL runs on the workspace's primary compute env and its work dir", async () => {
     const { workflowId } = await launchPipeline(
       clientOf(emulator),

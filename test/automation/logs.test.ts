@@ -12,6 +12,10 @@ import {
 import type { Emulator } from "../../src/testing/index.js";
 import { FAST, clientOf, seededEmulator } from "./setup.js";
 import { collect } from "../helpers/calls.js";
+import { clientFor } from "../helpers/client.js";
+import { useTestServer } from "../helpers/server.js";
+
+const server = await useTestServer();
 
 let emulator: Emulator;
 let dir: string;
@@ -133,6 +137,25 @@ describe("task logs and log files", () => {
     expect(nextflowLog).toContain("DEBUG nextflow.Session - N E X T F L O W");
     await expect(downloadRunLog(client, id, { fileName: `nf-${id}.txt` })).resolves.toContain(
       "N E X T F L O W",
+    );
+  });
+
+  test("taskLog reads every truncated page; entries that are not a list are a SeqeraApiError, not characters", async () => {
+    const id = emulator.state.runs.add({ workspaceId: 42, status: "SUCCEEDED" }).id;
+    const pages: Record<string, object> = {
+      "": { entries: ["a", "b"], truncated: true, forwardToken: "t1" },
+      t1: { entries: ["c"], truncated: true, forwardToken: "t2" },
+      t2: { entries: ["d"], truncated: false, forwardToken: "t3" },
+    };
+    emulator.setHandler("GetWorkflowTaskLog", (request) => ({
+      status: 200,
+      body: { log: pages[String(request.query.next ?? "")] },
+    }));
+    await expect(taskLog(clientOf(emulator), id, 1)).resolves.toEqual(["a", "b", "c", "d"]);
+    // A service answering text where the schema says a list (the emulator would refuse to).
+    server.handle(() => ({ body: { log: { entries: "a line", truncated: false } } }));
+    await expect(taskLog(clientFor(server), id, 1)).rejects.toThrow(
+      'GET /workflow/{workflowId}/log/{taskId} answered 200 with "entries" as string where a list was expected',
     );
   });
 

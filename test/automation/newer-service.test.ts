@@ -25,6 +25,7 @@ import {
   uploadDataset,
   waitForComputeEnv,
   waitForRun,
+  watchRuns,
 } from "../../src/index.js";
 import { SCHEMA_VERSION } from "../../generated/version.js";
 import type { LogEntry } from "../../src/http/log.js";
@@ -122,6 +123,34 @@ describe("waits: a status the pinned release does not list is not an end", () =>
     expect(seen.at(-1)).toBe("SUCCEEDED");
     expect(logged.filter((e) => e.notice).map((e) => e.notice)).toEqual([
       `run ${workflowId} reports status "${added}", which API ${SCHEMA_VERSION} does not list (SUBMITTED, RUNNING, SUCCEEDED, FAILED, CANCELLED, UNKNOWN): not an end; waiting on until it reports one`,
+    ]);
+  });
+
+  test("watchRuns({ untilEnded }) watches through it, ends once the run ended", async () => {
+    const added = next.release.enumValue("WorkflowStatus");
+    for (const run of emulator.state.runs.list(42)) {
+      if (run.status === "SUBMITTED" || run.status === "RUNNING") {
+        emulator.state.runs.finish(run.id, "SUCCEEDED");
+      }
+    }
+    const c = client();
+    const { workflowId } = await launchPipeline(c, "rnaseq");
+    // Listed twice with the added status, then it ends: it leaves the list and is described.
+    next.rewrite("GET", /^\/workflow$/, (body, { count }) => {
+      for (const item of body.workflows as { workflow: { status: string } }[]) {
+        item.workflow.status = added;
+      }
+      if (count === 1) emulator.state.runs.finish(workflowId, "SUCCEEDED");
+    });
+    const changes: string[] = [];
+    logged.length = 0;
+    for await (const { change, run } of watchRuns(c, { untilEnded: true, ...FAST })) {
+      changes.push(`${change} ${run.status}`);
+    }
+    expect(changes).toEqual([`seen ${added}`, "status SUCCEEDED"]);
+    // Said once to the logger, as a wait says it.
+    expect(logged.filter((e) => e.notice).map((e) => `${e.operationId}: ${e.notice}`)).toEqual([
+      `ListWorkflows: run ${workflowId} reports status "${added}", which API ${SCHEMA_VERSION} does not list (SUBMITTED, RUNNING, SUCCEEDED, FAILED, CANCELLED, UNKNOWN): not an end; waiting on until it reports one`,
     ]);
   });
 

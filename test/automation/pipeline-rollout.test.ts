@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import {
   ConfigurationError,
+  NameNotFoundError,
   launchPipeline,
   pipelineVersions,
   updatePipeline,
@@ -92,4 +93,58 @@ test("a version of a repository URL is refused before any call: versions are a L
   expect(error).toBeInstanceOf(ConfigurationError);
   expect((error as Error).message).toContain("name the pipeline, not its repository URL");
   expect(servedSince(emulator, from)).toEqual([]);
+});
+
+test("a version name not found names the near published ones, and the workspace as it was given", async () => {
+  const client = clientOf(emulator, { workspaceId: "acme/prod" });
+  const error = await failure(launchPipeline(client, "rnaseq", { versionName: "3.14" }));
+  expect(error).toBeInstanceOf(NameNotFoundError);
+  expect(error).toMatchObject({ candidates: ["3.14.0"], workspaceId: "42" });
+  expect((error as Error).message).toBe(
+    'No published version named "3.14" of pipeline rnaseq in workspace acme/prod; did you mean "3.14.0"?',
+  );
+});
+
+test("a taken version name is refused before the draft is made: a ConfigurationError, no version added", async () => {
+  const client = clientOf(emulator);
+  const versions = emulator.state.pipelines.get(7)!.versions.length;
+  const from = emulator.requests.length;
+  const error = await failure(
+    pipelineVersions.create(client, "rnaseq", { revision: "9.0.0", name: "3.14.0" }),
+  );
+  expect(error).toBeInstanceOf(ConfigurationError);
+  expect((error as Error).message).toBe(
+    'Pipeline rnaseq already has a version named "3.14.0": give the new version another name.',
+  );
+  expect(emulator.state.pipelines.get(7)!.versions).toHaveLength(versions);
+  expect(servedSince(emulator, from)).not.toContain("UpdatePipeline");
+});
+
+test("a version name found on the second page of the search: every page is read", async () => {
+  const many = Array.from({ length: 105 }, (_, i) => ({ id: `m${i}`, name: `1.0.${i}` }));
+  const emu = await seededEmulator({
+    computeEnvs: VERSIONED_PIPELINE.computeEnvs,
+    pipelines: [
+      {
+        id: 8,
+        name: "many",
+        workspaceId: 42,
+        launch: { computeEnvId: "ce1", revision: "1.0" },
+        // Oldest first: "1.0" comes after the 105 names it is part of.
+        versions: [...many, { id: "target", name: "1.0" }],
+      },
+    ],
+  });
+  // The service caps a page at 100 items, asked for or not.
+  emu.setHandler("ListPipelineVersions", (request) => {
+    request.query.max = Math.min(Number(request.query.max ?? 100), 100);
+    return undefined;
+  });
+  try {
+    await launchPipeline(clientOf(emu), "many", { versionName: "1.0" });
+    const launch = emu.requests.filter((r) => r.operationId === "CreateWorkflowLaunch").at(-1)!;
+    expect((launch.body as { launch: { id: string } }).launch.id).toBe("target");
+  } finally {
+    await emu.close();
+  }
 });

@@ -22,6 +22,7 @@ beforeAll(async () => {
 afterAll(() => emulator.close());
 afterEach(() => emulator.clearHandlers());
 
+const ago = (ms: number) => new Date(Date.now() - ms);
 const newRun = (workspaceId = 42) => emulator.state.runs.add({ workspaceId }).id;
 
 /** Each poll moves the run one step, as time would on the service. */
@@ -258,6 +259,32 @@ describe("listRuns", () => {
   });
 });
 
+describe("listRuns while runs are launched", () => {
+  test("a run launched between two pages does not give the run it pushed down twice", async () => {
+    const emu = await seededEmulator();
+    try {
+      const minute = 60_000;
+      for (let i = 0; i < 150; i++) {
+        emu.state.runs.add({ workspaceId: 42, submit: ago((200 - i) * minute) });
+      }
+      // The second page is read after one more run was launched: offset 100 now starts one
+      // run earlier, at the last run of the first page.
+      emu.setHandler("ListWorkflows", (request) => {
+        if (request.query.offset === 100 && emu.state.runs.list(42).length === 150) {
+          emu.state.runs.add({ workspaceId: 42, submit: new Date() });
+        }
+        return undefined;
+      });
+      const ids: string[] = [];
+      for await (const run of listRuns(clientOf(emu))) ids.push(run.id);
+      expect(ids).toHaveLength(150);
+      expect(new Set(ids).size).toBe(150);
+    } finally {
+      await emu.close();
+    }
+  });
+});
+
 describe("listRuns to the instant", () => {
   test("a Date or date-time bounds by submit time, though the service takes whole days", async () => {
     const emu = await seededEmulator();
@@ -430,6 +457,55 @@ describe("watchRuns", () => {
     } finally {
       await emu.close();
     }
+  });
+
+  test("a workspace answering 403 leaves the watch; the others' changes of that poll stand; a deleted run is gone", async () => {
+    const emu = await seededEmulator();
+    try {
+      const a = emu.state.runs.add({ workspaceId: 42, runName: "a" });
+      const c = emu.state.runs.add({ workspaceId: 42, runName: "c" });
+      emu.state.runs.add({ workspaceId: 43, runName: "b" });
+      let refused = false;
+      emu.setHandler("ListWorkflows", (request) =>
+        refused && request.query.workspaceId === 43
+          ? { status: 403, body: { message: "Forbidden" } }
+          : undefined,
+      );
+      const changes: string[] = [];
+      const lost: string[] = [];
+      for await (const { change, run } of watchRuns(clientOf(emu), {
+        organization: "acme",
+        untilEnded: true,
+        onWorkspaceLost: (workspace, error) => lost.push(`${workspace} ${error.status}`),
+        ...FAST,
+      })) {
+        changes.push(`${change} ${run.runName} ${run.status}`);
+        // Between the first poll and the second: dev refuses, c is deleted, a starts.
+        if (changes.length === 3) {
+          refused = true;
+          emu.state.runs.delete(c.id);
+          emu.state.runs.advance(a.id);
+        }
+        if (run.status === "RUNNING") emu.state.runs.finish(a.id, "SUCCEEDED");
+      }
+      expect(changes).toEqual([
+        "seen c SUBMITTED",
+        "seen a SUBMITTED",
+        "seen b SUBMITTED",
+        "status a RUNNING",
+        "gone c SUBMITTED",
+        "gone b SUBMITTED",
+        "status a SUCCEEDED",
+      ]);
+      expect(lost).toEqual(["acme/dev 403"]);
+    } finally {
+      await emu.close();
+    }
+  });
+
+  test("the one workspace watched answering 403 ends the watch with the ForbiddenError", async () => {
+    emulator.setHandler("ListWorkflows", () => ({ status: 403, body: { message: "Forbidden" } }));
+    await expect(watchRuns(clientOf(emulator), FAST).next()).rejects.toBeInstanceOf(ForbiddenError);
   });
 
   test("an unknown organization is a NameNotFoundError naming the near ones", async () => {

@@ -94,13 +94,37 @@ test("versions add, list, launch --version-name, versions default: a rollout fro
   expect(emulator.state.pipelines.get(7)!.labelIds).toEqual([5]);
 });
 
-test("pipelines update keeps the labels; a missing version name says so, exit 1", async () => {
+test("pipelines update keeps the labels; a missing version name says so with the near ones, exit 2", async () => {
   const updated = await seqera(["pipelines", "update", "rnaseq", "-d", "RNA-seq"]);
   expect(updated).toMatchObject({ code: EXIT.ok, stderr: "" });
   expect(emulator.state.pipelines.get(7)).toMatchObject({ description: "RNA-seq", labelIds: [5] });
-  const missing = await seqera(["launch", "rnaseq", "--version-name", "9.9.9"]);
-  expect(missing.code).not.toBe(EXIT.ok);
-  expect(missing.stderr).toContain('No pipeline version named "9.9.9" in workspace 42');
+  const missing = await seqera(["launch", "rnaseq", "--version-name", "3.14"]);
+  expect(missing.code).toBe(EXIT.usage);
+  // The workspace as the session's client has it: its id, once looked up.
+  expect(missing.stderr).toMatch(
+    /^seqera-api: No published version named "3\.14" of pipeline rnaseq in workspace \S+; did you mean "3\.14\.0"\?\n$/,
+  );
+});
+
+test("versions add with a taken name: exit 2 before anything is written, no draft left", async () => {
+  const versions = emulator.state.pipelines.get(7)!.versions.length;
+  const taken = await seqera([
+    "pipelines",
+    "versions",
+    "add",
+    "rnaseq",
+    "--revision",
+    "4.0.0",
+    "--version-name",
+    "3.14.0",
+  ]);
+  expect(taken).toMatchObject({
+    code: EXIT.usage,
+    stdout: "",
+    stderr:
+      'seqera-api: Pipeline rnaseq already has a version named "3.14.0": give the new version another name.\n',
+  });
+  expect(emulator.state.pipelines.get(7)!.versions).toHaveLength(versions);
 });
 
 test("usage: a version default needs one of --version-name and --version-id; add needs --revision", async () => {

@@ -94,6 +94,57 @@ test("--paginate with stdout closed: stops after the page it was writing, exit 0
   expect(server.requests.length).toBe(1);
 });
 
+describe("runs, report and watch with stdout closed: no more calls once a write finds it gone", () => {
+  const run = (i: number, status = "SUCCEEDED") => ({
+    id: `w${i}`,
+    status,
+    submit: new Date(Date.now() - (i + 1) * 60_000).toISOString(),
+    complete: new Date(Date.now() - i * 60_000).toISOString(),
+  });
+  const list = (request: { query: URLSearchParams }, total: number) => {
+    const offset = Number(request.query.get("offset") ?? 0);
+    const size = Math.min(100, total - offset);
+    return {
+      body: {
+        workflows: Array.from({ length: size }, (_, i) => ({ workflow: run(offset + i) })),
+        totalSize: total,
+      },
+    };
+  };
+
+  test("runs: stops within the page after the one it was writing, exit 0", async () => {
+    server.handle((request) => list(request, 100_000));
+    const result = await runWithClosed("stdout", ["runs", "-w", "5"]);
+    expect(result).toEqual({ code: EXIT.ok, stderr: "" });
+    expect(server.requests.length).toBeLessThanOrEqual(2);
+  });
+
+  test("report: stops describing runs after the row that found the reader gone, exit 0", async () => {
+    server.handle((request) =>
+      request.pathname === "/workflow"
+        ? list(request, 60)
+        : { body: { workflow: run(Number(request.pathname.slice("/workflow/w".length))) } },
+    );
+    const result = await runWithClosed("stdout", ["report", "-w", "5", "--after", "7d"]);
+    expect(result).toEqual({ code: EXIT.ok, stderr: "" });
+    // The list, and a describe or two while the first row's EPIPE arrives: not all 60.
+    expect(server.requests.length).toBeLessThanOrEqual(4);
+  });
+
+  test("watch: stops polling at the change that found the reader gone", async () => {
+    let polls = 0;
+    // The run moves at every poll, so that each poll writes a change.
+    server.handle((request) =>
+      request.pathname === "/workflow"
+        ? { body: { workflows: [{ workflow: run(1, ++polls % 2 ? "SUBMITTED" : "RUNNING") }] } }
+        : { status: 404, body: {} },
+    );
+    const result = await runWithClosed("stdout", ["watch", "-w", "5", "--poll-interval", "5ms"]);
+    expect(result).toEqual({ code: EXIT.ok, stderr: "" });
+    expect(polls).toBeLessThanOrEqual(3);
+  });
+});
+
 describe("input files: regular files only, bounded, within --timeout", () => {
   const launchArgs = ["launch", "https://github.com/nf-core/rnaseq", "-w", "5", "--timeout", "5s"];
 

@@ -143,6 +143,35 @@ describe("seqera-api watch", () => {
   });
 });
 
+test("watch --organization: a workspace answering 403 is said on stderr, the others are watched to their end, exit 4", async () => {
+  const ok = emulator.state.runs.add({ workspaceId: 42, runName: "ok-too" });
+  emulator.state.runs.add({ workspaceId: 43, runName: "unseen" });
+  emulator.setHandler("ListWorkflows", (request) =>
+    request.query.workspaceId === 43 ? { status: 403, body: { message: "No access" } } : undefined,
+  );
+  const from = emulator.requests.length;
+  const stepping = setInterval(() => {
+    if (!emulator.requests.slice(from).some((r) => r.operationId === "ListWorkflows")) return;
+    if (["SUBMITTED", "RUNNING"].includes(emulator.state.runs.get(ok.id)!.status)) {
+      emulator.state.runs.advance(ok.id);
+    }
+  }, 150);
+  try {
+    const result = await seqera(["watch", "--organization", "acme", "--poll-interval", "20ms"]);
+    expect(result.code, result.stderr).toBe(EXIT.auth);
+    expect(result.stderr).toMatch(
+      /^seqera-api watch: 403 GET \/workflow: .*No access; workspace acme\/dev is no longer watched, the others are\.\n$/,
+    );
+    const changes = lines(result.stdout).map((c) => `${c.change} ${c.run.runName} ${c.run.status}`);
+    expect(changes[0]).toBe("seen ok-too SUBMITTED");
+    expect(changes).toContain("status ok-too SUCCEEDED");
+    expect(changes.some((c) => c.includes("unseen"))).toBe(false);
+  } finally {
+    clearInterval(stepping);
+    emulator.clearHandlers();
+  }
+});
+
 describe("seqera-api failed-tasks", () => {
   test("each failed task, its exit status and the last --lines of its stderr, one JSON line each", async () => {
     const run = emulator.state.runs.add({

@@ -387,15 +387,30 @@ describe("tw LaunchCmdTest, ported", () => {
   });
 
   test("testSubmitLaunchpadPipelineWithVersionNameNotFound: nothing launched", async () => {
-    mock.expect(findSarek, {
-      method: "GET",
-      path: `/pipelines/${SAREK_ID}/versions`,
-      query: { search: "nonexistent", isPublished: "true" },
-      answer: { versions: [], totalSize: 0 },
-    });
+    mock.expect(
+      findSarek,
+      {
+        method: "GET",
+        path: `/pipelines/${SAREK_ID}/versions`,
+        query: { search: "nonexistent", isPublished: "true" },
+        answer: { versions: [], totalSize: 0 },
+      },
+      {
+        // Ours only: one page of the published versions for "did you mean".
+        method: "GET",
+        path: `/pipelines/${SAREK_ID}/versions`,
+        query: { isPublished: "true", max: "100" },
+        queryAbsent: ["search"],
+        answer: { versions: [{ version: { id: "v1", name: "nonexistent-1" } }], totalSize: 1 },
+      },
+    );
     await expect(
       launchPipeline(mock.client(), "sarek", { versionName: "nonexistent" }),
-    ).rejects.toMatchObject({ name: "NameNotFoundError", kind: "pipeline version" });
+    ).rejects.toMatchObject({
+      name: "NameNotFoundError",
+      kind: "pipeline version",
+      candidates: ["nonexistent-1"],
+    });
     mock.verify();
   });
 
