@@ -9,6 +9,7 @@
  * the near ones; `{ optional: true }` gives undefined for a missing one instead.
  */
 import type { SeqeraClient } from "../client/client.js";
+import { MAX_PAGE_SIZE } from "../openapi/operation-info.js";
 import { collect, keptList, lookup, lookupOptional, type Lookup } from "../client/lookup.js";
 import { familyLookup } from "../client/family-lookup.js";
 import { resolveWorkspace, WORKSPACES, type WorkspaceInfo } from "../client/workspaces.js";
@@ -113,7 +114,7 @@ async function teamsOf(
         path: { orgId: Number(orgId) },
         query: search ? { search: ref.slice(slash + 1) } : {},
       },
-      ...(!search && { limit: 100 }),
+      ...(!search && { limit: MAX_PAGE_SIZE }),
       signal,
     }),
   );
