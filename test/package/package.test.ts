@@ -8,6 +8,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import type { PackedLine } from "../../scripts/schema/line.js";
 import { SCHEMA_VERSION } from "../../generated/version.js";
 import type { Ran } from "../../scripts/schema/releases.js";
+import { MIRROR } from "../helpers/schema.js";
 import { lineOperations } from "./line-operations.js";
 import { parseOutputs, readWorkflow, runStep, stepNamed } from "./workflow.js";
 
@@ -186,10 +187,7 @@ test("a strict consumer project installs it, type-checks and runs against the em
   );
   // What this line has and a neighbouring release lacks, and the reverse: its types and its
   // operation table are this release's, not another's.
-  const { own, lacking } = await lineOperations(
-    path.join(root, "..", "shared", "schemas"),
-    SCHEMA_VERSION,
-  );
+  const { own, lacking } = await lineOperations(MIRROR, SCHEMA_VERSION);
   await writeFile(path.join(consumer, "has.ts"), HAS_OPERATION);
   await writeFile(path.join(consumer, "line.ts"), lineConsumer(own, lacking));
   await writeFile(path.join(consumer, "lacking.ts"), hasOperationLine("lacking", lacking));
