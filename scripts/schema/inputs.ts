@@ -1,6 +1,6 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { downloadHelp, explicitSource, mirrorFileName, readPin, readPublished } from "./pin.js";
+import { explicitSource, mirrorFileName, readPin, readPublished } from "./pin.js";
 import {
   obtainRelease,
   obtainVerified,
@@ -73,7 +73,10 @@ export async function obtainTestInputs(
     const explicit = explicitSource(undefined, env, { baseDir: root, file: name });
     const locations = [explicit, pin.mirror.replaceAll("{version}", version), row.url];
     await keep(path.join(schemasDir(root), name), row.sha256, async () => {
-      const release = { version, sha256: row.sha256, help: downloadHelp(version, row.url) };
+      const help =
+        `Set SEQERA_SCHEMA_SOURCE to a directory laid out as ../shared/schemas ` +
+        `(${name}: download ${row.url})`;
+      const release = { version, sha256: row.sha256, help };
       return (await obtainRelease(release, locations.filter(isSet), from)).text;
     });
   }

@@ -113,8 +113,10 @@ describe("obtaining the tests' inputs", () => {
       path.join(fresh, "schema", "published.yaml"),
     );
     const message = await obtainTestInputs(fresh, {}).catch((err: Error) => err.message);
-    expect(message).toMatch(/^could not obtain schema release 1\.85\.0 .*SEQERA_SCHEMA_SOURCE/);
-    expect(message).toContain(`${NOWHERE}/seqera-api-1.85.0.yml`);
+    expect(message).toMatch(/^could not obtain schema release 1\.85\.0 \(sha256 305f8616407b…\): /);
+    expect(message).toMatch(
+      /Set SEQERA_SCHEMA_SOURCE to a directory laid out as \.\.\/shared\/schemas \(seqera-api-1\.85\.0\.yml: download http:\/\/127\.0\.0\.1:\d+\/seqera-api-1\.85\.0\.yml\)$/,
+    );
     expect(message).not.toContain("\n");
   });
 });
