@@ -208,11 +208,14 @@ async function assertGeneratedFromPin(root: string, sha256: string): Promise<voi
 }
 
 /**
- * `npm pack` in `dir`, with its lifecycle scripts (prepack builds dist/ and strips the prepare
- * script), then a look inside the tarball: the version and SCHEMA_VERSION must name the line.
+ * `npm pack` in `dir`, with its lifecycle scripts (prepack builds dist/ and makes the packed
+ * files the line's: scripts/pack-manifest.mjs, told the line's dist-tag), then a look inside the
+ * tarball: the version and SCHEMA_VERSION must name the line.
  */
 async function npmPack(dir: string, out: string, line: Line): Promise<Tarball> {
-  const packed = await run("npm", ["pack", "--json", "--pack-destination", out], dir);
+  const packed = await run("npm", ["pack", "--json", "--pack-destination", out], dir, {
+    SEQERA_DIST_TAG: line.distTag,
+  });
   if (packed.code !== 0) throw new Error(`npm pack failed:\n${packed.stdout}${packed.stderr}`);
   const [{ filename, size }] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf("["))) as [
     { filename: string; size: number },

@@ -88,29 +88,61 @@ test("package.json: Apache-2.0 with its text and copyright line in LICENSE", asy
   expect(pkg.files).toEqual(expect.arrayContaining(["LICENSE", "CHANGELOG.md"]));
 });
 
-test("the packed package.json names the repository once set: repository, homepage, bugs", async () => {
+test("packed, a line's files are its own: dist-tag, repository from one setting, README install line, CHANGELOG", async () => {
   const dir = await tempDir("pack-manifest-");
-  await writeFile(path.join(dir, "package.json"), JSON.stringify({ scripts: { prepare: "x" } }));
-  const strip = (env: Record<string, string>) =>
-    run(process.execPath, [path.join(ROOT, "scripts", "pack-manifest.mjs"), "strip"], dir, env);
+  const readme = "npm install ../seqera-api-client-1.187.0.tgz\nnpm i seqera-api-client@1.187.0\n";
+  const changelog =
+    "# Changelog\n\nintro\n\n## 1.187.0\n\nNew.\n\n## 1.140.0\n\nOld.\n\n## 1.102.0\n\nOlder.\n";
+  const files = { "README.md": readme, "CHANGELOG.md": changelog };
+  await writeFile(
+    path.join(dir, "package.json"),
+    JSON.stringify({ version: "1.140.0", scripts: { prepare: "x" } }),
+  );
+  for (const [name, text] of Object.entries(files)) await writeFile(path.join(dir, name), text);
+  const script = path.join(ROOT, "scripts", "pack-manifest.mjs");
+  const strip = (env: Record<string, string>) => run(process.execPath, [script, "strip"], dir, env);
   const packed = async () => {
-    const manifest = JSON.parse(await readFile(path.join(dir, "package.json"), "utf8"));
-    await run(process.execPath, [path.join(ROOT, "scripts", "pack-manifest.mjs"), "restore"], dir);
-    return manifest;
+    const read = (name: string) => readFile(path.join(dir, name), "utf8");
+    const seen = {
+      manifest: JSON.parse(await read("package.json")),
+      readme: await read("README.md"),
+      changelog: await read("CHANGELOG.md"),
+    };
+    await run(process.execPath, [script, "restore"], dir);
+    return seen;
   };
-  await strip({ GITHUB_REPOSITORY: "acme/seqera-api-client", SEQERA_REPOSITORY: "" });
-  expect(await packed()).toEqual({
-    scripts: {},
-    repository: { type: "git", url: "git+https://github.com/acme/seqera-api-client.git" },
-    homepage: "https://github.com/acme/seqera-api-client#readme",
-    bugs: { url: "https://github.com/acme/seqera-api-client/issues" },
+  const none = { GITHUB_REPOSITORY: "", SEQERA_REPOSITORY: "", SEQERA_DIST_TAG: "" };
+  await strip({
+    ...none,
+    GITHUB_REPOSITORY: "acme/seqera-api-client",
+    SEQERA_DIST_TAG: "api-1.140",
   });
-  await strip({ GITHUB_REPOSITORY: "acme/seqera-api-client", SEQERA_REPOSITORY: "fork/x" });
-  expect((await packed()).homepage).toBe("https://github.com/fork/x#readme");
-  await strip({ GITHUB_REPOSITORY: "", SEQERA_REPOSITORY: "" });
-  expect(await packed()).toEqual({ scripts: {} });
-  // The source package.json has none: nothing to keep in step by hand.
-  expect(Object.keys(pkg)).not.toEqual(expect.arrayContaining(["repository"]));
+  expect(await packed()).toEqual({
+    manifest: {
+      version: "1.140.0",
+      scripts: {},
+      publishConfig: { tag: "api-1.140" },
+      repository: { type: "git", url: "git+https://github.com/acme/seqera-api-client.git" },
+      homepage: "https://github.com/acme/seqera-api-client#readme",
+      bugs: { url: "https://github.com/acme/seqera-api-client/issues" },
+    },
+    readme: "npm install ../seqera-api-client-1.140.0.tgz\nnpm i seqera-api-client@1.140.0\n",
+    changelog: "# Changelog\n\nintro\n\n## 1.140.0\n\nOld.\n\n## 1.102.0\n\nOlder.\n",
+  });
+  // Restored as they were.
+  for (const [name, text] of Object.entries(files)) {
+    expect(await readFile(path.join(dir, name), "utf8")).toBe(text);
+  }
+  await strip({
+    ...none,
+    GITHUB_REPOSITORY: "acme/seqera-api-client",
+    SEQERA_REPOSITORY: "fork/x",
+  });
+  expect((await packed()).manifest.homepage).toBe("https://github.com/fork/x#readme");
+  await strip(none);
+  expect((await packed()).manifest).toEqual({ version: "1.140.0", scripts: {} });
+  // The source package.json names no repository: nothing to keep in step by hand.
+  expect(pkg).not.toHaveProperty("repository");
   expect(JSON.stringify(pkg)).not.toContain("REPLACE_WITH");
 });
 
