@@ -113,7 +113,9 @@ function lineProblems(line: CheckedLine): string[] {
 async function publishProblems(root: string, line: CheckedLine): Promise<string[]> {
   const published = await run(
     "npm",
-    ["publish", line.tarball, "--dry-run", "--tag", line.distTag],
+    // Its notice is the evidence: at notice level even under `npm run -s`, whose silence the
+    // child npm would inherit (npm_config_loglevel).
+    ["publish", line.tarball, "--dry-run", "--tag", line.distTag, "--loglevel=notice"],
     root,
   );
   const expected = `with tag ${line.distTag} and default access (dry-run)`;
