@@ -95,7 +95,7 @@ async function readTarball(packed: PackedLine): Promise<CheckedLine> {
   };
 }
 
-function lineProblems(line: CheckedLine): string[] {
+export function lineProblems(line: CheckedLine): string[] {
   const problems: string[] = [];
   if (line.publishTag !== line.distTag) {
     problems.push(`${line.version}: publishConfig.tag is ${line.publishTag}, not ${line.distTag}`);
