@@ -16,7 +16,7 @@
  *   minified and brotli-compressed (openapi/load.ts decompresses it).
  */
 import { execFileSync } from "node:child_process";
-import { copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { brotliCompressSync, constants } from "node:zlib";
@@ -157,6 +157,18 @@ for (const file of readdirSync(dist, { recursive: true, encoding: "utf8" })) {
 for (const name of bundled) {
   const license = readdirSync(join("node_modules", name)).find((f) => /^licen[cs]e/i.test(f));
   copyFileSync(join("node_modules", name, license), join(dist, "src", "chunks", `${name}.LICENSE`));
+}
+
+// The require() entries: CommonJS consumers get the same ES modules (Node loads them by
+// require() since 20.19 and 22.12; none of ours has a top-level await), through a .cjs file typed
+// by a .d.cts, so resolvers that judge the file by its extension see CommonJS.
+mkdirSync(join(dist, "cjs"));
+for (const [entry, module] of [
+  ["index", "../src/index.js"],
+  ["testing", "../src/testing/index.js"],
+]) {
+  writeFileSync(join(dist, "cjs", `${entry}.cjs`), `module.exports = require("${module}");\n`);
+  writeFileSync(join(dist, "cjs", `${entry}.d.cts`), `export * from "${module}";\n`);
 }
 
 const document = JSON.stringify(JSON.parse(readFileSync("generated/openapi.json", "utf8")));

@@ -20,7 +20,7 @@ export default defineConfig({
     root: new URL("..", import.meta.url).pathname,
     include: ["test/**/*.test.ts"],
     reporters: ["default", "./test/summary-reporter.ts"],
-    globalSetup: ["./test/setup/cli-build.ts"],
+    globalSetup: ["./test/setup/inputs.ts", "./test/setup/cli-build.ts"],
     setupFiles: ["./test/setup/no-warnings.ts"],
     benchmark: { include: ["test/**/*.bench.ts"] },
     // Two test files at once on two cores: most files spend much of their time waiting (on

@@ -3,7 +3,14 @@ import os from "node:os";
 import path from "node:path";
 import { parseCommand } from "./args.js";
 import { SchemaInputError, parseSchema } from "./parse.js";
-import { downloadHelp, explicitSource, readPin, readPublished, type Pin } from "./pin.js";
+import {
+  downloadHelp,
+  explicitSource,
+  mirrorFileName,
+  readPin,
+  readPublished,
+  type Pin,
+} from "./pin.js";
 import { copyTree, generateIn, run } from "./releases.js";
 import { obtainRelease, readLocation, timeoutFromEnv } from "./source.js";
 import { lineVersion, releaseCounter } from "./versions.js";
@@ -156,7 +163,10 @@ async function packTree({ root, pin, out, line, source, env }: PackTree): Promis
     // As generate obtains the pin's: a source given by hand, else the mirror and the release's
     // permanent URL (schema/published.yaml), each checked against its sha256.
     const from = { baseDir: root, timeoutMs: timeoutFromEnv(env) };
-    const explicit = explicitSource(source, env);
+    const explicit = explicitSource(source, env, {
+      baseDir: root,
+      file: mirrorFileName(pin, release),
+    });
     const mirror = pin.mirror.replaceAll("{version}", release);
     const row = (await readPublished(root))[release];
     const obtained = explicit
@@ -198,11 +208,14 @@ async function assertGeneratedFromPin(root: string, sha256: string): Promise<voi
 }
 
 /**
- * `npm pack` in `dir`, with its lifecycle scripts (prepack builds dist/ and strips the prepare
- * script), then a look inside the tarball: the version and SCHEMA_VERSION must name the line.
+ * `npm pack` in `dir`, with its lifecycle scripts (prepack builds dist/ and makes the packed
+ * files the line's: scripts/pack-manifest.mjs, told the line's dist-tag), then a look inside the
+ * tarball: the version and SCHEMA_VERSION must name the line.
  */
 async function npmPack(dir: string, out: string, line: Line): Promise<Tarball> {
-  const packed = await run("npm", ["pack", "--json", "--pack-destination", out], dir);
+  const packed = await run("npm", ["pack", "--json", "--pack-destination", out], dir, {
+    SEQERA_DIST_TAG: line.distTag,
+  });
   if (packed.code !== 0) throw new Error(`npm pack failed:\n${packed.stdout}${packed.stderr}`);
   const [{ filename, size }] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf("["))) as [
     { filename: string; size: number },

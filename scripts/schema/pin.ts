@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { lineVersion } from "./versions.js";
@@ -52,13 +53,26 @@ export function downloadHelp(version: string, url: string | undefined): string {
     : `Set SEQERA_SCHEMA_SOURCE to a file or URL that serves release ${version}`;
 }
 
-/** A source chosen by hand: `--source <file|url>`, else SEQERA_SCHEMA_SOURCE. */
+/** A release's file name in the offline mirror (the pin's `mirror` pattern). */
+export const mirrorFileName = (pin: Pin, version: string): string =>
+  path.basename(pin.mirror).replaceAll("{version}", version);
+
+/**
+ * A source chosen by hand: `--source <file|url|dir>`, else SEQERA_SCHEMA_SOURCE. A directory
+ * (laid out as the offline mirror, so one setting serves every release) gives `inDir.file` in it.
+ */
 export function explicitSource(
   source: string | undefined,
   env: NodeJS.ProcessEnv,
+  inDir?: { baseDir: string; file: string },
 ): string | undefined {
-  return source ?? (env.SEQERA_SCHEMA_SOURCE?.trim() || undefined);
+  const chosen = source ?? (env.SEQERA_SCHEMA_SOURCE?.trim() || undefined);
+  if (!chosen || !inDir || !isDirectory(path.resolve(inDir.baseDir, chosen))) return chosen;
+  return path.join(chosen, inDir.file);
 }
+
+const isDirectory = (file: string): boolean =>
+  statSync(file, { throwIfNoEntry: false })?.isDirectory() ?? false;
 
 /** A release's permanent place, as schema/published.yaml lists it. */
 export interface PublishedRelease {

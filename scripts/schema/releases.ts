@@ -5,6 +5,7 @@ import path from "node:path";
 import YAML from "yaml";
 import { isRecord } from "../../src/openapi/document.js";
 import { parseFlags } from "./args.js";
+import { obtainTestInputs, schemasDir } from "./inputs.js";
 import type { PackedLine } from "./line.js";
 import { parseSchema } from "./parse.js";
 import { movePackageVersion, readPin, writePin } from "./pin.js";
@@ -97,13 +98,17 @@ export async function runReleases(options: ReleasesOptions): Promise<ReleaseResu
     keep: { type: "boolean" },
     "no-tests": { type: "boolean" },
   });
-  const mirror = path.resolve(root, flags.mirror ?? "../shared/schemas");
+  // The releases as the tests obtain them (schema/published.yaml's, checked by sha256), unless
+  // a mirror is given.
+  if (!flags.mirror) await obtainTestInputs(root);
+  const mirror = flags.mirror ? path.resolve(root, flags.mirror) : schemasDir(root);
   const versions = flags.release ? flags.release.split(",") : await mirroredReleases(mirror);
   const jobs = Number(flags.jobs ?? Math.max(1, Math.floor(os.cpus().length / 2)));
   if (!Number.isInteger(jobs) || jobs < 1) throw new Error("--jobs must be a positive integer");
   const work = path.resolve(flags.work ?? path.join(os.tmpdir(), `seqera-releases-${process.pid}`));
   await mkdir(work, { recursive: true });
-  // The copies sit side by side in `work`; ../shared from each of them must be the mirror's.
+  // The copies sit side by side in `work`; ../shared from each of them is the mirror's folder,
+  // laid out as .cache/inputs (schemas/, real-responses/), so their tests obtain it from there.
   await linkShared(work, path.dirname(mirror));
   const results: ReleaseResult[] = [];
   const queue = [...versions];

@@ -3,7 +3,7 @@ import { parseFlags } from "./args.js";
 import { copiedFields } from "./copies.js";
 import { staleFiles, writeAtomically } from "./output.js";
 import { SchemaInputError } from "./parse.js";
-import { explicitSource, pinnedLocations, pinnedRelease, readPin } from "./pin.js";
+import { explicitSource, mirrorFileName, pinnedLocations, pinnedRelease, readPin } from "./pin.js";
 import { PinMismatchError, prepareSchema, type PreparedSchema } from "./pipeline.js";
 import type { Rendered } from "./render.js";
 import { obtainRelease, readLocation, timeoutFromEnv } from "./source.js";
@@ -32,7 +32,10 @@ export async function runGenerate(options: GenerateOptions): Promise<string> {
   const outDir = path.resolve(root, flags.out ?? "generated");
   const pin = await readPin(root);
   const from = { baseDir: root, timeoutMs: timeoutFromEnv(env) };
-  const explicit = explicitSource(flags.source, env);
+  const explicit = explicitSource(flags.source, env, {
+    baseDir: root,
+    file: mirrorFileName(pin, pin.version),
+  });
   const obtained = explicit
     ? await readLocation(explicit, from)
     : await obtainRelease(pinnedRelease(pin), pinnedLocations(pin), from);

@@ -72,40 +72,62 @@ export async function readLocation(
   return { text, origin: file, sha256: sha256(text) };
 }
 
-/** A release to obtain: its version, its sha256, and how to get it by hand when no place has it. */
-export interface SoughtRelease {
-  version: string;
+/** A file to obtain by its sha256: its name in errors, and what to do when no place has it. */
+export interface Sought {
+  what: string;
   sha256: string;
   /** The last sentence of the failure: what the user can do. */
   help: string;
 }
 
+/** A release to obtain: its version, its sha256, and how to get it by hand when no place has it. */
+export interface SoughtRelease extends Omit<Sought, "what"> {
+  version: string;
+}
+
 /**
- * Tries each location in order and returns the first that holds `release` (by sha256). A
- * location that answers with another release is passed over (the published "latest" URL moves
- * on); if none holds it, one error lists what each gave, then `release.help`.
+ * Tries each location in order and returns the first that holds `sought` (by sha256). A
+ * location that holds something else is passed over; if none holds it, one error lists what
+ * each gave (`other` names what a wrong file is), then `sought.help`.
  */
-export async function obtainRelease(
-  release: SoughtRelease,
+export async function obtainVerified(
+  sought: Sought,
   locations: readonly string[],
   options: ObtainOptions,
+  other: (obtained: ObtainedSchema) => string = (o) => `holds sha256 ${o.sha256.slice(0, 12)}…`,
 ): Promise<ObtainedSchema> {
   const failures: string[] = [];
   for (const location of locations) {
     try {
       const obtained = await readLocation(location, options);
-      if (obtained.sha256 === release.sha256) return obtained;
-      failures.push(`${obtained.origin} ${whichRelease(obtained)}`);
+      if (obtained.sha256 === sought.sha256) return obtained;
+      failures.push(`${obtained.origin} ${other(obtained)}`);
     } catch (err) {
       if (!(err instanceof SchemaInputError)) throw err;
       failures.push(err.message);
     }
   }
   throw new SchemaInputError(
-    `could not obtain schema release ${release.version} (sha256 ${release.sha256.slice(0, 12)}…): ` +
-      `${failures.join("; ")}. ${release.help}`,
+    `could not obtain ${sought.what} (sha256 ${sought.sha256.slice(0, 12)}…): ` +
+      `${failures.join("; ")}. ${sought.help}`,
   );
 }
+
+/**
+ * obtainVerified for a schema release: the published "latest" URL moves on, so a location
+ * serving another release is passed over, named by its version.
+ */
+export const obtainRelease = (
+  release: SoughtRelease,
+  locations: readonly string[],
+  options: ObtainOptions,
+): Promise<ObtainedSchema> =>
+  obtainVerified(
+    { ...release, what: `schema release ${release.version}` },
+    locations,
+    options,
+    whichRelease,
+  );
 
 function whichRelease(obtained: ObtainedSchema): string {
   const sha = `sha256 ${obtained.sha256.slice(0, 12)}…`;

@@ -47,7 +47,7 @@ export function loadResponseValidator(): Promise<ResponseValidator> {
 
 /** The same, for another document (a release as published, say). */
 export async function responseValidatorFor(doc: OpenApiDocument): Promise<ResponseValidator> {
-  const newAjv = await loadAjv("validateResponses");
+  const newAjv = loadAjv("validateResponses");
   const ajv = newAjv({ allErrors: true });
   addComponentSchemas(ajv, doc, "response", BASE);
   const compiled = new Map<string, ValidateFunction | undefined>();

@@ -1,5 +1,5 @@
 import type { Ajv, Options } from "ajv";
-import { importOptional } from "../core/optional-dependency.js";
+import { requireOptional } from "../core/optional-dependency.js";
 import type { OpenApiDocument } from "./document.js";
 import { toJsonSchemaDefs, type Direction } from "./json-schema.js";
 import { linearRegExp } from "./patterns.js";
@@ -38,13 +38,17 @@ type FormatsPlugin = (typeof import("ajv-formats"))["default"]["default"];
  * in the error when one is missing), and returns a factory of Ajv instances with our options,
  * the schema's formats, and patterns checked in linear time (see patterns.ts).
  */
-export async function loadAjv(feature: string): Promise<(options?: Options) => Ajv> {
-  const [ajvModule, formatsModule, re2Module] = await Promise.all([
-    importOptional<typeof import("ajv")>("ajv", feature, INSTALL_AJV),
-    // ajv-formats is CommonJS: the plugin is its module object's default export.
-    importOptional<{ default: FormatsPlugin }>("ajv-formats", feature, INSTALL_AJV),
-    importOptional<typeof import("re2js")>("re2js", feature, INSTALL_AJV),
-  ]);
+export function loadAjv(feature: string): (options?: Options) => Ajv {
+  // Required, not imported: all three ship CommonJS, and the emulator loads them as its entry is
+  // evaluated, which must stay synchronous for `require("seqera-api-client/testing")`.
+  const ajvModule = requireOptional<typeof import("ajv")>("ajv", feature, INSTALL_AJV);
+  // ajv-formats's plugin is its module object's default export.
+  const formatsModule = requireOptional<{ default: FormatsPlugin }>(
+    "ajv-formats",
+    feature,
+    INSTALL_AJV,
+  );
+  const re2Module = requireOptional<typeof import("re2js")>("re2js", feature, INSTALL_AJV);
   const regExp = linearRegExp(re2Module.RE2JS);
   return (options) => {
     const ajv = new ajvModule.Ajv({ ...AJV_OPTIONS, code: { regExp }, ...options });

@@ -5,4 +5,4 @@ import { loadAjv } from "../openapi/ajv.js";
  * never import `seqera-api-client/testing` do not carry them. Loading them here, when the
  * testing entry is imported, turns a missing one into an error that says what to install.
  */
-export const newAjv = await loadAjv("seqera-api-client/testing (the emulator)");
+export const newAjv = loadAjv("seqera-api-client/testing (the emulator)");

@@ -4,11 +4,10 @@ import { describe, expect, test } from "vitest";
 import { toLaunchRequest } from "../../src/index.js";
 import { type PipelineLaunch, type RunLaunch } from "../../src/schema/types.js";
 import { KNOWN_FIELDS } from "../../generated/copies.js";
-import { ROOT } from "../helpers/schema.js";
+import { RECORDED as recorded, ROOT } from "../helpers/schema.js";
 
 // Launch configurations as the service answered them (recorded by the tw CLI), read from the
 // shared evidence at test time.
-const recorded = path.resolve(ROOT, "../shared/real-responses");
 const manifest = JSON.parse(await readFile(path.join(recorded, "manifest.json"), "utf8")) as {
   fixtures: { file: string; path: string; status: number }[];
 };

@@ -2,7 +2,7 @@
  * The CLI against tw's own test suite (seqeralabs/tower-cli, LaunchCmdTest and RunsCmdTest):
  * given the answers tw's MockServer expectations serve, `seqera-api` sends the requests tw
  * sends — method, path, query, body as a JSON subset, each exactly as many times — and nothing
- * else. The answers are the recorded ones of ../shared/real-responses (read at test time; the
+ * else. The answers are the recorded ones of test/fixtures/real-responses.lock.json (read at test time; the
  * manifest names tw's resource file), and our own minimal ones where tw's test writes its own.
  */
 import { writeFile } from "node:fs/promises";

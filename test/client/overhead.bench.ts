@@ -6,7 +6,7 @@ import type { paths } from "../../generated/schema.js";
 import { createSeqeraClient } from "../../src/index.js";
 import { startServer } from "../helpers/server.js";
 import { TOKEN } from "../helpers/client.js";
-import { ROOT } from "../helpers/schema.js";
+import { RECORDED as RECORDED_DIR } from "../helpers/schema.js";
 
 /**
  * The client's own cost over bare openapi-fetch (target: at most 1.10x). "in memory" answers
@@ -58,10 +58,7 @@ describe("in memory: GET /workflow/{workflowId}", () => {
  * "off" (the default, loading nothing) beside "warn" (Ajv checks every answer).
  */
 const RECORDED = await readFile(
-  path.resolve(
-    ROOT,
-    "../shared/real-responses/tower-cli/get_workflow_workflowId_200_4ace08d8f1db.json",
-  ),
+  path.join(RECORDED_DIR, "tower-cli/get_workflow_workflowId_200_4ace08d8f1db.json"),
   "utf8",
 );
 const recordedFetch = async () =>

@@ -5,8 +5,10 @@
  * default, and `versionId` picks a version's saved launch.
  */
 import { readFileSync } from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startEmulator, type Emulator } from "../../src/testing/index.js";
+import { RECORDED } from "../helpers/schema.js";
 import { expectAnswer } from "./http.js";
 
 let emulator: Emulator;
@@ -62,10 +64,7 @@ describe("seeded versions", () => {
     expect(all.totalSize).toBe(3);
     const recorded = JSON.parse(
       readFileSync(
-        new URL(
-          "../../../shared/real-responses/tower-cli/get_pipelines_pipelineId_versions_200_5934b99dd4ce.json",
-          import.meta.url,
-        ),
+        path.join(RECORDED, "tower-cli/get_pipelines_pipelineId_versions_200_5934b99dd4ce.json"),
         "utf8",
       ),
     );

@@ -5,15 +5,16 @@ import { operations } from "../../generated/operations.js";
 import { startEmulator, type Emulator } from "../../src/testing/index.js";
 import { stateRoutes } from "../../src/testing/routes/index.js";
 import { root } from "../cli/cli.js";
+import { RECORDED } from "../helpers/schema.js";
 import { worldFor } from "./world.js";
 
 /**
- * The emulator's answers against the service's recorded ones (../shared/real-responses, read
+ * The emulator's answers against the service's recorded ones (test/fixtures/real-responses.lock.json, read
  * at test time): per operation answered from state, the property paths present in the
  * recorded answer and in the emulator's must be the same, nulls included (the service writes
  * absent values as null), but for the exceptions below, each with its reason.
  */
-const shared = path.join(root, "../shared/real-responses");
+const shared = RECORDED;
 const manifest = JSON.parse(readFileSync(path.join(shared, "manifest.json"), "utf8")) as {
   fixtures: { file: string; method: string; path: string; status: number }[];
 };

@@ -6,12 +6,16 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Pin } from "../../scripts/schema/pin.js";
+import { recordedDir, schemasDir } from "../../scripts/schema/inputs.js";
 import { run, type Ran } from "../../scripts/schema/releases.js";
 
 /** Test helpers for the schema pipeline: temp projects, a loopback file server, the CLIs. */
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-export const MIRROR = path.resolve(ROOT, "../shared/schemas");
+/** The schema releases, obtained before the tests run (scripts/schema/inputs.ts). */
+export const MIRROR = schemasDir(ROOT);
+/** The recorded service answers, laid out as ../shared/real-responses (scripts/schema/inputs.ts). */
+export const RECORDED = recordedDir(ROOT);
 export const RELEASES = ["1.85.0", "1.102.0", "1.140.0", "1.181.0"] as const;
 
 export const mirrorFile = (version: string): string =>

@@ -2,14 +2,14 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { bench, describe } from "vitest";
 import { loadResponseValidator } from "../../src/http/validate-response.js";
-import { ROOT } from "../helpers/schema.js";
+import { RECORDED as RECORDED_DIR } from "../helpers/schema.js";
 
 /**
  * What response validation costs per call, on describe-run answers recorded from the service
  * (a typical one, and one carrying 150 kB of pipeline parameters), each validated warm next to
  * the JSON.parse every call pays anyway. Off, nothing is loaded and nothing runs.
  */
-const RECORDED = path.resolve(ROOT, "../shared/real-responses/tower-cli");
+const RECORDED = path.join(RECORDED_DIR, "tower-cli");
 const validate = await loadResponseValidator();
 
 for (const file of [

@@ -8,9 +8,9 @@ import {
   MAX_ISSUES,
   type ResponseValidator,
 } from "../../src/http/validate-response.js";
-import { ROOT } from "../helpers/schema.js";
+import { RECORDED as RECORDED_DIR, ROOT } from "../helpers/schema.js";
 
-const RECORDED = path.resolve(ROOT, "../shared/real-responses/tower-cli");
+const RECORDED = path.join(RECORDED_DIR, "tower-cli");
 /** A describe-run answer recorded from the service (manifest: GET /workflow/{workflowId}). */
 const recorded = async (file: string): Promise<any> =>
   JSON.parse(await readFile(path.join(RECORDED, file), "utf8"));

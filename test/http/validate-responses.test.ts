@@ -9,7 +9,7 @@ import {
 } from "../../src/index.js";
 import { type LogEntry } from "../../src/http/log.js";
 import { startServer, type TestServer } from "../helpers/server.js";
-import { ROOT } from "../helpers/schema.js";
+import { RECORDED } from "../helpers/schema.js";
 
 const TOKEN = "validate-responses-token-0123456789";
 let server: TestServer;
@@ -19,10 +19,7 @@ beforeAll(async () => {
   // A describe-run answer recorded from the service (manifest: GET /workflow/{workflowId}).
   recorded = JSON.parse(
     await readFile(
-      path.resolve(
-        ROOT,
-        "../shared/real-responses/tower-cli/get_workflow_workflowId_200_4ace08d8f1db.json",
-      ),
+      path.join(RECORDED, "tower-cli/get_workflow_workflowId_200_4ace08d8f1db.json"),
       "utf8",
     ),
   );

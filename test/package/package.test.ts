@@ -8,6 +8,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import type { PackedLine } from "../../scripts/schema/line.js";
 import { SCHEMA_VERSION } from "../../generated/version.js";
 import type { Ran } from "../../scripts/schema/releases.js";
+import { MIRROR } from "../helpers/schema.js";
 import { lineOperations } from "./line-operations.js";
 import { parseOutputs, readWorkflow, runStep, stepNamed } from "./workflow.js";
 
@@ -123,9 +124,12 @@ test("the main entry is one file; the CLI and the emulator share its classes", a
 test("publint and arethetypeswrong find no problem", async () => {
   const publint = await run(bin("publint"), ["run", tarball, "--strict"]);
   expect(publint.stdout).toContain("All good!");
-  // ESM only, by design: node10 and require() resolution are not judged. attw exits non-zero
-  // on any problem of the profile; each entry point must resolve for node16 ESM and bundlers.
-  const attw = await run(bin("attw"), [tarball, "--profile", "esm-only"]);
+  // Its default profile (strict): every entry resolves for node10, require() (a .cjs over the
+  // same ES modules), node16 ESM and bundlers; attw exits non-zero on any problem.
+  const attw = await run(bin("attw"), [tarball]);
+  expect(attw.stdout).toContain("No problems found");
+  expect(attw.stdout.match(/^node10: 🟢 $/gm)).toHaveLength(2);
+  expect(attw.stdout.match(/^node16 \(from CJS\): 🟢 \(CJS\)$/gm)).toHaveLength(2);
   expect(attw.stdout.match(/^node16 \(from ESM\): 🟢 \(ESM\)$/gm)).toHaveLength(2);
   expect(attw.stdout.match(/^bundler: 🟢 $/gm)).toHaveLength(2);
 });
@@ -186,10 +190,7 @@ test("a strict consumer project installs it, type-checks and runs against the em
   );
   // What this line has and a neighbouring release lacks, and the reverse: its types and its
   // operation table are this release's, not another's.
-  const { own, lacking } = await lineOperations(
-    path.join(root, "..", "shared", "schemas"),
-    SCHEMA_VERSION,
-  );
+  const { own, lacking } = await lineOperations(MIRROR, SCHEMA_VERSION);
   await writeFile(path.join(consumer, "has.ts"), HAS_OPERATION);
   await writeFile(path.join(consumer, "line.ts"), lineConsumer(own, lacking));
   await writeFile(path.join(consumer, "lacking.ts"), hasOperationLine("lacking", lacking));
@@ -229,6 +230,17 @@ test("a strict consumer project installs it, type-checks and runs against the em
     `ajv-formats@${pkg.peerDependencies["ajv-formats"]}`,
     `re2js@${pkg.peerDependencies.re2js}`,
   );
+  // CommonJS consumers require() both entries: the same classes as import gives.
+  const required = await run(
+    "node",
+    [
+      "-e",
+      `const client = require("seqera-api-client"), testing = require("seqera-api-client/testing");
+       console.log(typeof client.createSeqeraClient, typeof testing.startEmulator)`,
+    ],
+    { cwd: consumer },
+  );
+  expect(required.stdout).toBe("function function\n");
   // tsc emits despite errors: the one expected error is the operation the line lacks.
   const typed = await run(bin("tsc"), ["-p", "tsconfig.json"], { cwd: consumer }).then(
     () => "",

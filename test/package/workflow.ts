@@ -3,18 +3,20 @@ import path from "node:path";
 import YAML from "yaml";
 import { run, type Ran } from "../../scripts/schema/releases.js";
 
-/** The release workflow (.github/workflows/release.yml), as GitHub Actions reads it. */
+/** A workflow of .github/workflows/, as GitHub Actions reads it. */
 export interface Workflow {
-  on: { push: { tags: string[] } };
+  on: Record<string, unknown>;
   permissions: Record<string, string>;
   jobs: Record<string, Job>;
 }
 
 export interface Job {
+  /** A reusable workflow the job calls, instead of steps. */
+  uses?: string;
   needs?: string | string[];
   permissions?: Record<string, string>;
   "timeout-minutes"?: number;
-  steps: Step[];
+  steps?: Step[];
 }
 
 export interface Step {
@@ -27,14 +29,14 @@ export interface Step {
   env?: Record<string, string>;
 }
 
-export async function readWorkflow(root: string): Promise<Workflow> {
-  const file = path.join(root, ".github", "workflows", "release.yml");
+export async function readWorkflow(root: string, name = "release.yml"): Promise<Workflow> {
+  const file = path.join(root, ".github", "workflows", name);
   return YAML.parse(await readFile(file, "utf8")) as Workflow;
 }
 
 /** The job's step of that name; throws if there is none. */
 export function stepNamed(workflow: Workflow, job: string, name: string): Step {
-  const step = workflow.jobs[job]?.steps.find((s) => s.name === name);
+  const step = workflow.jobs[job]?.steps?.find((s) => s.name === name);
   if (!step?.run)
     throw new Error(`release.yml: job ${job} has no step '${name}' that runs a script`);
   return step;

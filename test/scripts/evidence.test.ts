@@ -10,15 +10,15 @@ import {
   type ResponseIssue,
   type ResponseValidator,
 } from "../../src/http/validate-response.js";
-import { readRelease, ROOT } from "../helpers/schema.js";
+import { readRelease, RECORDED } from "../helpers/schema.js";
 
 /**
  * The types against what the service really sends: every response body recorded from it
- * (../shared/real-responses/, listed with its operation in manifest.json) is validated against
+ * (test/fixtures/real-responses.lock.json, listed with its operation in manifest.json) is validated against
  * generated/openapi.json, with the OpenAPI → JSON Schema translation the emulator uses
  * (src/openapi/json-schema.ts, through the response validator users can turn on).
  */
-const EVIDENCE = path.resolve(ROOT, "../shared/real-responses");
+const EVIDENCE = RECORDED;
 
 interface Fixture {
   file: string;

@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, afterEach, expect, test } from "vitest";
 import { lineOf, packLine, releaseNotes, releaseOfTag } from "../../scripts/schema/line.js";
 import { readPin } from "../../scripts/schema/pin.js";
-import { mirroredReleases } from "../../scripts/schema/releases.js";
+import { mirroredReleases, run } from "../../scripts/schema/releases.js";
 import { compareVersions, lineVersion } from "../../scripts/schema/versions.js";
 import {
   MIRROR,
@@ -16,7 +16,7 @@ import {
   tempProject,
   type Served,
 } from "../helpers/schema.js";
-import { readWorkflow, runStep, stepNamed } from "../package/workflow.js";
+import { readWorkflow, stepNamed } from "../package/workflow.js";
 
 const pkg = JSON.parse(await readFile(path.join(ROOT, "package.json"), "utf8"));
 const changelog = await readFile(path.join(ROOT, "CHANGELOG.md"), "utf8");
@@ -78,43 +78,100 @@ test("CHANGELOG.md: one ## <version> section per version, newest first, one for 
   expect(lines.filter((version) => releaseNotes(changelog, version) === undefined)).toEqual([]);
 });
 
-test("package.json: Apache-2.0 with its text in LICENSE, and links to the repository", async () => {
+test("package.json: Apache-2.0 with its text and copyright line in LICENSE", async () => {
   expect(pkg.license).toBe("Apache-2.0");
   const license = await readFile(path.join(ROOT, "LICENSE"), "utf8");
   expect(license).toMatch(/^\s+Apache License\n\s+Version 2\.0, January 2004\n/);
   expect(license).toContain("END OF TERMS AND CONDITIONS");
-  // The repository's public URL, defined once: homepage and bugs are under it.
-  const repository = /^git\+(https:\/\/github\.com\/[^/]+\/[^/]+)\.git$/.exec(
-    pkg.repository.url,
-  )?.[1];
-  expect(pkg.repository.type).toBe("git");
-  expect(pkg.homepage).toBe(`${repository}#readme`);
-  expect(pkg.bugs).toEqual({ url: `${repository}/issues` });
+  expect(license).toMatch(/^ {3}Copyright \d{4} \S.*$/m);
+  expect(license).not.toContain("[yyyy]");
   expect(pkg.files).toEqual(expect.arrayContaining(["LICENSE", "CHANGELOG.md"]));
 });
 
-test("the release workflow: on a v tag, CI first, then the line packed and published with provenance", async () => {
+test("packed, a line's files are its own: dist-tag, repository from one setting, README install line, CHANGELOG", async () => {
+  const dir = await tempDir("pack-manifest-");
+  const readme = "npm install ../seqera-api-client-1.187.0.tgz\nnpm i seqera-api-client@1.187.0\n";
+  const changelog =
+    "# Changelog\n\nintro\n\n## 1.187.0\n\nNew.\n\n## 1.140.0\n\nOld.\n\n## 1.102.0\n\nOlder.\n";
+  const files = { "README.md": readme, "CHANGELOG.md": changelog };
+  await writeFile(
+    path.join(dir, "package.json"),
+    JSON.stringify({ version: "1.140.0", scripts: { prepare: "x" } }),
+  );
+  for (const [name, text] of Object.entries(files)) await writeFile(path.join(dir, name), text);
+  const script = path.join(ROOT, "scripts", "pack-manifest.mjs");
+  const strip = (env: Record<string, string>) => run(process.execPath, [script, "strip"], dir, env);
+  const packed = async () => {
+    const read = (name: string) => readFile(path.join(dir, name), "utf8");
+    const seen = {
+      manifest: JSON.parse(await read("package.json")),
+      readme: await read("README.md"),
+      changelog: await read("CHANGELOG.md"),
+    };
+    await run(process.execPath, [script, "restore"], dir);
+    return seen;
+  };
+  const none = { GITHUB_REPOSITORY: "", SEQERA_REPOSITORY: "", SEQERA_DIST_TAG: "" };
+  await strip({
+    ...none,
+    GITHUB_REPOSITORY: "acme/seqera-api-client",
+    SEQERA_DIST_TAG: "api-1.140",
+  });
+  expect(await packed()).toEqual({
+    manifest: {
+      version: "1.140.0",
+      scripts: {},
+      publishConfig: { tag: "api-1.140" },
+      repository: { type: "git", url: "git+https://github.com/acme/seqera-api-client.git" },
+      homepage: "https://github.com/acme/seqera-api-client#readme",
+      bugs: { url: "https://github.com/acme/seqera-api-client/issues" },
+    },
+    readme: "npm install ../seqera-api-client-1.140.0.tgz\nnpm i seqera-api-client@1.140.0\n",
+    changelog: "# Changelog\n\nintro\n\n## 1.140.0\n\nOld.\n\n## 1.102.0\n\nOlder.\n",
+  });
+  // Restored as they were.
+  for (const [name, text] of Object.entries(files)) {
+    expect(await readFile(path.join(dir, name), "utf8")).toBe(text);
+  }
+  await strip({
+    ...none,
+    GITHUB_REPOSITORY: "acme/seqera-api-client",
+    SEQERA_REPOSITORY: "fork/x",
+  });
+  expect((await packed()).manifest.homepage).toBe("https://github.com/fork/x#readme");
+  await strip(none);
+  expect((await packed()).manifest).toEqual({ version: "1.140.0", scripts: {} });
+  // The source package.json names no repository: nothing to keep in step by hand.
+  expect(pkg).not.toHaveProperty("repository");
+  expect(JSON.stringify(pkg)).not.toContain("REPLACE_WITH");
+});
+
+test("the workflows: CI on pushes and pull requests; a release runs it, then packs and publishes with provenance", async () => {
+  const ci = await readWorkflow(ROOT, "ci.yml");
+  expect(ci.on).toEqual({ push: { branches: ["main"] }, pull_request: null, workflow_call: null });
+  expect(ci.jobs.ci!.steps!.map((s) => s.run).at(-1)).toBe(".ci/run");
+  expect(ci.jobs.ci!["timeout-minutes"]).toBe(90);
   const workflow = await readWorkflow(ROOT);
   expect(workflow.on).toEqual({ push: { tags: ["v*.*.*"] } });
   expect(workflow.permissions).toEqual({ contents: "read" });
-  const { ci, publish } = workflow.jobs;
-  expect(ci!.steps.map((s) => s.run)).toEqual(
-    expect.arrayContaining(["seqera-api-client/.ci/mirror", "seqera-api-client/.ci/run"]),
-  );
-  expect(ci!["timeout-minutes"]).toBe(90);
+  const { ci: first, publish } = workflow.jobs;
+  expect(first).toEqual({ uses: "./.github/workflows/ci.yml" });
   expect(publish!.needs).toBe("ci");
   expect(publish!.permissions).toEqual({ contents: "read", "id-token": "write" });
-  expect(publish!.steps.map((s) => s.name ?? s.uses)).toEqual([
-    "actions/checkout@v4",
-    "actions/setup-node@v4",
-    "The schema releases beside the checkout (../shared/schemas)",
-    undefined,
-    "package.json names this repository (npm provenance requires it)",
+  expect(publish!.steps!.map((s) => s.name ?? s.uses ?? s.run)).toEqual([
+    expect.stringMatching(/^actions\/checkout@[0-9a-f]{40}$/),
+    expect.stringMatching(/^actions\/setup-node@[0-9a-f]{40}$/),
+    "npm ci",
     "Pack the line",
     "Publish",
     "The line's own dist-tag",
   ]);
-  expect(publish!.steps[3]!.run).toBe("npm ci");
+  // Every action pinned by full commit (a tag can be moved), in both workflows.
+  for (const job of [...Object.values(ci.jobs), publish!]) {
+    for (const { uses } of job.steps ?? []) {
+      if (uses) expect(uses).toMatch(/^[\w-]+\/[\w-]+@[0-9a-f]{40}$/);
+    }
+  }
   expect(stepNamed(workflow, "publish", "Pack the line").run).toContain(
     'npm run --silent pack:line -- --git-tag "$GITHUB_REF_NAME"',
   );
@@ -124,21 +181,6 @@ test("the release workflow: on a v tag, CI first, then the line packed and publi
   const lineTag = stepNamed(workflow, "publish", "The line's own dist-tag");
   expect(lineTag.if).toBe("steps.pack.outputs.distTag != steps.pack.outputs.lineTag");
   expect(lineTag.run).toBe('npm dist-tag add "seqera-api-client@$VERSION" "$LINE_TAG"');
-});
-
-test("the workflow refuses to publish until package.json names the repository it runs in", async () => {
-  const step = stepNamed(
-    await readWorkflow(ROOT),
-    "publish",
-    "package.json names this repository (npm provenance requires it)",
-  );
-  const named = new URL(pkg.homepage).pathname.slice(1).replace(/#.*$/, "");
-  expect((await runStep(step, ROOT, { GITHUB_REPOSITORY: named })).code).toBe(0);
-  const other = await runStep(step, ROOT, { GITHUB_REPOSITORY: "acme/seqera-api-client" });
-  expect(other.code).toBe(1);
-  expect(other.stdout).toBe(
-    `::error::package.json repository.url is ${pkg.repository.url}: set it (and homepage, bugs) to https://github.com/acme/seqera-api-client\n`,
-  );
 });
 
 /** A project pinned to 1.181.0 at release counter 3, with one CHANGELOG section. */

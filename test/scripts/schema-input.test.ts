@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { runGenerate } from "../../scripts/schema/run-generate.js";
 import {
+  mirrorFile,
   readRelease,
   removeTempDirs,
   runScript,
@@ -90,9 +91,7 @@ describe("bad input leaves generated/ as it was and says what is wrong in one li
   });
 
   test("another release than the pinned one (sha256 mismatch names both)", async () => {
-    expect(
-      await failsWith([], { SEQERA_SCHEMA_SOURCE: "../shared/schemas/seqera-api-1.140.0.yml" }),
-    ).toMatch(
+    expect(await failsWith([], { SEQERA_SCHEMA_SOURCE: mirrorFile("1.140.0") })).toMatch(
       /sha256 mismatch for .*seqera-api-1\.140\.0\.yml: pinned release 1\.187\.0 \(13316c9fe5ff…\), found release 1\.140\.0 \(483bf2d6aeb7…\); run 'npm run schema:update' to move the pin$/,
     );
   });

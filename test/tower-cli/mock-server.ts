@@ -6,7 +6,7 @@
  * matches and is not used up answers; a request none matches gets MockServer's 404. `verify()`
  * then checks that every expectation was met as often as it says and nothing else was asked.
  *
- * Answers are the bodies tw's tests serve, read at test time from ../shared/real-responses
+ * Answers are the bodies tw's tests serve, read at test time from the recorded answers (test/fixtures/real-responses.lock.json)
  * (its manifest names tw's resource file for each), or our own minimal ones.
  */
 import { readFileSync } from "node:fs";
@@ -14,8 +14,9 @@ import path from "node:path";
 import { afterEach, beforeEach, expect } from "vitest";
 import { startServer, type RecordedRequest, type TestServer } from "../helpers/server.js";
 import { clientFor } from "../helpers/client.js";
+import { RECORDED } from "../helpers/schema.js";
 
-const REAL_RESPONSES = path.resolve(import.meta.dirname, "../../../shared/real-responses");
+const REAL_RESPONSES = RECORDED;
 
 interface Fixture {
   file: string;
