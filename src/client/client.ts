@@ -27,7 +27,7 @@ import { logAttempt } from "../http/log.js";
 import { createPlanLookup } from "../http/operation-plan.js";
 import { paginate, type FetchPage, type PaginateOptions } from "./paginate.js";
 import { createRateLimiter, type RateLimiter, type Slot } from "../limits/limiter.js";
-import { shareLookups } from "./lookup.js";
+import { forgetChanged, shareLookups } from "./lookup.js";
 import { workspaceIdOf } from "./workspaces.js";
 import { createRedactor } from "../core/redact.js";
 import { followRedirects, sendRequest, type Sender } from "../http/redirects.js";
@@ -85,7 +85,10 @@ function clientFor(config: SeqeraConfig, connection: Connection): SeqeraClient {
       const decision =
         "error" in outcome ? retryAfter(outcome.error, step, init, attempt, started) : undefined;
       report(outcome, step, attempt, decision);
-      if ("data" in outcome) return { data: outcome.data, response: outcome.response };
+      if ("data" in outcome) {
+        if (method !== "GET") forgetChanged(client, `${method} ${path}`, step.workspaceId);
+        return { data: outcome.data, response: outcome.response };
+      }
       if (decision === undefined) throw explained(outcome.error, step, init, attempt, started);
       await sleep(decision.delayMs, init.signal);
     }

@@ -70,5 +70,10 @@ export function familyLookup<T extends object>(
     }),
     names: options.names ?? ((item) => [nameOf(family, item)]),
     id: (item) => idOf(family, item),
+    changedBy: [
+      family.operations.create,
+      family.operations.update,
+      family.operations.delete,
+    ].filter((key) => key !== undefined),
   };
 }

@@ -34,6 +34,11 @@ export interface Lookup<T> {
   /** The names a lookup matches: a label "env" with value "prod" answers "env" and "env=prod". */
   names(item: T): string[];
   id(item: T): string;
+  /**
+   * The operations ("POST /compute-envs") after whose success the kept lists are stale: a
+   * resource created, renamed or deleted by this client family is found (or not) at once.
+   */
+  changedBy?: readonly string[];
 }
 
 /**
@@ -266,4 +271,23 @@ export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   const all: T[] = [];
   for await (const item of items) all.push(item);
   return all;
+}
+
+/**
+ * After a call that succeeded: the kept lists in its workspace of every lookup that call makes
+ * stale (`changedBy`) are dropped, so that a name deleted and created again by this client
+ * family answers its new id.
+ */
+export function forgetChanged(
+  client: SeqeraClient,
+  operation: string,
+  workspaceId: string | undefined,
+): void {
+  const kinds = caches.get(families.get(client) ?? client);
+  for (const [kind, lists] of kinds ?? []) {
+    if (!kind.changedBy?.includes(operation)) continue;
+    for (const key of [...lists.keys()]) {
+      if (kind.global || key.split("\n")[0] === (workspaceId ?? "")) lists.delete(key);
+    }
+  }
 }

@@ -26,6 +26,8 @@ beforeAll(async () => {
       {
         resourceRef: "s3://acme-raw",
         workspaceId: 42,
+        // Public: a link without credentials is INVALID, and is not browsed.
+        publicAccessible: true,
         objects: {
           "runs/a.fastq.gz": 1000,
           "runs/b/b.fastq.gz": 2000,

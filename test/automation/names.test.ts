@@ -234,6 +234,24 @@ describe("shared look-ups and kept lists", () => {
     await expect(find.computeEnv(client, "aws-prod")).resolves.toMatchObject({ id: recreated.id });
   });
 
+  test("a name the same client deleted is looked up again: created anew, it answers its new id", async () => {
+    const client = clientOf(emulator);
+    const old = await find.computeEnv(client, "aws-dev");
+    await client.DELETE("/compute-envs/{computeEnvId}", {
+      params: { path: { computeEnvId: old.id } },
+    });
+    // Created again under the same name (the seed stands in for this client's POST, which
+    // makes the kept list stale the same way).
+    const { id: computeEnvId } = emulator.state.computeEnvs.add({
+      name: "aws-dev",
+      workspaceId: 42,
+    });
+    const from = emulator.requests.length;
+    await expect(find.computeEnv(client, "aws-dev")).resolves.toMatchObject({ id: computeEnvId });
+    // One list, fetched because the create made the kept one stale.
+    expect(servedSince(emulator, from)).toEqual(["ListComputeEnvs"]);
+  });
+
   test("kept lists are bounded: past 100 names, the least recently used is fetched again", async () => {
     const client = clientOf(emulator);
     await find.pipeline(client, "rnaseq");
