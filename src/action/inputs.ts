@@ -3,7 +3,7 @@
  * before any request: a bad one is an InputError naming the input, and nothing is launched.
  */
 import type { LaunchSettings } from "../automation/launch.js";
-import { UsageError } from "../errors/cli-errors.js";
+import { InputError, UsageError } from "../errors/cli-errors.js";
 import { workspace as checkWorkspace } from "../config/checks.js";
 import { resolveConfig, type SeqeraClientOptions } from "../config/config.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
@@ -89,13 +89,6 @@ export interface ActionInputs {
   /** Also seen by the runner as secrets to mask: the token, a Redis URL's password. */
   secrets: string[];
 }
-
-/**
- * An input that cannot be used as given; the message names it and says what it takes. A
- * UsageError: exit code 2, as the CLI's bad flags.
- */
-export class InputError extends UsageError {}
-InputError.prototype.name = "InputError";
 
 /** The runner's name for an input's variable: spaces become `_`, letters upper case. */
 export function inputVariable(name: string): string {

@@ -3,7 +3,7 @@
  * its log, then tell the job: outputs, a summary, annotations, and the step's exit code.
  */
 import type { LaunchResult, Run, RunFailedError, SeqeraClient, Task } from "../index.js";
-import { DeadlineError, InterruptedError } from "../errors/cli-errors.js";
+import { DeadlineError, InputError, InterruptedError } from "../errors/cli-errors.js";
 import { clientOptions } from "../cli/client-options.js";
 import { withCommandScope, type CommandScope } from "../cli/command-scope.js";
 import type { CliContext } from "../cli/context.js";
@@ -12,7 +12,7 @@ import { EXIT, type ExitCode } from "../cli/exit-codes.js";
 import { createRedactor } from "../core/redact.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import { proxyFetch } from "../http/proxy.js";
-import { InputError, readInputs, type ActionInputs } from "./inputs.js";
+import { readInputs, type ActionInputs } from "./inputs.js";
 import { gracefulSignal, LAUNCH_GRACE_MS, watchLaunch, type LaunchWatch } from "./launch-grace.js";
 import { runPlace, workspaceNotFound, type RunPlace } from "./run-place.js";
 import { notLaunchedSummary, runSummary, type RunReport, type TaskTail } from "./summary.js";

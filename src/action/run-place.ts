@@ -1,6 +1,6 @@
 /** Where a run is: its page in the web interface and its workspace, and a workspace not found. */
 import type { SeqeraClient } from "../index.js";
-import { InputError } from "./inputs.js";
+import { InputError } from "../errors/cli-errors.js";
 
 export interface RunPlace {
   url: string;

@@ -1,3 +1,5 @@
+/** The front ends' own errors: the CLI's and the GitHub Action's. */
+
 /** Bad command-line input, found before any request: reported as one line, exit code 2. */
 export class UsageError extends Error {}
 UsageError.prototype.name = "UsageError";
@@ -19,3 +21,10 @@ export class InterruptedError extends Error {
   }
 }
 InterruptedError.prototype.name = "InterruptedError";
+
+/**
+ * An Action input that cannot be used as given; the message names it and says what it takes. A
+ * UsageError: exit code 2, as the CLI's bad flags.
+ */
+export class InputError extends UsageError {}
+InputError.prototype.name = "InputError";

@@ -203,8 +203,9 @@ describe("waitForComputeEnv", () => {
       workspaceId: 42,
       status: "CREATING",
     });
+    // Long enough for a first answer on a loaded machine (at 30 ms, none came at load 20).
     await expect(
-      waitForComputeEnv(clientOf(emulator), env.id, { ...FAST, maxWaitMs: 30 }),
+      waitForComputeEnv(clientOf(emulator), env.id, { ...FAST, maxWaitMs: 1_500 }),
     ).rejects.toMatchObject({
       name: "WaitTimeoutError",
       resource: "compute environment",

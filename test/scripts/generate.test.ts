@@ -38,6 +38,7 @@ describe("npm run generate", () => {
     const names = await readdir(first);
     expect(names.sort()).toEqual([
       "copies.ts",
+      "enums.ts",
       "openapi.json",
       "operations.ts",
       "schema.ts",
