@@ -23,7 +23,7 @@ import { compareVersions, satisfies } from "./versions.js";
  * the call path, the client, the automation helpers and the CLI. The schema pipeline's and the
  * limiter's tests do not depend on the pinned release; `npm test` runs them once. */
 export const RELEASE_TESTS = [
-  "test/emulator",
+  "test/testing",
   "test/http",
   "test/client",
   "test/automation",

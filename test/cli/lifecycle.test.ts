@@ -4,7 +4,7 @@ import path from "node:path";
 import { type Emulator } from "seqera-api-client/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { EXIT } from "../../src/cli/exit-codes.js";
-import { runAnswer } from "../emulator/valid.js";
+import { runAnswer } from "../testing/valid.js";
 import { runCli, type BuiltCli, type RunOptions, cliAndEmulator } from "./cli.js";
 
 let cli: BuiltCli;
