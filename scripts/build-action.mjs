@@ -54,7 +54,8 @@ export function createRequire(from) {
     builder.onLoad({ filter: /^optional-dependency$/, namespace: "bundled-peers" }, () => ({
       contents: `import { importOptional as fromNode } from ${JSON.stringify(OPTIONAL)};
 const bundled = { ${BUNDLED_PEERS.map((name) => `${JSON.stringify(name)}: () => import(${JSON.stringify(name)})`).join(", ")} };
-export const importOptional = (name, ...rest) => (bundled[name] ?? (() => fromNode(name, ...rest)))();`,
+export const importOptional = (name, ...rest) => (bundled[name] ?? (() => fromNode(name, ...rest)))();
+export { requireOptional } from ${JSON.stringify(OPTIONAL)};`,
       resolveDir: root,
     }));
   },
