@@ -3,47 +3,42 @@ import { ENUMS } from "../../generated/enums.js";
 import type { FieldArg } from "./body-fields.js";
 import { didYouMean } from "./closest.js";
 import { UsageError } from "../errors/cli-errors.js";
-import { twCommandHint, type OWN_COMMANDS } from "./tw-commands.js";
+import { twCommandHint } from "./tw-commands.js";
 import { LAUNCH_SETTINGS, launchSettingRows } from "../automation/launch-settings.js";
 
-/** What the first positional argument selects. "call" is an API operation (by id or path). */
-export type CommandName =
-  | "call"
-  | "emulator"
-  | "operations"
-  | "launch"
-  | "relaunch"
-  | "wait"
-  | "logs"
-  | "cancel"
-  | "datasets"
-  | "pipelines"
-  | "report"
-  | "runs"
-  | "watch"
-  | "failed-tasks"
-  | "copy-pipeline"
-  | keyof typeof OWN_COMMANDS;
+/**
+ * The command words, each once, and whether it talks to the API (and so takes --url,
+ * --workspace, --verbose). A word's usage (help.ts's USAGE) and its handler (run.ts's
+ * HANDLERS) are typed by this table: one missing there fails the type-check.
+ */
+const COMMANDS = {
+  emulator: { api: false },
+  operations: { api: false },
+  launch: { api: true },
+  relaunch: { api: true },
+  wait: { api: true },
+  logs: { api: true },
+  cancel: { api: true },
+  datasets: { api: true },
+  pipelines: { api: true },
+  report: { api: true },
+  runs: { api: true },
+  watch: { api: true },
+  "failed-tasks": { api: true },
+  "copy-pipeline": { api: true },
+  teams: { api: true },
+  members: { api: true },
+  participants: { api: true },
+  "data-links": { api: true },
+} as const satisfies Record<string, { api: boolean }>;
 
-/** The commands that talk to the API (all but the emulator). */
+/** What the first positional argument selects. "call" is an API operation (by id or path). */
+export type CommandName = "call" | keyof typeof COMMANDS;
+
+/** The commands that talk to the API: an operation call, and those of COMMANDS that do. */
 const API_COMMANDS: readonly CommandName[] = [
   "call",
-  "launch",
-  "relaunch",
-  "wait",
-  "logs",
-  "cancel",
-  "datasets",
-  "pipelines",
-  "report",
-  "runs",
-  "watch",
-  "failed-tasks",
-  "copy-pipeline",
-  "teams",
-  "members",
-  "participants",
-  "data-links",
+  ...(Object.keys(COMMANDS) as (keyof typeof COMMANDS)[]).filter((word) => COMMANDS[word].api),
 ];
 const RUN_LISTS: readonly CommandName[] = ["runs", "watch"];
 const LAUNCHING: readonly CommandName[] = ["launch", "relaunch"];
@@ -387,11 +382,7 @@ export interface CommandLine {
 }
 
 /** The words that name a command; any other first word is an operation ("call"). */
-export const COMMAND_WORDS: ReadonlySet<string> = new Set<CommandName>([
-  ...API_COMMANDS.filter((command) => command !== "call"),
-  "emulator",
-  "operations",
-]);
+export const COMMAND_WORDS: ReadonlySet<string> = new Set(Object.keys(COMMANDS));
 
 /** Parses argv (without node and the script). Throws UsageError with one line on bad input. */
 export function parseCommandLine(argv: string[]): CommandLine {

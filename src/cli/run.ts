@@ -1,5 +1,6 @@
 import { oneLine } from "./client-options.js";
-import { parseCommandLine, type CommandLine } from "./command-line.js";
+import { parseCommandLine, type CommandLine, type CommandName } from "./command-line.js";
+import type { ResourceCommand } from "./resource-commands.js";
 import type { CliContext } from "./context.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { write } from "./output.js";
@@ -39,69 +40,7 @@ export async function run(argv: string[], context: CliContext): Promise<ExitCode
       }
     }
     if (line.values.help) return await help();
-    switch (line.command) {
-      case "emulator": {
-        if (line.args.length > 0) throw new UsageError(`Unexpected argument "${line.args[0]}".`);
-        const { emulatorCommand } = await import("./emulator-command.js");
-        return await emulatorCommand(line.values, context);
-      }
-      case "operations": {
-        const { operationsCommand } = await import("./operations-command.js");
-        return await operationsCommand(line.args, context);
-      }
-      case "launch": {
-        const { launchCommand } = await import("./launch-command.js");
-        return await launchCommand(line.args, line.values, context);
-      }
-      case "relaunch": {
-        const { relaunchCommand } = await import("./relaunch-command.js");
-        return await relaunchCommand(line.args, line.values, context);
-      }
-      case "cancel": {
-        const { cancelCommand } = await import("./cancel-command.js");
-        return await cancelCommand(line.args, line.values, context);
-      }
-      case "wait": {
-        const { waitCommand } = await import("./wait-command.js");
-        return await waitCommand(line.args, line.values, context);
-      }
-      case "logs": {
-        const { logsCommand } = await import("./logs-command.js");
-        return await logsCommand(line.args, line.values, context);
-      }
-      case "runs":
-      case "watch": {
-        const { runsCommand } = await import("./runs-command.js");
-        return await runsCommand(line.command, line.args, line.values, context);
-      }
-      case "failed-tasks": {
-        const { failedTasksCommand } = await import("./failed-tasks-command.js");
-        return await failedTasksCommand(line.args, line.values, context);
-      }
-      case "copy-pipeline": {
-        const { copyPipelineCommand } = await import("./copy-pipeline-command.js");
-        return await copyPipelineCommand(line.args, line.values, context);
-      }
-      case "datasets": {
-        const { datasetsCommand } = await import("./datasets-command.js");
-        return await datasetsCommand(line.args, line.values, context);
-      }
-      case "pipelines": {
-        const { pipelinesCommand } = await import("./pipelines-command.js");
-        return await pipelinesCommand(line.args, line.values, context);
-      }
-      case "report": {
-        const { reportCommand } = await import("./report-command.js");
-        return await reportCommand(line.args, line.values, context);
-      }
-      case "teams":
-      case "members":
-      case "participants":
-      case "data-links": {
-        const { resourceCommand } = await import("./resource-commands.js");
-        return await resourceCommand(line.command, line.args, line.values, context);
-      }
-    }
+    return await HANDLERS[line.command](line, context);
   } catch (error) {
     // Bad input is reported without loading the client's error classes.
     if (error instanceof UsageError) {
@@ -122,4 +61,60 @@ function report(context: CliContext, line: string): void {
   const token = context.env.TOWER_ACCESS_TOKEN?.trim();
   const redacted = token ? createRedactor(token)(line) : line;
   context.stderr.write(`${terminalSafe(redacted)}\n`);
+}
+
+type Handler = (line: CommandLine, context: CliContext) => Promise<ExitCode>;
+
+/**
+ * Each command word's handler (command-line.ts's COMMANDS names them), its module imported when
+ * it runs.
+ */
+const HANDLERS: Record<Exclude<CommandName, "call">, Handler> = {
+  emulator: async (line, context) => {
+    if (line.args.length > 0) throw new UsageError(`Unexpected argument "${line.args[0]}".`);
+    const { emulatorCommand } = await import("./emulator-command.js");
+    return emulatorCommand(line.values, context);
+  },
+  operations: async (line, context) =>
+    (await import("./operations-command.js")).operationsCommand(line.args, context),
+  launch: async (line, context) =>
+    (await import("./launch-command.js")).launchCommand(line.args, line.values, context),
+  relaunch: async (line, context) =>
+    (await import("./relaunch-command.js")).relaunchCommand(line.args, line.values, context),
+  cancel: async (line, context) =>
+    (await import("./cancel-command.js")).cancelCommand(line.args, line.values, context),
+  wait: async (line, context) =>
+    (await import("./wait-command.js")).waitCommand(line.args, line.values, context),
+  logs: async (line, context) =>
+    (await import("./logs-command.js")).logsCommand(line.args, line.values, context),
+  runs: (line, context) => runs("runs", line, context),
+  watch: (line, context) => runs("watch", line, context),
+  "failed-tasks": async (line, context) =>
+    (await import("./failed-tasks-command.js")).failedTasksCommand(line.args, line.values, context),
+  "copy-pipeline": async (line, context) =>
+    (await import("./copy-pipeline-command.js")).copyPipelineCommand(
+      line.args,
+      line.values,
+      context,
+    ),
+  datasets: async (line, context) =>
+    (await import("./datasets-command.js")).datasetsCommand(line.args, line.values, context),
+  pipelines: async (line, context) =>
+    (await import("./pipelines-command.js")).pipelinesCommand(line.args, line.values, context),
+  report: async (line, context) =>
+    (await import("./report-command.js")).reportCommand(line.args, line.values, context),
+  teams: (line, context) => resource("teams", line, context),
+  members: (line, context) => resource("members", line, context),
+  participants: (line, context) => resource("participants", line, context),
+  "data-links": (line, context) => resource("data-links", line, context),
+};
+
+async function runs(command: "runs" | "watch", line: CommandLine, context: CliContext) {
+  const { runsCommand } = await import("./runs-command.js");
+  return runsCommand(command, line.args, line.values, context);
+}
+
+async function resource(command: ResourceCommand, line: CommandLine, context: CliContext) {
+  const { resourceCommand } = await import("./resource-commands.js");
+  return resourceCommand(command, line.args, line.values, context);
 }
