@@ -51,13 +51,10 @@ export {
   type LaunchResult,
   type LaunchSettings,
 } from "./automation/launch.js";
-export {
-  failedTasks,
-  listRuns,
-  waitForComputeEnv,
-  waitForRun,
-  watchRuns,
-} from "./automation/runs.js";
+export { failedTasks, waitForRun } from "./automation/runs.js";
+export { listRuns } from "./automation/list-runs.js";
+export { watchRuns } from "./automation/watch-runs.js";
+export { waitForComputeEnv } from "./automation/compute-env-wait.js";
 export { find, listWorkspaces } from "./automation/names.js";
 export { addMembers, setWorkspaceRole } from "./automation/members.js";
 export { downloadRunLog, followRunLog, saveRunLogs, taskLog } from "./automation/logs.js";

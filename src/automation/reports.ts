@@ -1,6 +1,6 @@
 /** Report-ready summaries of the runs of a time window. */
 import type { SeqeraClient } from "../client/client.js";
-import { elapsedMs, instant, listRuns } from "./runs.js";
+import { elapsedMs, instant, listRuns } from "./list-runs.js";
 import type { RunStatus } from "../schema/types.js";
 
 /** One run as a report gives it: times as ISO 8601, cost in the service's currency (USD). */

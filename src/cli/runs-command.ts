@@ -1,4 +1,4 @@
-import type { ListRunsOptions } from "../automation/runs.js";
+import type { ListRunsOptions } from "../automation/list-runs.js";
 import type { RunStatus } from "../schema/types.js";
 import { UsageError } from "../errors/cli-errors.js";
 import type { OptionValues } from "./command-line.js";
