@@ -4,18 +4,14 @@
  * cancelling one. docs/launch.md lists where and why this differs from tw.
  */
 import type { SeqeraClient } from "../client/client.js";
+import { labelIds } from "./labels.js";
+import { versionIdOf } from "./launch-versions.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
-import { ConflictError } from "../errors/conflict-error.js";
-import { NameNotFoundError } from "../errors/name-not-found-error.js";
-import { requireOperation } from "../openapi/require-operation.js";
 import type { Identified } from "./identified.js";
 import { ResumeUnavailableError } from "../errors/resume-unavailable-error.js";
 import { UnexpectedAnswerError } from "../errors/unexpected-answer-error.js";
 import { AVAILABLE_COMPUTE_ENVS, PIPELINES, find } from "./names.js";
-import { collect, lookup, withFresh } from "../client/lookup.js";
-import { paginateUntyped } from "../client/paginate.js";
-import { MAX_PAGE_SIZE } from "../openapi/operation-info.js";
-import { nearNames } from "../core/near-names.js";
+import { lookup, withFresh } from "../client/lookup.js";
 import { applyCopiedSettings, type CopiedSettings } from "./launch-settings.js";
 import { checkNextflowVersion } from "./nextflow-versions.js";
 import { mergeParamsText, type Params } from "./params.js";
@@ -215,75 +211,6 @@ function withTextParams<T extends { paramsText?: unknown }>(
   return launch ?? {};
 }
 
-const VERSIONS = "/pipelines/{pipelineId}/versions";
-
-/** What the version helpers read of a `GET /pipelines/{pipelineId}/versions` entry, on every release. */
-export interface VersionEntry {
-  version?: {
-    id?: string | null;
-    name?: string | null;
-    isDefault?: boolean | null;
-    dateCreated?: string | null;
-  } | null;
-}
-
-/**
- * The pipeline's versions the query selects, every page (`limit` for fewer). Pipeline versions
- * appear in 1.140.0: an older release refuses here, before any request.
- */
-export function versionEntries(
-  client: SeqeraClient,
-  pipelineId: number,
-  query: { search?: string; isPublished?: boolean },
-  page: { limit?: number; signal: AbortSignal | undefined },
-): AsyncIterable<VersionEntry> {
-  requireOperation(`GET ${VERSIONS}`);
-  return paginateUntyped<VersionEntry>(client, VERSIONS, {
-    params: { path: { pipelineId }, query },
-    ...page,
-  });
-}
-
-/**
- * The id of the pipeline's published version named `name`, as tw looks it up; else a
- * NameNotFoundError naming the near published names, the pipeline by its name when known, and
- * the workspace as the client was given it.
- */
-export async function versionIdOf(
-  client: SeqeraClient,
-  { pipelineId, name: pipelineName }: { pipelineId: number; name?: string | null },
-  name: string,
-  signal: AbortSignal | undefined,
-): Promise<string> {
-  for await (const { version } of versionEntries(
-    client,
-    pipelineId,
-    { search: name, isPublished: true },
-    { signal },
-  )) {
-    if (version?.name === name && version.id != null) return version.id;
-  }
-  // The search found none of that name: a page of the published ones, for near names.
-  const published = await collect(
-    versionEntries(client, pipelineId, { isPublished: true }, { limit: MAX_PAGE_SIZE, signal }),
-  );
-  const candidates = nearNames(
-    name,
-    published.flatMap(({ version }) => version?.name ?? []),
-  );
-  const workspaceId = await client.resolveWorkspaceId({ signal });
-  const where =
-    client.config.workspaceId === undefined ? "" : ` in workspace ${client.config.workspaceId}`;
-  const near = candidates.map((c) => JSON.stringify(c)).join(", ");
-  throw new NameNotFoundError(
-    "pipeline version",
-    name,
-    workspaceId,
-    candidates,
-    `No published version named ${JSON.stringify(name)} of pipeline ${pipelineName ?? pipelineId}${where}${near ? `; did you mean ${near}?` : ""}`,
-  );
-}
-
 /** The named (or else primary) AVAILABLE compute environment, described for its config. */
 async function describeComputeEnv(
   client: SeqeraClient,
@@ -448,68 +375,4 @@ async function computeEnvType(
     signal,
   });
   return computeEnv?.platform ?? undefined;
-}
-
-/**
- * The ids of the labels "name" (a plain label) and "name=value" (a resource label), each looked
- * up and created when missing (`POST /labels`), as tw does. A 409 on creating one means another
- * launch created it meanwhile: it is looked up again and used.
- */
-export async function labelIds(
-  client: SeqeraClient,
-  texts: readonly string[],
-  signal: AbortSignal | undefined,
-): Promise<{ ids: number[]; created: string[] }> {
-  const ids: number[] = [];
-  const created: string[] = [];
-  for (const text of new Set(texts)) {
-    const label = labelOf(text);
-    let id = await labelId(client, label, signal);
-    if (id === undefined) {
-      try {
-        const { name, value } = label;
-        const answer = await client.POST("/labels", {
-          body: value === undefined ? { name } : { name, value, resource: true },
-          signal,
-        });
-        id = answer.id!;
-        created.push(text);
-      } catch (error) {
-        if (!(error instanceof ConflictError)) throw error;
-        id = await labelId(client, label, signal);
-        if (id === undefined) throw error;
-      }
-    }
-    ids.push(id);
-  }
-  return { ids, created };
-}
-
-const labelOf = (text: string) => {
-  const cut = text.indexOf("=");
-  return cut < 0
-    ? { name: text, value: undefined }
-    : { name: text.slice(0, cut), value: text.slice(cut + 1) };
-};
-
-/**
- * The id of the plain label `name`, or of the resource label `name=value`, searched as tw's
- * LabelsFinder searches (`GET /labels?search=<name>&type=simple|resource`), so that a plain
- * label is not taken for a resource label of its name or the other way round.
- */
-async function labelId(
-  client: SeqeraClient,
-  { name, value }: { name: string; value: string | undefined },
-  signal: AbortSignal | undefined,
-): Promise<number | undefined> {
-  const type = value === undefined ? "simple" : "resource";
-  for await (const label of client.paginate("/labels", {
-    params: { query: { search: name, type } },
-    signal,
-  })) {
-    if (label.name === name && (label.value ?? undefined) === value && label.id != null) {
-      return label.id;
-    }
-  }
-  return undefined;
 }

@@ -10,13 +10,9 @@ import { ConfigurationError } from "../errors/configuration-error.js";
 import { ConflictError } from "../errors/conflict-error.js";
 import { hasOperation, requireOperation } from "../openapi/require-operation.js";
 import { identified } from "./identified.js";
-import {
-  labelIds,
-  toLaunchRequest,
-  versionEntries,
-  versionIdOf,
-  type PipelineVersionSettings,
-} from "./launch.js";
+import { toLaunchRequest, type PipelineVersionSettings } from "./launch.js";
+import { labelIds } from "./labels.js";
+import { versionEntries, versionIdOf } from "./launch-versions.js";
 import { PIPELINES } from "./names.js";
 import { mergeParamsText, type Params } from "./params.js";
 import { UnexpectedAnswerError } from "../errors/unexpected-answer-error.js";
