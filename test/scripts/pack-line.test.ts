@@ -207,7 +207,10 @@ test("pack:line reads a release where the pin's sources say, and refuses a file 
     new Map([["/seqera-api-1.140.0.yml", { body: await readRelease("1.102.0") }]]),
   );
   const root = await project({ mirror: `${server.url}/seqera-api-{version}.yml` });
-  await expect(packLine({ root, argv: ["1.140.0"], log: () => undefined })).rejects.toThrow(
+  // No SEQERA_SCHEMA_SOURCE (a fresh clone's CI sets it): the pin's sources are what is tried.
+  await expect(
+    packLine({ root, argv: ["1.140.0"], env: {}, log: () => undefined }),
+  ).rejects.toThrow(
     `${server.url}/seqera-api-1.140.0.yml is release 1.102.0, not 1.140.0: give release ` +
       `1.140.0's file or URL with --source or SEQERA_SCHEMA_SOURCE`,
   );
