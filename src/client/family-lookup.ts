@@ -7,6 +7,7 @@
 import { collect, type Lookup } from "./lookup.js";
 import type { SeqeraClient } from "./types.js";
 import { MAX_PAGE_SIZE } from "../openapi/operation-info.js";
+import { paginateUntyped } from "./paginate.js";
 import { idOf, listShape, nameOf } from "../model/derive.js";
 import type { Family } from "../model/families.js";
 
@@ -48,8 +49,7 @@ export function familyLookup<T extends object>(
       return (body?.[shape.items] as T[] | null | undefined) ?? [];
     }
     // Untyped: the path is the family's, checked against the table by listShape.
-    const paginate = client.paginate as unknown as (path: string, init: object) => AsyncIterable<T>;
-    return collect(paginate(shape.path, { params, ...page, signal }));
+    return collect(paginateUntyped<T>(client, shape.path, { params, ...page, signal }));
   };
   const from = options.from;
   const listed = from
