@@ -315,7 +315,7 @@ function checkBaseUrl(value: unknown, allowInsecureHttp: boolean, source: string
     throw new ConfigurationError(`Base URL must use https (got ${url.protocol}).`, details);
   }
   // Where the URL came from, in the front end's words: a fault is fixed there.
-  const from = (front: Front) => (source === "option" ? URL_OPTION[front] : source);
+  const from = (front: Front) => (source === "option" ? SETTINGS.urlOption[front] : source);
   if (url.username || url.password) {
     throw toldAs(new ConfigurationError("", details), (front) =>
       front === "library"
@@ -336,10 +336,3 @@ function checkBaseUrl(value: unknown, allowInsecureHttp: boolean, source: string
   // The operation path ("/workflow") is appended to this.
   return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
 }
-
-/** The baseUrl option as each front end takes it. */
-const URL_OPTION: Record<Front, string> = {
-  library: "baseUrl",
-  cli: "--url",
-  action: "the api_endpoint input",
-};

@@ -18,6 +18,12 @@ export const SETTINGS = {
     cli: "--url or TOWER_API_ENDPOINT",
     action: "the api_endpoint input",
   },
+  /** The baseUrl option alone, where a URL given that way is at fault. */
+  urlOption: {
+    library: "baseUrl",
+    cli: "--url",
+    action: "the api_endpoint input",
+  },
   insecureHttp: {
     library: "allowInsecureHttp: true",
     cli: "SEQERA_ALLOW_INSECURE_HTTP=1",
