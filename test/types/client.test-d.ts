@@ -45,6 +45,57 @@ export async function typeChecks(client: SeqeraClient): Promise<void> {
   // @ts-expect-error the launch body is required
   await client.POST("/workflow/launch", {});
 
+  // A body key the operation does not take is an error naming it, at any depth (a typo, or a
+  // field of a later release): "Object literal may only specify known properties, and 'lanch'
+  // does not exist in type ...".
+  const launch = { computeEnvId: "ce", pipeline: "p" };
+  await client.POST("/workflow/launch", { body: { launch: { ...launch, workDir: "w" } } });
+  // @ts-expect-error workDir, not workdir
+  await client.POST("/workflow/launch", { body: { launch: { ...launch, workdir: "w" } } });
+  await client.POST("/workflow/launch", { body: { launch } });
+  // @ts-expect-error launch, not lanch
+  await client.POST("/workflow/launch", { body: { launch, lanch: launch } });
+  await client.POST("/workflow/launch", { body: { launch }, timeoutMs: 5 });
+  // @ts-expect-error a call option the client does not have
+  await client.POST("/workflow/launch", { body: { launch }, timeout: 5 });
+  await client.raw.PUT("/pipelines/{pipelineId}", {
+    params: { path: { pipelineId: 1 } },
+    body: { name: "rnaseq" },
+  });
+  await client.raw.PUT("/pipelines/{pipelineId}", {
+    params: { path: { pipelineId: 1 } },
+    // @ts-expect-error a field of the pipeline, not of its update request
+    body: { name: "rnaseq", pipelineId: 1 },
+  });
+
+  // A request's optional field takes what an answer gives (null: absent to the service).
+  const { computeEnv } = await client.GET("/compute-envs/{computeEnvId}", {
+    params: { path: { computeEnvId: "ce" } },
+  });
+  const workDir = computeEnv?.config?.workDir;
+  expectTypeOf(workDir).toEqualTypeOf<string | null | undefined>();
+  await client.POST("/workflow/launch", { body: { launch: { ...launch, workDir } } });
+  // A required one does not: the service would refuse the call.
+  await client.POST("/compute-envs", {
+    body: {
+      computeEnv: {
+        name: "ce",
+        platform: "local-platform",
+        config: { discriminator: "local-platform", workDir: "/w" },
+      },
+    },
+  });
+  await client.POST("/compute-envs", {
+    // @ts-expect-error name is required
+    body: {
+      computeEnv: {
+        name: workDir,
+        platform: "local-platform",
+        config: { discriminator: "local-platform", workDir: "/w" },
+      },
+    },
+  });
+
   // Call options are typed too.
   await client.GET("/service-info", {
     acceptVersion: "2",
