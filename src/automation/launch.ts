@@ -7,7 +7,7 @@ import type { SeqeraClient } from "../client/client.js";
 import { labelIds } from "./labels.js";
 import { versionIdOf } from "./launch-versions.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
-import type { Identified } from "./identified.js";
+import type { Identified } from "../model/identified.js";
 import { ResumeUnavailableError } from "../errors/resume-unavailable-error.js";
 import { UnexpectedAnswerError } from "../errors/unexpected-answer-error.js";
 import { AVAILABLE_COMPUTE_ENVS, PIPELINES, find } from "./names.js";
@@ -349,14 +349,6 @@ async function submit(
     signal,
   });
   const { workflowId } = launched;
-  if (!workflowId) {
-    throw new UnexpectedAnswerError(
-      "POST /workflow/launch",
-      "workflowId",
-      "the run's id",
-      launched,
-    );
-  }
   if (!settings.wait) return { workflowId, createdLabels };
   const wait = settings.wait === true ? {} : settings.wait;
   const run = await waitForRun(client, workflowId, { ...wait, signal });

@@ -1,7 +1,7 @@
 /** Listing runs, in a workspace or many, with their dates as instants. */
 import { ConfigurationError } from "../errors/configuration-error.js";
 import type { SeqeraClient } from "../client/client.js";
-import { identified, type Identified } from "./identified.js";
+import { identified, type Identified } from "../model/identified.js";
 import type { Label, RunStatus, RunSummary } from "../schema/types.js";
 
 export interface ListRunsOptions {

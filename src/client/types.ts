@@ -15,6 +15,7 @@ import type { paths } from "../../generated/schema.js";
 import type { Paginated, PaginateOptions } from "./paginate.js";
 import type { ParseAs } from "../http/read-response.js";
 import type { ReadableBody, SuccessBody } from "../schema/types.js";
+import type { CreatedIds, ListedIds, Present } from "../model/identified.js";
 
 export type { CallOptions, UntypedInit };
 
@@ -89,10 +90,30 @@ type BodyAs<T> = {
   stream: ReadableStream<Uint8Array> | null;
 };
 
-/** What a call resolves to: the operation's success body, or what `parseAs` (`A`) asked for. */
-export type ResponseData<O, A extends ParseAs | undefined = undefined> = A extends ParseAs
-  ? BodyAs<ReadableBody<SuccessBody<O>>>[A]
-  : ReadableBody<SuccessBody<O>>;
+/**
+ * An answer as the client hands it on: the id of what a create operation made, and the ids of a
+ * family's listed items, present (the client checks them: model/identified.ts).
+ */
+type Answered<Key, B> = Key extends keyof CreatedIds
+  ? Present<B, CreatedIds[Key]>
+  : Key extends keyof ListedIds
+    ? B extends object
+      ? { [F in keyof B]: ListPresent<B[F], ListedIds[Key]> }
+      : B
+    : B;
+type ListPresent<T, Path extends string> = T extends readonly (infer E)[] ? Present<E, Path>[] : T;
+
+/**
+ * What a call of operation `O` (`Key`: "POST /compute-envs") resolves to: its success body, or
+ * what `parseAs` (`A`) asked for.
+ */
+export type ResponseData<
+  O,
+  A extends ParseAs | undefined = undefined,
+  Key = never,
+> = A extends ParseAs
+  ? BodyAs<Answered<Key, ReadableBody<SuccessBody<O>>>>[A]
+  : Answered<Key, ReadableBody<SuccessBody<O>>>;
 
 /** openapi-fetch style: `client.GET("/workflow/{workflowId}", { params: { path: { workflowId } } })`. */
 export type TypedMethod<M extends HttpMethod> = <
@@ -101,7 +122,7 @@ export type TypedMethod<M extends HttpMethod> = <
 >(
   path: P,
   ...init: InitArgs<Operation<P, M>, OperationInit<Operation<P, M>, A>>
-) => Promise<ResponseData<Operation<P, M>, A>>;
+) => Promise<ResponseData<Operation<P, M>, A, `${Uppercase<M>} ${P}`>>;
 
 /** Same as TypedMethod, resolving to the parsed body and the Response it came from. */
 export type RawMethod<M extends HttpMethod> = <
@@ -110,7 +131,10 @@ export type RawMethod<M extends HttpMethod> = <
 >(
   path: P,
   ...init: InitArgs<Operation<P, M>, OperationInit<Operation<P, M>, A>>
-) => Promise<{ data: ResponseData<Operation<P, M>, A>; response: Response }>;
+) => Promise<{
+  data: ResponseData<Operation<P, M>, A, `${Uppercase<M>} ${P}`>;
+  response: Response;
+}>;
 
 /** GET paths whose operation pages with max/offset or nextPageToken. */
 export type PaginatedPath = {
@@ -143,7 +167,7 @@ type PagingQuery<Params> = Params extends { query?: infer Q }
 
 /** The item type of a list: the element type of the array in its success body. */
 export type ItemOf<P extends PaginatedPath> =
-  NonNullable<ResponseData<Operation<P, "get">>> extends infer B
+  NonNullable<ResponseData<Operation<P, "get">, undefined, `GET ${P}`>> extends infer B
     ? { [K in keyof B]-?: NonNullable<B[K]> extends readonly (infer E)[] ? E : never }[keyof B]
     : never;
 

@@ -86,15 +86,32 @@ export async function typeChecks(client: SeqeraClient): Promise<void> {
     },
   });
   await client.POST("/compute-envs", {
-    // @ts-expect-error name is required
     body: {
       computeEnv: {
+        // @ts-expect-error name is required
         name: workDir,
         platform: "local-platform",
         config: { discriminator: "local-platform", workDir: "/w" },
       },
     },
   });
+
+  // The id of what a create operation made is present (the client checks it).
+  const { workflowId } = await client.POST("/workflow/launch", { body: { launch } });
+  expectTypeOf(workflowId).toEqualTypeOf<string>();
+  await client.GET("/workflow/{workflowId}", { params: { path: { workflowId } } });
+  const created = await client.POST("/pipelines", { body: { name: "rnaseq", launch } });
+  expectTypeOf(created.pipeline.pipelineId).toEqualTypeOf<number>();
+  expectTypeOf(created.pipeline.name).toEqualTypeOf<string | null | undefined>();
+  const { data: action } = await client.raw.POST("/actions", {
+    body: { name: "on-push", source: "github", launch },
+  });
+  expectTypeOf(action.actionId).toEqualTypeOf<string>();
+  // An answer that holds no new id is as the schema says.
+  const { computeEnv: described } = await client.GET("/compute-envs/{computeEnvId}", {
+    params: { path: { computeEnvId: "ce" } },
+  });
+  expectTypeOf(described?.id).toEqualTypeOf<string | null | undefined>();
 
   // Call options are typed too.
   await client.GET("/service-info", {
@@ -138,10 +155,14 @@ export async function typeChecks(client: SeqeraClient): Promise<void> {
   expectTypeOf(await client.request("GET", "/anything")).toEqualTypeOf<unknown>();
 
   // paginate(): list paths only; items typed from the list's array; paging params are its own.
+  // A family's listed items have their ids (the client checks them: an answer without one fails).
   for await (const item of client.paginate("/workflow", { limit: 5 })) {
-    expectTypeOf(item).toEqualTypeOf<
-      Readable<Schemas["ListWorkflowsResponse.ListWorkflowsElement"]>
-    >();
+    expectTypeOf(item).toExtend<Readable<Schemas["ListWorkflowsResponse.ListWorkflowsElement"]>>();
+    expectTypeOf(item.workflow.id).toEqualTypeOf<string>();
+    expectTypeOf(item.workflow.runName).toEqualTypeOf<string | null | undefined>();
+  }
+  for await (const pipeline of client.paginate("/pipelines")) {
+    expectTypeOf(pipeline.pipelineId).toEqualTypeOf<number>();
   }
   for await (const page of client
     .paginate("/workflow/{workflowId}/tasks", {
