@@ -161,6 +161,8 @@ export async function typeChecks(client: SeqeraClient): Promise<void> {
     expectTypeOf(item.workflow.id).toEqualTypeOf<string>();
     expectTypeOf(item.workflow.runName).toEqualTypeOf<string | null | undefined>();
   }
+  const { workflows } = await client.GET("/workflow");
+  expectTypeOf(workflows?.[0]?.workflow.id).toEqualTypeOf<string | undefined>();
   for await (const pipeline of client.paginate("/pipelines")) {
     expectTypeOf(pipeline.pipelineId).toEqualTypeOf<number>();
   }
