@@ -1,9 +1,9 @@
 /**
  * Ids handed on: the service always sends the ids of what it creates and lists, but the schema
  * marks them nullable, so a result typed as the schema says would need `!` before it goes into
- * the next call. The client (for the answers `answeredIds` names) and the helpers check them as
- * they arrive instead (a missing one is the service's broken answer, an UnexpectedAnswerError)
- * and type them as present.
+ * the next call. The client (checkAnsweredIds: a family's create answer and list items) and the
+ * helpers check them as they arrive instead (a missing one is the service's broken answer, an
+ * UnexpectedAnswerError) and type them as present.
  */
 import { UnexpectedAnswerError } from "../errors/unexpected-answer-error.js";
 import { listShape } from "./derive.js";
