@@ -179,8 +179,11 @@ export async function savedLaunch(
       (version.versionName === undefined
         ? undefined
         : await versionIdOf(client, { pipelineId, name }, version.versionName, signal));
+    // versionId is a query of later releases than 1.85.0's (pipeline versions), sent as given on
+    // every line: built apart, as a literal in the call would be refused there for that key.
+    const query = { sourceWorkspaceId, versionId };
     const { launch } = await client.GET("/pipelines/{pipelineId}/launch", {
-      params: { path: { pipelineId }, query: { sourceWorkspaceId, versionId } },
+      params: { path: { pipelineId }, query },
       signal,
     });
     return {

@@ -76,22 +76,13 @@ export async function typeChecks(client: SeqeraClient): Promise<void> {
   expectTypeOf(workDir).toEqualTypeOf<string | null | undefined>();
   await client.POST("/workflow/launch", { body: { launch: { ...launch, workDir } } });
   // A required one does not: the service would refuse the call.
-  await client.POST("/compute-envs", {
+  await client.POST("/orgs", { body: { organization: { name: "acme", fullName: "Acme" } } });
+  await client.POST("/orgs", {
     body: {
-      computeEnv: {
-        name: "ce",
-        platform: "local-platform",
-        config: { discriminator: "local-platform", workDir: "/w" },
-      },
-    },
-  });
-  await client.POST("/compute-envs", {
-    body: {
-      computeEnv: {
-        // @ts-expect-error name is required
-        name: workDir,
-        platform: "local-platform",
-        config: { discriminator: "local-platform", workDir: "/w" },
+      organization: {
+        name: "acme",
+        // @ts-expect-error fullName is required
+        fullName: workDir,
       },
     },
   });
