@@ -7,7 +7,7 @@ import type { SeqeraClient } from "../client/client.js";
 import { labelIds } from "./labels.js";
 import { versionIdOf } from "./launch-versions.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
-import type { Identified } from "./identified.js";
+import type { Identified } from "../model/identified.js";
 import { ResumeUnavailableError } from "../errors/resume-unavailable-error.js";
 import { UnexpectedAnswerError } from "../errors/unexpected-answer-error.js";
 import { AVAILABLE_COMPUTE_ENVS, PIPELINES, find } from "./names.js";
@@ -179,8 +179,11 @@ export async function savedLaunch(
       (version.versionName === undefined
         ? undefined
         : await versionIdOf(client, { pipelineId, name }, version.versionName, signal));
+    // versionId is a query of later releases than 1.85.0's (pipeline versions), sent as given on
+    // every line: built apart, as a literal in the call would be refused there for that key.
+    const query = { sourceWorkspaceId, versionId };
     const { launch } = await client.GET("/pipelines/{pipelineId}/launch", {
-      params: { path: { pipelineId }, query: { sourceWorkspaceId, versionId } },
+      params: { path: { pipelineId }, query },
       signal,
     });
     return {
@@ -349,14 +352,6 @@ async function submit(
     signal,
   });
   const { workflowId } = launched;
-  if (!workflowId) {
-    throw new UnexpectedAnswerError(
-      "POST /workflow/launch",
-      "workflowId",
-      "the run's id",
-      launched,
-    );
-  }
   if (!settings.wait) return { workflowId, createdLabels };
   const wait = settings.wait === true ? {} : settings.wait;
   const run = await waitForRun(client, workflowId, { ...wait, signal });
