@@ -159,6 +159,12 @@ export const OPTIONS = {
     help: "Wait for the run to end: exit 0 if it SUCCEEDED, 1 if it FAILED or was CANCELLED.",
     commands: LAUNCHING,
   },
+  rows: {
+    type: "string",
+    value: "file",
+    help: "Launch once per row (CSV with a header row, or JSON lines; - reads standard input): columns named as these options, plus pipeline and key. One JSON line per row.",
+    commands: ["launch"],
+  },
   "version-name": {
     type: "string",
     value: "name",

@@ -1,0 +1,207 @@
+import { once } from "node:events";
+import { writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { type Emulator } from "seqera-api-client/testing";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { EXIT } from "../../src/cli/exit-codes.js";
+import { runCli, startCli, lines, type BuiltCli, type RunOptions, cliAndEmulator } from "./cli.js";
+
+let cli: BuiltCli;
+let emulator: Emulator;
+const file = (name: string, content: string) => {
+  const at = path.join(tmpdir(), `${process.pid}-rows-${name}`);
+  return writeFile(at, content).then(() => at);
+};
+
+beforeAll(async () => {
+  ({ cli, emulator } = await cliAndEmulator({
+    seed: {
+      workspaces: [{ org: "acme", name: "prod", id: 42 }],
+      computeEnvs: [{ name: "aws-ce", workspaceId: 42, status: "AVAILABLE", id: "ce1" }],
+      pipelines: ["rnaseq", "sarek"].map((name) => ({
+        name,
+        workspaceId: 42,
+        launch: { computeEnvId: "ce1", workDir: "s3://b/work", paramsText: '{"input":"s3://x"}' },
+      })),
+    },
+  }));
+});
+afterAll(async () => {
+  await emulator?.close();
+});
+beforeEach(() => {
+  emulator.clearHandlers();
+  emulator.requests.length = 0;
+});
+
+const env = () => ({
+  TOWER_API_ENDPOINT: emulator.url,
+  TOWER_ACCESS_TOKEN: emulator.token,
+  TOWER_WORKSPACE_ID: "acme/prod",
+});
+const seqera = (args: string[], options: RunOptions = {}) =>
+  runCli(cli.main, args, { env: env(), ...options });
+/** The launch requests the emulator received, by run name. */
+const launches = () =>
+  emulator.requests
+    .filter((r) => r.operationId === "CreateWorkflowLaunch")
+    .map((r) => (r.body as { launch: Record<string, unknown> }).launch);
+const byRow = (stdout: string) =>
+  (lines(stdout) as { row: number }[]).sort((a, b) => a.row - b.row);
+
+describe("launch --rows", () => {
+  test("CSV: one launch per row, each column as its flag, quoted commas and quotes kept", async () => {
+    const params = await file("p.yaml", "outdir: s3://out\n");
+    const rows = await file(
+      "ok.csv",
+      [
+        "key,pipeline,run-name,labels,revision,params-file",
+        `s1,rnaseq,"one, ""quoted""","a,b=c",3.14,${params}`,
+        "s2,sarek,two,,,",
+        "",
+      ].join("\r\n"),
+    );
+    const result = await seqera(["launch", "--rows", rows, "--profile", "test"]);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(EXIT.ok);
+    const printed = byRow(result.stdout);
+    expect(printed).toEqual([
+      {
+        row: 1,
+        key: "s1",
+        pipeline: "rnaseq",
+        workflowId: expect.any(String),
+        createdLabels: ["a", "b=c"],
+      },
+      { row: 2, key: "s2", pipeline: "sarek", workflowId: expect.any(String), createdLabels: [] },
+    ]);
+    const sent = launches().sort((a, b) => String(a.runName).localeCompare(String(b.runName)));
+    expect(sent).toHaveLength(2);
+    expect(sent[0]).toMatchObject({
+      runName: 'one, "quoted"',
+      revision: "3.14",
+      configProfiles: ["test"],
+    });
+    expect(JSON.parse(sent[0]!.paramsText as string)).toEqual({
+      input: "s3://x",
+      outdir: "s3://out",
+    });
+    expect(sent[0]!.labelIds).toHaveLength(2);
+    // The empty cells keep the saved settings; the command line's --profile applies to every row.
+    expect(sent[1]).toMatchObject({ runName: "two", configProfiles: ["test"] });
+    expect(sent[1]!.revision).toBeUndefined();
+  });
+
+  test("JSON lines from standard input, the pipeline from the argument, switches and lists", async () => {
+    const stdin = [
+      '{"run-name":"j1","stub-run":true,"labels":["x","y"]}',
+      "",
+      '{"run-name":"j2","stub-run":false,"pipeline":"sarek"}',
+    ].join("\n");
+    const result = await seqera(["launch", "rnaseq", "--rows", "-"], { stdin });
+    expect(result).toMatchObject({ code: EXIT.ok, stderr: "" });
+    expect(byRow(result.stdout).map((r) => [r.row, (r as { pipeline: string }).pipeline])).toEqual([
+      [1, "rnaseq"],
+      [2, "sarek"],
+    ]);
+    const sent = launches();
+    expect(sent.find((l) => l.runName === "j1")).toMatchObject({ stubRun: true });
+    expect(sent.find((l) => l.runName === "j2")!.stubRun).toBeFalsy();
+  });
+
+  test("a bad row prints its error line, the others launch, exit code of the failure", async () => {
+    const rows = await file(
+      "bad.csv",
+      "pipeline,run-name,syntax-parser\nrnaseq,ok1,\nrnaseqq,typo,\nrnaseq,bad-choice,v3\nrnaseq,short\nsarek,ok2,v2\n",
+    );
+    const result = await seqera(["launch", "--rows", rows]);
+    expect(result.code).toBe(EXIT.usage);
+    const printed = byRow(result.stdout) as Record<string, unknown>[];
+    expect(printed.map((r) => [r.row, r.workflowId === undefined ? r.exitCode : "ok"])).toEqual([
+      [1, "ok"],
+      [2, EXIT.usage],
+      [3, EXIT.usage],
+      [4, EXIT.usage],
+      [5, "ok"],
+    ]);
+    expect(printed[1]!.error).toContain('No pipeline named "rnaseqq"');
+    expect(printed[2]!.error).toBe("--syntax-parser v3: expected v1 or v2.");
+    expect(printed[3]!.error).toBe("has 2 fields, the header 3.");
+    const errors = result.stderr.trim().split("\n").sort();
+    expect(errors).toHaveLength(3);
+    expect(errors[2]).toBe("seqera-api launch --rows: row 4: has 2 fields, the header 3.");
+    expect(
+      launches()
+        .map((l) => l.runName)
+        .sort(),
+    ).toEqual(["ok1", "ok2"]);
+  });
+
+  test.each([
+    ["an empty file", ""],
+    ["a header alone", "pipeline,run-name\n"],
+  ])("%s: nothing launched, exit 0, said on stderr", async (_, text) => {
+    const rows = await file("empty.csv", text);
+    const result = await seqera(["launch", "--rows", rows]);
+    expect(result).toMatchObject({ code: EXIT.ok, stdout: "" });
+    expect(result.stderr).toBe(`seqera-api: --rows ${rows} has no rows: nothing launched.\n`);
+    expect(emulator.requests).toEqual([]);
+  });
+
+  test.each([
+    [
+      "pipeline,run-nam\nrnaseq,x\n",
+      'row 1 has no launch setting "run-nam". Did you mean run-name',
+    ],
+    ["pipeline,workspace\nrnaseq,1\n", "--workspace is the same for every row"],
+    ['pipeline,name\nrnaseq,"open\n', "the quoted field of line 2 is not closed."],
+    ["pipeline,pipeline\nrnaseq,x\n", 'column "pipeline" is given twice.'],
+  ])("a file that cannot be right (%j): exit 2, nothing sent", async (text, message) => {
+    const rows = await file("wrong.csv", text);
+    const result = await seqera(["launch", "--rows", rows]);
+    expect(result).toMatchObject({ code: EXIT.usage, stdout: "" });
+    expect(result.stderr).toContain(message);
+    expect(emulator.requests).toEqual([]);
+  });
+
+  test("--wait is refused with --rows", async () => {
+    const result = await seqera(["launch", "--rows", "-", "--wait"], {
+      stdin: "pipeline\nrnaseq\n",
+    });
+    expect(result).toMatchObject({ code: EXIT.usage, stdout: "" });
+    expect(emulator.requests).toEqual([]);
+  });
+
+  test("SIGINT: no new launch starts, every run launched is printed, exit 130", async () => {
+    emulator.setHandler("CreateWorkflowLaunch", async (_, answer) => {
+      await sleep(200);
+      return answer();
+    });
+    const stdin = [
+      "pipeline,run-name",
+      ...Array.from({ length: 40 }, (_, i) => `rnaseq,r${i}`),
+    ].join("\n");
+    const child = startCli(cli.main, ["launch", "--rows", "-"], { env: env() });
+    child.stdin!.end(stdin);
+    let stdout = "";
+    let stderr = "";
+    child.stdout!.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    while (!stdout.includes("\n")) await sleep(20);
+    child.kill("SIGINT");
+    const [code] = await once(child, "close");
+    expect(code).toBe(EXIT.sigint);
+    const printed = lines(stdout) as { workflowId?: string; row: number }[];
+    expect(printed.every((line) => line.workflowId !== undefined)).toBe(true);
+    // Every launch request the service received has its line: no run is lost.
+    expect(printed.length).toBe(launches().length);
+    expect(printed.length).toBeLessThan(40);
+    expect(stderr).toMatch(
+      new RegExp(
+        `Interrupted by SIGINT: launched ${printed.length} of 40 rows \\(their lines are above\\); rows stopped before their launch was answered: \\d`,
+      ),
+    );
+  });
+});
