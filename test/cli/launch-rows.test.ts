@@ -49,7 +49,7 @@ const launches = () =>
     .filter((r) => r.operationId === "CreateWorkflowLaunch")
     .map((r) => (r.body as { launch: Record<string, unknown> }).launch);
 const byRow = (stdout: string) =>
-  (lines(stdout) as { row: number }[]).sort((a, b) => a.row - b.row);
+  (lines(stdout) as Record<string, unknown>[]).sort((a, b) => Number(a.row) - Number(b.row));
 
 describe("launch --rows", () => {
   test("CSV: one launch per row, each column as its flag, quoted commas and quotes kept", async () => {
@@ -102,7 +102,7 @@ describe("launch --rows", () => {
     ].join("\n");
     const result = await seqera(["launch", "rnaseq", "--rows", "-"], { stdin });
     expect(result).toMatchObject({ code: EXIT.ok, stderr: "" });
-    expect(byRow(result.stdout).map((r) => [r.row, (r as { pipeline: string }).pipeline])).toEqual([
+    expect(byRow(result.stdout).map((r) => [r.row, r.pipeline])).toEqual([
       [1, "rnaseq"],
       [2, "sarek"],
     ]);
@@ -118,7 +118,7 @@ describe("launch --rows", () => {
     );
     const result = await seqera(["launch", "--rows", rows]);
     expect(result.code).toBe(EXIT.usage);
-    const printed = byRow(result.stdout) as Record<string, unknown>[];
+    const printed = byRow(result.stdout);
     expect(printed.map((r) => [r.row, r.workflowId === undefined ? r.exitCode : "ok"])).toEqual([
       [1, "ok"],
       [2, EXIT.usage],
