@@ -30,6 +30,9 @@ const COMMANDS = {
   members: { api: true },
   participants: { api: true },
   "data-links": { api: true },
+  "compute-envs": { api: true },
+  credentials: { api: true },
+  secrets: { api: true },
 } as const satisfies Record<string, { api: boolean }>;
 
 /** What the first positional argument selects. "call" is an API operation (by id or path). */
@@ -212,8 +215,20 @@ export const OPTIONS = {
     type: "string",
     short: "d",
     value: "text",
-    help: "The dataset's description (when it is created), or the pipeline's (pipelines update).",
-    commands: ["datasets", "pipelines"],
+    help: "The dataset's description (when it is created), the pipeline's (pipelines update) or the credentials' (credentials set).",
+    commands: ["datasets", "pipelines", "credentials"],
+  },
+  "from-file": {
+    type: "string",
+    value: "file",
+    help: "The secret's value (secrets set) or the credentials' keys as JSON (credentials set), from a file or - for standard input; never an argument.",
+    commands: ["secrets", "credentials"],
+  },
+  provider: {
+    type: "string",
+    value: "name",
+    help: "The provider of credentials to create (aws, google, azure...); kept when they exist.",
+    commands: ["credentials"],
   },
   lines: {
     type: "string",
@@ -286,8 +301,8 @@ export const OPTIONS = {
   "poll-interval": {
     type: "string",
     value: "duration",
-    help: "First wait between two polls of a run (default 5s; it grows while nothing changes).",
-    commands: [...WAITING, "watch"],
+    help: "First wait between two polls of a run or compute environment (default 5s; it grows while nothing changes).",
+    commands: [...WAITING, "watch", "compute-envs"],
   },
   port: {
     type: "string",

@@ -27,6 +27,9 @@ Usage:
   seqera-api members add <org> <user>...    organization members, each added if absent
   seqera-api participants set-role <n> <r>  a user's (--team: a team's) role in the workspace
   seqera-api data-links browse <name> [dir] the objects and bytes under a folder, any depth
+  seqera-api compute-envs wait <name>       wait for a compute environment to be AVAILABLE
+  seqera-api secrets set <name> --from-file -   create or update a pipeline secret from stdin
+  seqera-api credentials set <name> --from-file keys.json   create or update credentials
   seqera-api emulator [--port N]            serve a local emulator of the API
   seqera-api --version
 
@@ -130,6 +133,24 @@ Prints {"user" or "team", "role", "done"}: done is added, changed or unchanged.`
 The data link of the workspace with that name, with every object under the folder (the whole
 bucket without one), at any depth, and their bytes: {..., "objects": [{"path", "size"}],
 "bytes"}. Folders are browsed one at a time, a page at a time.`,
+  "compute-envs": `${RESOURCE_USAGE["compute-envs"]}
+
+Polls the workspace's compute environment of that name until it is AVAILABLE, and prints it:
+exit 0 AVAILABLE, 1 when it can no longer be (ERRORED, INVALID, DISABLED, DELETING, DELETED;
+the service's message on stderr), 3 --timeout first. It is printed as last seen whatever the end.`,
+  secrets: `${RESOURCE_USAGE.secrets}
+
+Creates the workspace's pipeline secret of that name, or sets the value of the one there. The
+value is read from the file, or from standard input with -, without one final line end; never
+from an argument, which process listings and shell history show. Prints {"secretId", "name",
+"created"}, never the value; no error line says it.`,
+  credentials: `${RESOURCE_USAGE.credentials}
+
+Replaces the keys of the workspace's credentials of that name (their provider and name kept),
+or creates them with --provider. The keys are a JSON object read from the file, or standard
+input with -: {"accessKey": "...", "secretKey": "..."} for aws. Prints {"credentialsId",
+"created", "computeEnvs"}: the compute environments using them, with their status. The keys
+are never printed, nor said in an error line.`,
   operations: `seqera-api operations [word...]
 
 Lists the API's operations, one a line: operationId, method and path, summary. Words keep those

@@ -88,7 +88,15 @@ function toJson(stream: Streams["stdout"], data: unknown, space?: number): strin
  * `--url "$TOWER_ACCESS_TOKEN"`) and with any control the service sent made inert.
  */
 export function reportLine(stderr: Writable, token: string | undefined, line: string): void {
-  const secret = token?.trim();
-  const redacted = secret ? createRedactor(secret)(line) : line;
+  const secrets = [token?.trim() ?? "", ...hidden].filter((secret) => secret !== "");
+  const redacted = secrets.reduce((text, secret) => createRedactor(secret)(text), line);
   stderr.write(`${terminalSafe(redacted)}\n`);
+}
+
+/** Values this command read as secrets: no diagnostic line of it shows them. */
+const hidden = new Set<string>();
+
+/** Keeps a secret value the command read out of every line reportLine writes. */
+export function hideInReports(secret: string): void {
+  hidden.add(secret);
 }

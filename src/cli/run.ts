@@ -100,6 +100,9 @@ const HANDLERS: Record<Exclude<CommandName, "call">, Handler> = {
   members: (line, context) => resource("members", line, context),
   participants: (line, context) => resource("participants", line, context),
   "data-links": (line, context) => resource("data-links", line, context),
+  "compute-envs": (line, context) => resource("compute-envs", line, context),
+  credentials: (line, context) => resource("credentials", line, context),
+  secrets: (line, context) => resource("secrets", line, context),
 };
 
 async function runs(command: "runs" | "watch", line: CommandLine, context: CliContext) {

@@ -18,10 +18,17 @@ export const OWN_COMMANDS = {
   members: "add",
   participants: "set-role",
   "data-links": "browse",
+  "compute-envs": "wait",
+  credentials: "set",
+  secrets: "set",
 } as const;
 
 const SET_ROLE =
   "seqera-api participants set-role <user|team> <role> [--team] -w <org>/<workspace> (adds the participant when absent)";
+
+const CREDENTIALS_SET =
+  "seqera-api credentials set <name> --provider <p> --from-file <keys.json|-> (creates or updates)";
+const SECRETS_SET = "seqera-api secrets set <name> --from-file <file|-> (creates or updates)";
 
 /** "tw word [sub [sub]]" → what does it here. */
 const TW: Readonly<Record<string, string>> = {
@@ -44,13 +51,13 @@ const TW: Readonly<Record<string, string>> = {
   "compute-envs delete": "seqera-api DeleteComputeEnv -p computeEnvId=<id>",
   "compute-envs primary": "seqera-api UpdateComputeEnvPrimary -p computeEnvId=<id>",
   "credentials list": "seqera-api ListCredentials",
-  "credentials add": "seqera-api CreateCredentials",
-  "credentials update": "seqera-api UpdateCredentials -p credentialsId=<id>",
+  "credentials add": CREDENTIALS_SET,
+  "credentials update": CREDENTIALS_SET,
   "credentials delete": "seqera-api DeleteCredentials -p credentialsId=<id>",
   "secrets list": "seqera-api ListPipelineSecrets",
   "secrets view": "seqera-api DescribePipelineSecret -p secretId=<id>",
-  "secrets add": "seqera-api CreatePipelineSecret",
-  "secrets update": "seqera-api UpdatePipelineSecret -p secretId=<id>",
+  "secrets add": SECRETS_SET,
+  "secrets update": SECRETS_SET,
   "secrets delete": "seqera-api DeletePipelineSecret -p secretId=<id>",
   "labels list": "seqera-api ListLabels --paginate",
   "labels add": "seqera-api CreateLabel",
