@@ -115,8 +115,11 @@ async function launchAll(
       const at = next++;
       const row = rows[at]!;
       const cells = "cells" in row ? row.cells : {};
-      const key = typeof cells.key === "string" ? { key: cells.key } : {};
-      const pipeline = typeof cells.pipeline === "string" ? cells.pipeline : argument;
+      // An empty cell is no setting, as a missing column.
+      const text = (cell: Cell | undefined) =>
+        typeof cell === "string" && cell !== "" ? cell : undefined;
+      const key = text(cells.key) === undefined ? {} : { key: text(cells.key) };
+      const pipeline = text(cells.pipeline) ?? argument;
       const said = { row: row.row, ...key, ...(pipeline === undefined ? {} : { pipeline }) };
       try {
         if ("problem" in row) throw new UsageError(`${row.problem}.`);
