@@ -40,18 +40,26 @@ on stderr, and the exit code says which kind.`;
 
 const USAGE: Record<Exclude<CommandName, "call">, string> = {
   launch: `seqera-api launch <pipeline> [options]
+seqera-api launch [pipeline] --rows <file|-> [options]
 
 Launches a pipeline of the workspace's Launchpad by name (shared from the organization too),
 with its saved launch configuration, each option replacing a saved setting (params are merged
 into the saved ones); or a repository URL, with the compute environment's defaults. Prints
-{"workflowId", "run"}: the run when --wait was given. With --wait the exit code is the run's:
-0 SUCCEEDED, 1 FAILED or CANCELLED, 3 --timeout first. The options are tw launch's.`,
+{"workflowId", "createdLabels", "run"}: createdLabels the labels it created, the run when --wait
+was given (past --timeout, as last seen). With --wait the exit code is the run's: 0 SUCCEEDED,
+1 FAILED or CANCELLED, 3 --timeout first. The options are tw launch's.
+With --rows, launches once per row of a CSV file (header row) or JSON lines, from one process:
+columns named as the options (run-name, params-file, labels...), plus pipeline and key. Prints
+a JSON line per row as each is answered, {"row", "key", "pipeline", "workflowId",
+"createdLabels"} or {"row", "key", "pipeline", "error", "exitCode"}; exit 0 when all launched,
+else the first failed row's code.`,
   relaunch: `seqera-api relaunch <workflowId> [options]
 
 Resumes a run: the same launch, session and work directory, from the commit it ran, so that
 its finished tasks are cached. With --no-resume, runs its launch again from scratch. Options
 replace the run's settings as for launch (--work-dir only with --no-resume). Prints
-{"workflowId", "run"} as launch does; with --wait the exit code is the new run's.`,
+{"workflowId", "createdLabels", "resumed", "run"} as launch does (resumed with
+--resume-if-available); with --wait the exit code is the new run's.`,
   cancel: `seqera-api cancel <workflowId>
 
 Cancels a run that has not ended, and prints {"workflowId", "cancelled": true}. A run of

@@ -166,6 +166,13 @@ describe("launch --rows", () => {
     expect(emulator.requests).toEqual([]);
   });
 
+  test("--help: the output's fields, createdLabels among them, and --rows", async () => {
+    const result = await seqera(["launch", "--help"]);
+    expect(result.code).toBe(EXIT.ok);
+    expect(result.stdout).toContain('{"workflowId", "createdLabels", "run"}');
+    expect(result.stdout).toMatch(/\n  +--rows file +Launch once per row/);
+  });
+
   test("--wait is refused with --rows", async () => {
     const result = await seqera(["launch", "--rows", "-", "--wait"], {
       stdin: "pipeline\nrnaseq\n",
