@@ -114,9 +114,8 @@ export async function resourceCommand(
     case "credentials":
     case "secrets": {
       needs(1, 1);
-      const { setCredentials, setSecret } = await import("./secret-commands.js");
-      const set = command === "secrets" ? setSecret : setCredentials;
-      return set(rest[0]!, values, context, `Usage: ${usage}`);
+      const { setCommand } = await import("./secret-commands.js");
+      return setCommand(command, rest[0]!, values, context, `Usage: ${usage}`);
     }
   }
 }

@@ -11,27 +11,39 @@ import { readFileOption, parseJsonText } from "./input-text.js";
 import { hideInReports, writeBody } from "./output.js";
 import { withSession } from "./session.js";
 
-/**
- * The text of --from-file (`-` standard input), without one final line end: `echo "$X" |`
- * and an editor's saved file end with one the value does not hold.
- */
-async function secretText(values: OptionValues, context: CliContext, usage: string) {
-  const file = values["from-file"];
-  if (file === undefined) throw new UsageError(`${usage} (the value is never an argument)`);
-  const { label, text } = await readFileOption("--from-file", file, context);
-  const value = text.replace(/\r?\n$/, "");
-  hideInReports(value);
-  return { label, value };
+/** What `set` reads and where it is to go. */
+interface SetInput {
+  name: string;
+  /** --from-file's label for errors ("--from-file (stdin)"). */
+  label: string;
+  value: string;
+  values: OptionValues;
+  context: CliContext;
 }
 
-/** Creates the workspace's pipeline secret of that name, or sets its value; prints no value. */
-export async function setSecret(
+/**
+ * `secrets set` or `credentials set`: the text of --from-file (`-` standard input), without
+ * one final line end (`echo "$X" |` and an editor's saved file end with one the value does not
+ * hold), hidden from every line on stderr from now on.
+ */
+export async function setCommand(
+  command: "secrets" | "credentials",
   name: string,
   values: OptionValues,
   context: CliContext,
   usage: string,
 ): Promise<ExitCode> {
-  const { label, value } = await secretText(values, context, usage);
+  const file = values["from-file"];
+  if (file === undefined) throw new UsageError(`${usage} (the value is never an argument)`);
+  const { label, text } = await readFileOption("--from-file", file, context);
+  const value = text.replace(/\r?\n$/, "");
+  hideInReports(value);
+  const input = { name, label, value, values, context };
+  return command === "secrets" ? setSecret(input) : setCredentials(input);
+}
+
+/** Creates the workspace's pipeline secret of that name, or sets its value; prints no value. */
+async function setSecret({ name, label, value, values, context }: SetInput): Promise<ExitCode> {
   if (value === "") throw new UsageError(`${label} is empty: a secret needs a value.`);
   const { find } = await import("../index.js");
   return withSession(`secrets set ${name}`, values, context, async ({ client, scope }) => {
@@ -57,13 +69,13 @@ export async function setSecret(
  * creates them with --provider; the keys are a JSON object (`{"accessKey", "secretKey"}`).
  * Prints `{"credentialsId", "created", "computeEnvs"}`: the compute environments using them.
  */
-export async function setCredentials(
-  name: string,
-  values: OptionValues,
-  context: CliContext,
-  usage: string,
-): Promise<ExitCode> {
-  const { label, value } = await secretText(values, context, usage);
+async function setCredentials({
+  name,
+  label,
+  value,
+  values,
+  context,
+}: SetInput): Promise<ExitCode> {
   const keys = await parseJsonText(label, value);
   if (typeof keys !== "object" || keys === null || Array.isArray(keys)) {
     throw new UsageError(`${label} must hold a JSON object of keys, e.g. {"accessKey": ...}.`);

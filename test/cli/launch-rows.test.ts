@@ -1,19 +1,22 @@
 import { once } from "node:events";
-import { writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { type Emulator } from "seqera-api-client/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { EXIT } from "../../src/cli/exit-codes.js";
-import { runCli, startCli, lines, type BuiltCli, type RunOptions, cliAndEmulator } from "./cli.js";
+import {
+  runCli,
+  startCli,
+  lines,
+  tempFile,
+  type BuiltCli,
+  type RunOptions,
+  cliAndEmulator,
+  towerEnv,
+} from "./cli.js";
 
 let cli: BuiltCli;
 let emulator: Emulator;
-const file = (name: string, content: string) => {
-  const at = path.join(tmpdir(), `${process.pid}-rows-${name}`);
-  return writeFile(at, content).then(() => at);
-};
+const file = (name: string, content: string) => tempFile(`rows-${name}`, content);
 
 beforeAll(async () => {
   ({ cli, emulator } = await cliAndEmulator({
@@ -36,11 +39,7 @@ beforeEach(() => {
   emulator.requests.length = 0;
 });
 
-const env = () => ({
-  TOWER_API_ENDPOINT: emulator.url,
-  TOWER_ACCESS_TOKEN: emulator.token,
-  TOWER_WORKSPACE_ID: "acme/prod",
-});
+const env = () => towerEnv(emulator, "acme/prod");
 const seqera = (args: string[], options: RunOptions = {}) =>
   runCli(cli.main, args, { env: env(), ...options });
 /** The launch requests the emulator received, by run name. */

@@ -4,7 +4,7 @@ import path from "node:path";
 import { type Emulator } from "seqera-api-client/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { EXIT } from "../../src/cli/exit-codes.js";
-import { runCli, type BuiltCli, type RunOptions, cliAndEmulator } from "./cli.js";
+import { runCli, towerEnv, type BuiltCli, type RunOptions, cliAndEmulator } from "./cli.js";
 
 let cli: BuiltCli;
 let emulator: Emulator;
@@ -34,7 +34,7 @@ beforeEach(() => {
 
 const seqera = (args: string[], options: RunOptions = {}) =>
   runCli(cli.main, [...args, "-w", "acme/prod"], {
-    env: { TOWER_API_ENDPOINT: emulator.url, TOWER_ACCESS_TOKEN: emulator.token },
+    env: towerEnv(emulator),
     ...options,
   });
 const sent = (operationId: string) =>
