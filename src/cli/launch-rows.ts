@@ -117,7 +117,9 @@ async function launchAll(
       const cells = "cells" in row ? row.cells : {};
       // An empty cell is no setting, as a missing column.
       const text = (cell: Cell | undefined) =>
-        typeof cell === "string" && cell !== "" ? cell : undefined;
+        typeof cell === "number" || (typeof cell === "string" && cell !== "")
+          ? String(cell)
+          : undefined;
       const key = text(cells.key) === undefined ? {} : { key: text(cells.key) };
       const pipeline = text(cells.pipeline) ?? argument;
       const said = { row: row.row, ...key, ...(pipeline === undefined ? {} : { pipeline }) };

@@ -93,18 +93,24 @@ describe("launch --rows", () => {
     expect(sent[1]!.revision).toBeUndefined();
   });
 
-  test("JSON lines from standard input, the pipeline from the argument, switches and lists", async () => {
+  test("JSON lines from standard input, the pipeline from the argument, switches and lists, unreadable lines told", async () => {
     const stdin = [
       '{"run-name":"j1","stub-run":true,"labels":["x","y"]}',
       "",
-      '{"run-name":"j2","stub-run":false,"pipeline":"sarek"}',
+      '{"run-name":"j2","stub-run":false,"pipeline":"sarek","key":7}',
+      '{"run-name": "j3",',
+      '["not", "an object"]',
     ].join("\n");
     const result = await seqera(["launch", "rnaseq", "--rows", "-"], { stdin });
-    expect(result).toMatchObject({ code: EXIT.ok, stderr: "" });
-    expect(byRow(result.stdout).map((r) => [r.row, r.pipeline])).toEqual([
-      [1, "rnaseq"],
-      [2, "sarek"],
+    expect(result.code).toBe(EXIT.usage);
+    expect(byRow(result.stdout).map((r) => [r.row, r.key, r.pipeline, r.error])).toEqual([
+      [1, undefined, "rnaseq", undefined],
+      [2, "7", "sarek", undefined],
+      [3, undefined, "rnaseq", "is not JSON."],
+      [4, undefined, "rnaseq", "is not a JSON object of settings by flag name."],
     ]);
+    // The line is not quoted: it may name private paths.
+    expect(result.stderr).not.toContain("j3");
     const sent = launches();
     expect(sent.find((l) => l.runName === "j1")).toMatchObject({ stubRun: true });
     expect(sent.find((l) => l.runName === "j2")!.stubRun).toBeFalsy();
