@@ -151,7 +151,10 @@ export function twCommandHint(args: readonly string[]): string | undefined {
   // `runs` is a command here too: only tw's sub-commands of it get a hint.
   if (word === "runs" && !Object.hasOwn(TW, `runs ${rest[0]}`)) return undefined;
   if (Object.hasOwn(OWN_COMMANDS, word)) {
-    if (rest[0] === OWN_COMMANDS[word as keyof typeof OWN_COMMANDS]) return undefined;
+    // Its own sub-command, or the help of the word (`seqera-api secrets --help`).
+    const first = rest[0];
+    if (first === OWN_COMMANDS[word as keyof typeof OWN_COMMANDS]) return undefined;
+    if (first === "--help" || first === "-h") return undefined;
   }
   if (OWN_WORDS.has(word) && !Object.hasOwn(TW, `${word} ${rest[0]}`)) return undefined;
   const key = word === "run" ? "runs" : word;
@@ -166,6 +169,11 @@ export function twCommandHint(args: readonly string[]): string | undefined {
   }
   const subs = Object.entries(TW)
     .filter(([command]) => command.split(" ").length === 2 && command.startsWith(`${key} `))
-    .map(([command, use]) => `${command.split(" ")[1]}: ${use.split(" ")[1]}`);
+    .map(([command, use]) => `${command.split(" ")[1]}: ${commandOf(use)}`);
   return `seqera-api has no "${word}" command: its operations are ${subs.join(", ")} (each with --help).`;
+}
+
+/** The command or operation a line of TW names: "secrets set", "ListPipelineSecrets". */
+function commandOf(use: string): string {
+  return /^seqera-api ([A-Za-z][\w-]*(?: [a-z][\w-]*)?)/.exec(use)?.[1] ?? use;
 }

@@ -99,6 +99,27 @@ describe("secrets set", () => {
   });
 });
 
+test.each([
+  [
+    ["secrets", "add"],
+    /use seqera-api secrets set <name> --from-file <file\|-> \(creates or updates\)\.\n$/,
+  ],
+  [["credentials", "update"], /use seqera-api credentials set <name> --provider <p> --from-file /],
+  [["secrets"], /add: secrets set, update: secrets set, delete: DeletePipelineSecret/],
+])("tw's %j points at set: exit 2, nothing sent", async (args, pattern) => {
+  const result = await seqera(args);
+  expect(result).toMatchObject({ code: EXIT.usage, stdout: "" });
+  expect(result.stderr).toMatch(pattern);
+  expect(emulator.requests).toEqual([]);
+});
+
+test("secrets --help: its usage, that the value is never an argument", async () => {
+  const result = await seqera(["secrets", "--help"]);
+  expect(result.code).toBe(EXIT.ok);
+  expect(result.stdout).toMatch(/^seqera-api secrets set <name> --from-file <file\|->\n/);
+  expect(result.stdout).toMatch(/--from-file file +The secret's value/);
+});
+
 describe("credentials set", () => {
   test("existing ones: the keys replaced, provider kept, the compute envs using them", async () => {
     const result = await seqera(["credentials", "set", "aws-prod", "--from-file", "-"], {
