@@ -186,6 +186,24 @@ describe("launch --rows", () => {
     expect(emulator.requests).toEqual([]);
   });
 
+  test("--timeout: exit 3, every launch answered printed, the rows left named", async () => {
+    emulator.setHandler("CreateWorkflowLaunch", async (_, answer) => {
+      await sleep(300);
+      return answer();
+    });
+    const stdin = ["pipeline", ...Array.from({ length: 40 }, () => "rnaseq")].join("\n");
+    const result = await seqera(["launch", "--rows", "-", "--timeout", "1s"], { stdin });
+    expect(result.code).toBe(EXIT.timeout);
+    const printed = lines(result.stdout) as { workflowId?: string }[];
+    expect(printed.every((line) => line.workflowId !== undefined)).toBe(true);
+    expect(printed.length).toBeLessThan(40);
+    expect(result.stderr).toMatch(
+      new RegExp(
+        `^seqera-api: launch --rows - did not finish within --timeout 1s: launched ${printed.length} of 40 rows \\(their lines are above\\); rows stopped before their launch was answered: \\d`,
+      ),
+    );
+  });
+
   test("SIGINT: no new launch starts, every run launched is printed, exit 130", async () => {
     emulator.setHandler("CreateWorkflowLaunch", async (_, answer) => {
       await sleep(200);
