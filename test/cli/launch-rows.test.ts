@@ -144,29 +144,39 @@ describe("launch --rows", () => {
     ).toEqual(["ok1", "ok2"]);
   });
 
+  const none = "has no rows: nothing launched.\n";
   test.each([
-    ["an empty file", ""],
-    ["a header alone", "pipeline,run-name\n"],
-  ])("%s: nothing launched, exit 0, said on stderr", async (_, text) => {
-    const rows = await file("empty.csv", text);
-    const result = await seqera(["launch", "--rows", rows]);
-    expect(result).toMatchObject({ code: EXIT.ok, stdout: "" });
-    expect(result.stderr).toBe(`seqera-api: --rows ${rows} has no rows: nothing launched.\n`);
-    expect(emulator.requests).toEqual([]);
-  });
-
-  test.each([
+    ["an empty file", "", EXIT.ok, none],
+    ["a header alone", "pipeline,run-name\n", EXIT.ok, none],
     [
+      "a misspelt column",
       "pipeline,run-nam\nrnaseq,x\n",
+      EXIT.usage,
       'row 1 has no launch setting "run-nam". Did you mean run-name',
     ],
-    ["pipeline,workspace\nrnaseq,1\n", "--workspace is the same for every row"],
-    ['pipeline,name\nrnaseq,"open\n', "the quoted field of line 2 is not closed."],
-    ["pipeline,pipeline\nrnaseq,x\n", 'column "pipeline" is given twice.'],
-  ])("a file that cannot be right (%j): exit 2, nothing sent", async (text, message) => {
+    [
+      "a command's option as a column",
+      "pipeline,workspace\nrnaseq,1\n",
+      EXIT.usage,
+      "--workspace is the same for every row",
+    ],
+    [
+      "an open quote",
+      'pipeline,name\nrnaseq,"open\n',
+      EXIT.usage,
+      "the quoted field of line 2 is not closed.",
+    ],
+    [
+      "a column twice",
+      "pipeline,pipeline\nrnaseq,x\n",
+      EXIT.usage,
+      'column "pipeline" is given twice.',
+    ],
+  ])("%s: exit %i, nothing sent, said on stderr", async (_, text, code, message) => {
     const rows = await file("wrong.csv", text);
     const result = await seqera(["launch", "--rows", rows]);
-    expect(result).toMatchObject({ code: EXIT.usage, stdout: "" });
+    expect(result).toMatchObject({ code, stdout: "" });
+    expect(result.stderr).toMatch(new RegExp(`^seqera-api: --rows ${rows}`));
     expect(result.stderr).toContain(message);
     expect(emulator.requests).toEqual([]);
   });

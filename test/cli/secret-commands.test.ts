@@ -82,10 +82,20 @@ describe("secrets set", () => {
   test.each([
     [["secrets", "set", "X"], "--from-file"],
     [["secrets", "set", "X", VALUE], "Usage: seqera-api secrets set <name> --from-file"],
+    // tw's words point at set.
+    [
+      ["secrets", "add"],
+      /use seqera-api secrets set <name> --from-file <file\|-> \(creates or updates\)\.\n$/,
+    ],
+    [
+      ["credentials", "update"],
+      /use seqera-api credentials set <name> --provider <p> --from-file /,
+    ],
+    [["secrets"], /add: secrets set, update: secrets set, delete: DeletePipelineSecret/],
   ])("%j: exit 2, nothing sent", async (args, message) => {
     const result = await seqera(args);
     expect(result).toMatchObject({ code: EXIT.usage, stdout: "" });
-    expect(result.stderr).toContain(message);
+    expect(result.stderr).toMatch(message);
     expect(emulator.requests).toEqual([]);
   });
 
@@ -97,20 +107,6 @@ describe("secrets set", () => {
     );
     expect(emulator.requests).toEqual([]);
   });
-});
-
-test.each([
-  [
-    ["secrets", "add"],
-    /use seqera-api secrets set <name> --from-file <file\|-> \(creates or updates\)\.\n$/,
-  ],
-  [["credentials", "update"], /use seqera-api credentials set <name> --provider <p> --from-file /],
-  [["secrets"], /add: secrets set, update: secrets set, delete: DeletePipelineSecret/],
-])("tw's %j points at set: exit 2, nothing sent", async (args, pattern) => {
-  const result = await seqera(args);
-  expect(result).toMatchObject({ code: EXIT.usage, stdout: "" });
-  expect(result.stderr).toMatch(pattern);
-  expect(emulator.requests).toEqual([]);
 });
 
 test("secrets --help: its usage, that the value is never an argument", async () => {
