@@ -20,6 +20,12 @@ import { withSession, type Session } from "./session.js";
  */
 const IN_FLIGHT = 8;
 
+/** `--rows -` reads standard input: a params file cannot be read from it too. */
+const STDIN_TAKEN = "Standard input holds the rows (--rows -): give --params-file a file.";
+const stdinTaken = async (): Promise<string> => {
+  throw new UsageError(STDIN_TAKEN);
+};
+
 /** The command's own options, the same for every row; the other launch options may be columns. */
 const PER_COMMAND: ReadonlySet<string> = new Set([
   "rows",
@@ -58,6 +64,7 @@ export async function launchRows(
   if (values.wait) {
     throw new UsageError("--wait does not apply to --rows: follow each run with seqera-api wait.");
   }
+  if (file === "-" && values["params-file"]?.includes("-")) throw new UsageError(STDIN_TAKEN);
   // Read and checked before any request: a file that cannot be right launches nothing. A regular
   // file only (a FIFO is refused), so no --timeout is needed for it.
   const { label, text } = await readFileOption("--rows", file, context);
@@ -111,6 +118,7 @@ async function launchAll(
   const { launchPipeline } = await import("../index.js");
   const { errorLine, exitCodeFor } = await import("./report-error.js");
   const { scope, client } = session;
+  const rowsOnStdin = values.rows === "-";
   const outcomes: (ExitCode | undefined)[] = rows.map(() => undefined);
   let next = 0;
   const lane = async () => {
@@ -130,7 +138,8 @@ async function launchAll(
         if ("problem" in row) throw new UsageError(`${row.problem}.`);
         if (!pipeline) throw new UsageError("names no pipeline: give a pipeline column.");
         const own = rowValues(cells);
-        const settings = await launchSettings({ ...values, ...own }, context, scope.signal);
+        const input = rowsOnStdin ? { stdin: stdinTaken } : context;
+        const settings = await launchSettings({ ...values, ...own }, input, scope.signal);
         const { workflowId, createdLabels } = await scope.shielded((signal) =>
           launchPipeline(client, pipeline, {
             ...settings,

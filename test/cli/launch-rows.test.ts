@@ -188,6 +188,24 @@ describe("launch --rows", () => {
     expect(result.stdout).toMatch(/\n  +--rows file +Launch once per row/);
   });
 
+  test("--rows - and a params file from standard input: refused, on the command line or in a row", async () => {
+    const flag = await seqera(["launch", "--rows", "-", "--params-file", "-"], {
+      stdin: "pipeline\nrnaseq\n",
+    });
+    expect(flag).toMatchObject({ code: EXIT.usage, stdout: "" });
+    expect(flag.stderr).toBe(
+      "seqera-api: Standard input holds the rows (--rows -): give --params-file a file.\n",
+    );
+    const row = await seqera(["launch", "--rows", "-"], {
+      stdin: "pipeline,params-file\nrnaseq,-\n",
+    });
+    expect(row.code).toBe(EXIT.usage);
+    expect(row.stderr).toBe(
+      "seqera-api launch --rows: row 1: Standard input holds the rows (--rows -): give --params-file a file.\n",
+    );
+    expect(launches()).toEqual([]);
+  });
+
   test("--wait is refused with --rows", async () => {
     const result = await seqera(["launch", "--rows", "-", "--wait"], {
       stdin: "pipeline\nrnaseq\n",
