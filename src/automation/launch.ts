@@ -5,18 +5,24 @@
  */
 import type { SeqeraClient } from "../client/client.js";
 import { labelIds } from "./labels.js";
-import { versionIdOf } from "./launch-versions.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import type { Identified } from "./identified.js";
 import { ResumeUnavailableError } from "../errors/resume-unavailable-error.js";
 import { UnexpectedAnswerError } from "../errors/unexpected-answer-error.js";
-import { AVAILABLE_COMPUTE_ENVS, PIPELINES, find } from "./names.js";
-import { lookup, withFresh } from "../client/lookup.js";
+import { AVAILABLE_COMPUTE_ENVS, find } from "./names.js";
+import { lookup } from "../client/lookup.js";
 import { applyCopiedSettings, type CopiedSettings } from "./launch-settings.js";
+import {
+  computeEnvConfig,
+  namedComputeEnvConfig,
+  withSavedLaunch,
+  withTextParams,
+  type PipelineVersionSettings,
+} from "./launch-reads.js";
 import { checkNextflowVersion } from "./nextflow-versions.js";
 import { mergeParamsText, type Params } from "./params.js";
 import { waitForRun, type WaitForRunOptions } from "./runs.js";
-import type { LaunchRequest, Pipeline, PipelineLaunch, Run, RunLaunch } from "../schema/types.js";
+import type { LaunchRequest, PipelineLaunch, Run, RunLaunch } from "../schema/types.js";
 import { COPIED_FIELDS, KNOWN_FIELDS } from "../../generated/copies.js";
 
 /**
@@ -71,13 +77,7 @@ export interface LaunchSettings extends CopiedSettings {
   signal?: AbortSignal;
 }
 
-/** A Launchpad pipeline's version to launch (pipeline versioning), by id or by name. */
-export interface PipelineVersionSettings {
-  /** The version's id (`GET /pipelines/{id}/launch?versionId=`). */
-  versionId?: string;
-  /** The published version's name, looked up (`GET /pipelines/{id}/versions?search=`). */
-  versionName?: string;
-}
+export type { PipelineVersionSettings };
 
 export interface LaunchResult {
   workflowId: string;
@@ -87,17 +87,6 @@ export interface LaunchResult {
   run?: Identified<Run, "id">;
   /** relaunchRun with `resume: "if-available"`: whether the run was resumed (false: a fresh run). */
   resumed?: boolean;
-}
-
-/** The fields of a compute environment a launch reads (`GET /compute-envs/{id}`). */
-interface ComputeEnvConfig {
-  id?: string | null;
-  config?: {
-    workDir?: string | null;
-    preRunScript?: string | null;
-    postRunScript?: string | null;
-    nextflowConfig?: string | null;
-  } | null;
 }
 
 /**
@@ -115,13 +104,14 @@ export async function launchPipeline(
   settings: LaunchSettings & PipelineVersionSettings = {},
 ): Promise<LaunchResult> {
   const { signal } = settings;
+  const labels = labelsOnce(client, settings);
   if (/^(https?:\/\/|file:\/)/.test(pipeline)) {
     if (settings.versionId !== undefined || settings.versionName !== undefined) {
       throw new ConfigurationError(
         "launchPipeline: a version (`versionId`, `versionName`) is one of a Launchpad pipeline: name the pipeline, not its repository URL.",
       );
     }
-    const computeEnv = await describeComputeEnv(client, settings.computeEnv, signal);
+    const computeEnv = await namedComputeEnvConfig(client, settings.computeEnv, signal);
     const request: LaunchRequest = {
       pipeline,
       computeEnvId: computeEnv.id!,
@@ -129,102 +119,47 @@ export async function launchPipeline(
       preRunScript: computeEnv.config?.preRunScript ?? undefined,
       postRunScript: computeEnv.config?.postRunScript ?? undefined,
     };
-    return submit(client, request, settings, undefined);
+    return waited(client, await send(client, request, settings, undefined, labels), settings);
   }
-  const { launch, sourceWorkspaceId } = await savedLaunch(client, pipeline, settings, signal);
-  const request = toLaunchRequest(launch);
-  if (settings.computeEnv) {
-    // Another compute environment: its work directory, and its scripts and config where the
-    // saved launch has none.
-    const computeEnv = await describeComputeEnv(client, settings.computeEnv, signal);
-    const config = computeEnv.config ?? {};
-    request.computeEnvId = computeEnv.id!;
-    request.workDir = config.workDir ?? undefined;
-    request.preRunScript ??= config.preRunScript ?? undefined;
-    request.postRunScript ??= config.postRunScript ?? undefined;
-    request.configText ??= config.nextflowConfig ?? undefined;
-  }
-  request.computeEnvId ??= (await find.primaryComputeEnv(client, { signal })).id;
-  if (!request.workDir && !settings.workDir) {
-    const { computeEnv } = await client.GET("/compute-envs/{computeEnvId}", {
-      params: { path: { computeEnvId: request.computeEnvId } },
-      signal,
-    });
-    request.workDir = computeEnv?.config?.workDir ?? undefined;
-  }
-  return submit(client, request, settings, sourceWorkspaceId);
-}
-
-/**
- * A Launchpad pipeline found by name and its saved launch (`GET /pipelines/{id}/launch`), of
- * the version asked for. A pipeline shared from the organization lives in another workspace,
- * `sourceWorkspaceId`, which the launch names too. A kept pipeline id that answers 403/404
- * (deleted, perhaps re-created) is looked up once more; nothing is sent before this succeeds.
- */
-export async function savedLaunch(
-  client: SeqeraClient,
-  name: string,
-  version: PipelineVersionSettings,
-  signal: AbortSignal | undefined,
-): Promise<{ pipeline: Pipeline; launch: PipelineLaunch; sourceWorkspaceId: number | undefined }> {
-  const workspaceId = await client.resolveWorkspaceId({ signal });
-  return withFresh(client, PIPELINES, name, signal, async (pipeline) => {
-    const sourceWorkspaceId =
-      pipeline.workspaceId != null && String(pipeline.workspaceId) !== workspaceId
-        ? pipeline.workspaceId
-        : undefined;
-    const pipelineId = pipeline.pipelineId!;
-    const versionId =
-      version.versionId ??
-      (version.versionName === undefined
-        ? undefined
-        : await versionIdOf(client, { pipelineId, name }, version.versionName, signal));
-    const { launch } = await client.GET("/pipelines/{pipelineId}/launch", {
-      params: { path: { pipelineId }, query: { sourceWorkspaceId, versionId } },
-      signal,
-    });
-    return {
-      pipeline,
-      launch: withTextParams("GET /pipelines/{pipelineId}/launch", launch),
-      sourceWorkspaceId,
-    };
-  });
-}
-
-/**
- * A saved launch (none is `{}`) whose paramsText is text or absent: params are merged into it
- * as text, and anything else is not the API's answer.
- */
-function withTextParams<T extends { paramsText?: unknown }>(
-  operation: string,
-  launch: T | null | undefined,
-): T | Record<string, never> {
-  const paramsText: unknown = launch?.paramsText;
-  if (paramsText != null && typeof paramsText !== "string") {
-    throw new UnexpectedAnswerError(
-      operation,
-      "launch.paramsText",
-      "params as JSON or YAML text",
-      paramsText,
-    );
-  }
-  return launch ?? {};
-}
-
-/** The named (or else primary) AVAILABLE compute environment, described for its config. */
-async function describeComputeEnv(
-  client: SeqeraClient,
-  ref: string | undefined,
-  signal: AbortSignal | undefined,
-): Promise<ComputeEnvConfig> {
-  const id = ref
-    ? (await lookup(client, AVAILABLE_COMPUTE_ENVS, ref, signal)).id!
-    : (await find.primaryComputeEnv(client, { signal })).id;
-  const { computeEnv } = await client.GET("/compute-envs/{computeEnvId}", {
-    params: { path: { computeEnvId: id } },
+  const launched = await withSavedLaunch(
+    client,
+    pipeline,
+    settings,
     signal,
-  });
-  return { ...computeEnv, id };
+    async ({ launch, sourceWorkspaceId }) => {
+      const request = toLaunchRequest(launch);
+      if (settings.computeEnv) {
+        // Another compute environment: its work directory, and its scripts and config where the
+        // saved launch has none.
+        const computeEnv = await namedComputeEnvConfig(client, settings.computeEnv, signal);
+        const config = computeEnv.config ?? {};
+        request.computeEnvId = computeEnv.id!;
+        request.workDir = config.workDir ?? undefined;
+        request.preRunScript ??= config.preRunScript ?? undefined;
+        request.postRunScript ??= config.postRunScript ?? undefined;
+        request.configText ??= config.nextflowConfig ?? undefined;
+      }
+      request.computeEnvId ??= (await find.primaryComputeEnv(client, { signal })).id;
+      if (!request.workDir && !settings.workDir) {
+        const { config } = await computeEnvConfig(client, request.computeEnvId, signal);
+        request.workDir = config?.workDir ?? undefined;
+      }
+      return send(client, request, settings, sourceWorkspaceId, labels);
+    },
+  );
+  return waited(client, launched, settings);
+}
+
+/**
+ * The labels of a launch, looked up (and created when missing) once, though a launch whose
+ * saved configuration went stale is sent again (launch-reads.ts): `createdLabels` stays true.
+ */
+function labelsOnce(
+  client: SeqeraClient,
+  settings: LaunchSettings,
+): () => Promise<{ ids: number[]; created: string[] }> {
+  let labels: Promise<{ ids: number[]; created: string[] }> | undefined;
+  return () => (labels ??= labelIds(client, settings.labels ?? [], settings.signal));
 }
 
 export interface RelaunchOptions extends LaunchSettings {
@@ -295,7 +230,8 @@ export async function relaunchRun(
       await lookup(client, AVAILABLE_COMPUTE_ENVS, options.computeEnv, signal)
     ).id!;
   }
-  const result = await submit(client, request, options, undefined);
+  const sent = await send(client, request, options, undefined, labelsOnce(client, options));
+  const result = await waited(client, sent, options);
   return asked === "if-available" ? { ...result, resumed: resume } : result;
 }
 
@@ -313,22 +249,22 @@ export async function cancelRun(
   });
 }
 
-/** The settings every launch applies over its base request, then the launch and the wait. */
-async function submit(
+/** The settings every launch applies over its base request, then the launch. */
+async function send(
   client: SeqeraClient,
   request: LaunchRequest,
   settings: LaunchSettings,
   sourceWorkspaceId: number | undefined,
+  labels: () => Promise<{ ids: number[]; created: string[] }>,
 ): Promise<LaunchResult> {
   const { signal } = settings;
   applyCopiedSettings(request, settings);
   if (settings.nextflowVersion !== undefined) {
-    await checkNextflowVersion(
-      client,
-      settings.nextflowVersion,
-      await computeEnvType(client, request.computeEnvId, signal),
-      signal,
-    );
+    // The policy is keyed by the compute environment's type (`platform`).
+    const platform = request.computeEnvId
+      ? (await computeEnvConfig(client, request.computeEnvId, signal)).platform
+      : undefined;
+    await checkNextflowVersion(client, settings.nextflowVersion, platform ?? undefined, signal);
   }
   if (settings.disableOptimization) {
     delete request.optimizationId;
@@ -339,9 +275,9 @@ async function submit(
   }
   let createdLabels: string[] = [];
   if (settings.labels?.length) {
-    const labels = await labelIds(client, settings.labels, signal);
-    request.labelIds = labels.ids;
-    createdLabels = labels.created;
+    const { ids, created } = await labels();
+    request.labelIds = ids;
+    createdLabels = created;
   }
   const launched = await client.POST("/workflow/launch", {
     params: { query: { sourceWorkspaceId } },
@@ -357,22 +293,17 @@ async function submit(
       launched,
     );
   }
-  if (!settings.wait) return { workflowId, createdLabels };
-  const wait = settings.wait === true ? {} : settings.wait;
-  const run = await waitForRun(client, workflowId, { ...wait, signal });
-  return { workflowId, createdLabels, run };
+  return { workflowId, createdLabels };
 }
 
-/** The compute environment's type (`platform`), which the Nextflow version policy is keyed by. */
-async function computeEnvType(
+/** The launch's result, with its run once it ended when `wait` was asked. */
+async function waited(
   client: SeqeraClient,
-  computeEnvId: string | null | undefined,
-  signal: AbortSignal | undefined,
-): Promise<string | undefined> {
-  if (!computeEnvId) return undefined;
-  const { computeEnv } = await client.GET("/compute-envs/{computeEnvId}", {
-    params: { path: { computeEnvId } },
-    signal,
-  });
-  return computeEnv?.platform ?? undefined;
+  launched: LaunchResult,
+  settings: LaunchSettings,
+): Promise<LaunchResult> {
+  if (!settings.wait) return launched;
+  const wait = settings.wait === true ? {} : settings.wait;
+  const run = await waitForRun(client, launched.workflowId, { ...wait, signal: settings.signal });
+  return { ...launched, run };
 }

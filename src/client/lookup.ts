@@ -91,14 +91,97 @@ async function workspaceOf(
   return kind.global ? undefined : client.resolveWorkspaceId({ signal });
 }
 
-/** The kind's kept list in the client's workspace, fetched if there is none yet. */
+/** The kind's kept list in the client's workspace, fetched if there is none yet (or `fresh`). */
 export async function keptList<T>(
   client: SeqeraClient,
   kind: Lookup<T>,
   signal: AbortSignal | undefined,
+  fresh = false,
 ): Promise<T[]> {
   const workspaceId = await workspaceOf(client, kind as Lookup<unknown>, signal);
-  return join(listOf(client, kind, workspaceId).shared, signal) as Promise<T[]>;
+  return join(listOf(client, kind, workspaceId, fresh).shared, signal) as Promise<T[]>;
+}
+
+/**
+ * One answer per key (a resource described by its id, a pipeline's saved launch), kept as the
+ * lists are: per client family and workspace (or, `global`, for all of them: the key then
+ * names what it needs), one fetch shared by concurrent callers, dropped after this client
+ * family's own successful `changedBy` operations.
+ */
+export interface KeptAnswer<T> {
+  /** What it is, told apart from every lookup's kind (see forgetOtherViews). */
+  kind: string;
+  fetch(client: SeqeraClient, signal: AbortSignal | undefined, key: string): Promise<T>;
+  global?: boolean;
+  changedBy: readonly string[];
+}
+
+/** Each kept answer as the engine keeps it: a searched kind whose "name" is the key. */
+const answerKinds = new WeakMap<KeptAnswer<unknown>, Lookup<unknown>>();
+
+function answerKind(answer: KeptAnswer<unknown>): Lookup<unknown> {
+  let kind = answerKinds.get(answer);
+  if (!kind) {
+    kind = {
+      kind: answer.kind,
+      global: answer.global,
+      searched: true,
+      list: async (client, signal, key) => [await answer.fetch(client, signal, key)],
+      names: () => [],
+      id: () => "",
+      changedBy: answer.changedBy,
+    };
+    answerKinds.set(answer, kind);
+  }
+  return kind;
+}
+
+/** The answer for `key`, kept or fetched (`fresh`: fetched); a copy, so a caller's changes stay its own. */
+async function readAnswer<T>(
+  client: SeqeraClient,
+  answer: KeptAnswer<T>,
+  key: string,
+  signal: AbortSignal | undefined,
+  fresh = false,
+): Promise<{ value: T; wasKept: boolean }> {
+  const kind = answerKind(answer as KeptAnswer<unknown>);
+  const workspaceId = await workspaceOf(client, kind, signal);
+  const { shared, wasKept } = listOf(client, kind, workspaceId, fresh, key);
+  const [value] = await join(shared, signal);
+  return { value: structuredClone(value) as T, wasKept };
+}
+
+/** The answer for `key`, kept or fetched. */
+export async function keptAnswer<T>(
+  client: SeqeraClient,
+  answer: KeptAnswer<T>,
+  key: string,
+  signal: AbortSignal | undefined,
+): Promise<T> {
+  return (await readAnswer(client, answer, key, signal)).value;
+}
+
+/**
+ * Calls `use` with the answer for `key`. When `use` fails with 403 or 404 and the answer was
+ * kept, it is fetched again and, if it changed since, `use` is called once more with it: what it
+ * named may have been replaced meanwhile by someone else.
+ */
+export async function withKeptAnswer<T, R>(
+  client: SeqeraClient,
+  answer: KeptAnswer<T>,
+  key: string,
+  signal: AbortSignal | undefined,
+  use: (value: T) => Promise<R>,
+): Promise<R> {
+  const { value, wasKept } = await readAnswer(client, answer, key, signal);
+  try {
+    return await use(value);
+  } catch (error) {
+    if (!wasKept || !answeredGone(error)) throw error;
+    const again = (await readAnswer(client, answer, key, signal, true)).value;
+    if (JSON.stringify(again) === JSON.stringify(value)) throw error;
+    return use(again);
+  }
 }
 
 /**
@@ -229,11 +312,16 @@ async function search<T>(
   );
 }
 
+/** A 403 or 404: what a kept id or answer named may be gone. */
+const answeredGone = (error: unknown): error is ForbiddenError | NotFoundError =>
+  error instanceof ForbiddenError || error instanceof NotFoundError;
+
 /**
- * Looks a name up and calls `use` with what was found. When `use` fails with 403 or 404 and the
- * resource came from a kept answer, the kept answer is dropped and the name looked up again: the
- * resource may have been deleted and re-created under a new id. A name that then points to the
- * same id rethrows the original error; a name that is gone says so (NameNotFoundError).
+ * Looks a name up and calls `use` with what was found. When `use` fails with 403 or 404 (of
+ * those, the ones `gone` accepts) and the resource came from a kept answer, the kept answer is
+ * dropped and the name looked up again: the resource may have been deleted and re-created under
+ * a new id. A name that then points to the same id rethrows the original error; a name that is
+ * gone says so (NameNotFoundError).
  */
 export async function withFresh<T, R>(
   client: SeqeraClient,
@@ -241,12 +329,13 @@ export async function withFresh<T, R>(
   name: string,
   signal: AbortSignal | undefined,
   use: (item: T) => Promise<R>,
+  gone: (error: ForbiddenError | NotFoundError) => boolean = () => true,
 ): Promise<R> {
   const item = await lookup(client, kind, name, signal);
   try {
     return await use(item);
   } catch (error) {
-    if (!(error instanceof ForbiddenError || error instanceof NotFoundError)) throw error;
+    if (!answeredGone(error) || !gone(error)) throw error;
     const workspaceId = await workspaceOf(client, kind as Lookup<unknown>, signal);
     listsOf(client, kind as Lookup<unknown>).delete(
       keyOf(kind as Lookup<unknown>, workspaceId, name),
