@@ -9,6 +9,7 @@ import { resolveConfig, type SeqeraClientOptions } from "../config/config.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import { allowsInsecureHttp, REDIS_ENV } from "../cli/client-options.js";
 import { toldFor } from "../errors/settings.js";
+import { checkResumeKeeps } from "../automation/relaunch-rule.js";
 import { parseDuration } from "../cli/duration.js";
 import { readUtf8File } from "../cli/input-text.js";
 import { parseParams } from "../cli/launch-options.js";
@@ -148,16 +149,9 @@ async function read(env: Env): Promise<ActionInputs> {
   const relaunch = input("relaunch");
   const resume = flag("resume");
   const named = input("pipeline");
-  if (relaunch !== undefined && resume && named !== undefined) {
-    throw new InputError(
-      "pipeline is not used when resuming (relaunch with resume: true keeps the run's pipeline): remove it, or set resume: false to run another pipeline.",
-    );
-  }
   const workDir = input("workdir");
-  if (relaunch !== undefined && resume && workDir !== undefined) {
-    throw new InputError(
-      "workdir is not used when resuming (a resumed run keeps its work directory, where its cached tasks are): remove it, or set resume: false.",
-    );
+  if (relaunch !== undefined) {
+    asInput(() => checkResumeKeeps({ resume, workDir, pipeline: named }));
   }
   // As action-tower-launch: the repository the workflow runs in.
   const repository = env.GITHUB_REPOSITORY ? `https://github.com/${env.GITHUB_REPOSITORY}` : "";

@@ -20,6 +20,7 @@ import {
   type PipelineVersionSettings,
 } from "./launch-reads.js";
 import { checkNextflowVersion } from "./nextflow-versions.js";
+import { checkResumeKeeps } from "./relaunch-rule.js";
 import { mergeParamsText, type Params } from "./params.js";
 import { waitForRun, type WaitForRunOptions } from "./runs.js";
 import type { LaunchRequest, PipelineLaunch, Run, RunLaunch } from "../schema/types.js";
@@ -165,7 +166,8 @@ function labelsOnce(
 export interface RelaunchOptions extends LaunchSettings {
   /**
    * Resume (default true, as tw): run again in the same session, from the commit the run used
-   * and in its resume directory, so that finished tasks are cached. ResumeUnavailableError when
+   * and in its resume directory, so that finished tasks are cached (another `workDir` or
+   * `pipeline` is then a ConfigurationError). ResumeUnavailableError when
    * the service holds no commit for the run. `false`: a fresh run of the same configuration.
    * `"if-available"`: resume when the service holds the run's commit, else a fresh run (the
    * result's `resumed` says which).
@@ -187,16 +189,7 @@ export async function relaunchRun(
 ): Promise<LaunchResult> {
   const { signal } = options;
   const asked = options.resume ?? true;
-  if (asked && options.workDir !== undefined) {
-    throw new ConfigurationError(
-      "relaunchRun: a resumed run keeps its work directory; pass `resume: false` to run in another `workDir`.",
-    );
-  }
-  if (asked && options.pipeline !== undefined) {
-    throw new ConfigurationError(
-      "relaunchRun: a resumed run keeps its pipeline; pass `resume: false` to run another `pipeline`.",
-    );
-  }
+  checkResumeKeeps(options);
   const [{ workflow }, { launch }] = await Promise.all([
     client.GET("/workflow/{workflowId}", {
       params: { path: { workflowId } },
