@@ -8,11 +8,11 @@ import { workspace as checkWorkspace } from "../config/checks.js";
 import { resolveConfig, type SeqeraClientOptions } from "../config/config.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import { allowsInsecureHttp, REDIS_ENV } from "../cli/client-options.js";
-import { toldFor } from "../errors/settings.js";
+import { tell, toldFor } from "../errors/settings.js";
 import { checkResumeKeeps } from "../automation/relaunch-rule.js";
 import { parseDuration } from "../cli/duration.js";
-import { readUtf8File } from "../cli/input-text.js";
-import { parseParams } from "../cli/launch-options.js";
+import { readUtf8File } from "../core/text-file.js";
+import { parseParamsText } from "../automation/params.js";
 import type { Env } from "./workflow-commands.js";
 
 /** Every input of action.yml, in its order there (a test holds the two to each other). */
@@ -101,8 +101,10 @@ export async function readInputs(env: Env): Promise<ActionInputs> {
   try {
     return await read(env);
   } catch (error) {
-    // The CLI's readers name what they read ("input timeout ..."): the same words here.
-    if (error instanceof UsageError) throw new InputError(error.message);
+    // The readers name what they read ("Input params_file p.yaml: ..."): the same words here.
+    if (error instanceof UsageError || error instanceof ConfigurationError) {
+      throw new InputError(tell(error, "action"));
+    }
     throw error;
   }
 }
@@ -171,11 +173,11 @@ async function read(env: Env): Promise<ActionInputs> {
   }
   const params =
     inline !== undefined
-      ? await parseParams("Input parameters", inline)
+      ? await parseParamsText(inline, "Input parameters")
       : file !== undefined
-        ? await parseParams(
-            `Input params_file ${file}`,
+        ? await parseParamsText(
             await readUtf8File(`Input params_file ${file}`, file),
+            `Input params_file ${file}`,
           )
         : undefined;
 

@@ -21,7 +21,7 @@ import {
 } from "./launch-reads.js";
 import { checkNextflowVersion } from "./nextflow-versions.js";
 import { checkResumeKeeps } from "./relaunch-rule.js";
-import { mergeParamsText, type Params } from "./params.js";
+import { launchParams, mergeParamsText, type Params } from "./params.js";
 import { waitForRun, type WaitForRunOptions } from "./runs.js";
 import type { LaunchRequest, PipelineLaunch, Run, RunLaunch } from "../schema/types.js";
 import { COPIED_FIELDS, KNOWN_FIELDS } from "../../generated/copies.js";
@@ -59,8 +59,13 @@ export function toLaunchRequest(launch: PipelineLaunch | RunLaunch): LaunchReque
  * ones keep the saved value.
  */
 export interface LaunchSettings extends CopiedSettings {
-  /** Deep-merged over the saved params (JSON or YAML, kept in its format). */
-  params?: Params;
+  /**
+   * Deep-merged over the saved params (JSON or YAML, kept in its format): an object, or a params
+   * document as text (JSON or YAML, e.g. a file's content).
+   */
+  params?: Params | string;
+  /** A JSON or YAML params file's path, read and deep-merged before `params` (as `--params-file`). */
+  paramsFile?: string;
   /**
    * An AVAILABLE compute environment's name or id; the run then uses its work directory (unless
    * `workDir` is given). Default the saved one, else the workspace's primary.
@@ -105,7 +110,7 @@ export async function launchPipeline(
   settings: LaunchSettings & PipelineVersionSettings = {},
 ): Promise<LaunchResult> {
   const { signal } = settings;
-  const labels = labelsOnce(client, settings);
+  const once = await prepared(client, settings);
   if (/^(https?:\/\/|file:\/)/.test(pipeline)) {
     if (settings.versionId !== undefined || settings.versionName !== undefined) {
       throw new ConfigurationError(
@@ -120,7 +125,7 @@ export async function launchPipeline(
       preRunScript: computeEnv.config?.preRunScript ?? undefined,
       postRunScript: computeEnv.config?.postRunScript ?? undefined,
     };
-    return waited(client, await send(client, request, settings, undefined, labels), settings);
+    return waited(client, await send(client, request, settings, undefined, once), settings);
   }
   const launched = await withSavedLaunch(
     client,
@@ -145,22 +150,31 @@ export async function launchPipeline(
         const { config } = await computeEnvConfig(client, request.computeEnvId, signal);
         request.workDir = config?.workDir ?? undefined;
       }
-      return send(client, request, settings, sourceWorkspaceId, labels);
+      return send(client, request, settings, sourceWorkspaceId, once);
     },
   );
   return waited(client, launched, settings);
 }
 
 /**
- * The labels of a launch, looked up (and created when missing) once, though a launch whose
- * saved configuration went stale is sent again (launch-reads.ts): `createdLabels` stays true.
+ * The params of a launch, read once, and its labels, looked up (and created when missing) once,
+ * though a launch whose saved configuration went stale is sent again (launch-reads.ts):
+ * `createdLabels` stays true.
  */
-function labelsOnce(
-  client: SeqeraClient,
-  settings: LaunchSettings,
-): () => Promise<{ ids: number[]; created: string[] }> {
+async function prepared(client: SeqeraClient, settings: LaunchSettings): Promise<Prepared> {
+  // Read before any call: a params file that cannot be used launches nothing.
+  const params = await launchParams(settings, settings.signal);
   let labels: Promise<{ ids: number[]; created: string[] }> | undefined;
-  return () => (labels ??= labelIds(client, settings.labels ?? [], settings.signal));
+  return {
+    params,
+    labels: () => (labels ??= labelIds(client, settings.labels ?? [], settings.signal)),
+  };
+}
+
+/** What a launch sends however often it is sent: its params, its labels' ids once found. */
+interface Prepared {
+  params: Params | undefined;
+  labels: () => Promise<{ ids: number[]; created: string[] }>;
 }
 
 export interface RelaunchOptions extends LaunchSettings {
@@ -190,6 +204,7 @@ export async function relaunchRun(
   const { signal } = options;
   const asked = options.resume ?? true;
   checkResumeKeeps(options);
+  const once = await prepared(client, options);
   const [{ workflow }, { launch }] = await Promise.all([
     client.GET("/workflow/{workflowId}", {
       params: { path: { workflowId } },
@@ -223,7 +238,7 @@ export async function relaunchRun(
       await lookup(client, AVAILABLE_COMPUTE_ENVS, options.computeEnv, signal)
     ).id!;
   }
-  const sent = await send(client, request, options, undefined, labelsOnce(client, options));
+  const sent = await send(client, request, options, undefined, once);
   const result = await waited(client, sent, options);
   return asked === "if-available" ? { ...result, resumed: resume } : result;
 }
@@ -248,7 +263,7 @@ async function send(
   request: LaunchRequest,
   settings: LaunchSettings,
   sourceWorkspaceId: number | undefined,
-  labels: () => Promise<{ ids: number[]; created: string[] }>,
+  { params, labels }: Prepared,
 ): Promise<LaunchResult> {
   const { signal } = settings;
   applyCopiedSettings(request, settings);
@@ -263,9 +278,7 @@ async function send(
     delete request.optimizationId;
     delete request.optimizationTargets;
   }
-  if (settings.params) {
-    request.paramsText = await mergeParamsText(request.paramsText, settings.params);
-  }
+  if (params) request.paramsText = await mergeParamsText(request.paramsText, params);
   let createdLabels: string[] = [];
   if (settings.labels?.length) {
     const { ids, created } = await labels();
