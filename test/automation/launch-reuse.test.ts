@@ -1,34 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ForbiddenError, launchPipeline, relaunchRun, toLaunchRequest } from "../../src/index.js";
 import type { Emulator } from "../../src/testing/index.js";
-import { clientOf, seededEmulator, servedSince } from "./setup.js";
+import { ONE_PIPELINE, clientOf, seededEmulator, servedSince } from "./setup.js";
 
 let emulator: Emulator;
 beforeAll(async () => {
   emulator = await seededEmulator({
-    computeEnvs: [
-      { id: "ce-prod", name: "aws-prod", workspaceId: 42, primary: true, workDir: "s3://prod" },
-      {
-        id: "ce-big",
-        name: "aws-big",
-        workspaceId: 42,
-        primary: false,
-        workDir: "s3://big",
-        platform: "aws-batch",
-      },
-    ],
-    labels: [
-      { name: "nightly", workspaceId: 42 },
-      { name: "team", value: "bio", workspaceId: 42 },
-    ],
-    pipelines: [
-      {
-        name: "rnaseq",
-        workspaceId: 42,
-        repository: "https://github.com/nf-core/rnaseq",
-        launch: { computeEnvId: "ce-prod", revision: "3.14.0", paramsText: '{"input":"a.csv"}' },
-      },
-    ],
+    ...ONE_PIPELINE,
     nextflow: { versions: ["24.10.6", "25.04.8"] },
   });
 });
@@ -74,7 +52,7 @@ describe("launches of one client family reuse what it read", () => {
     // Each launch sent its own params over the same saved launch and compute environment.
     const run = emulator.state.runs.get(launches[3]!.workflowId)!;
     expect(JSON.parse(run.launch.paramsText as string)).toEqual({ input: "a.csv", sample: "s3" });
-    expect(run.launch).toMatchObject({ computeEnvId: "ce-big", workDir: "s3://big" });
+    expect(run.launch).toMatchObject({ computeEnvId: "ce-big", workDir: "s3://big/work" });
     const labels = ["nightly", "team"].map((n) => emulator.state.labels.byName(n, 42)!.id);
     expect(run.labelIds).toEqual(labels);
   });

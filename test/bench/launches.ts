@@ -8,32 +8,12 @@
  * changes a param, as a batch of launches from a samplesheet does.
  */
 import { createSeqeraClient, launchPipeline } from "../../src/index.js";
-import { startEmulator } from "../../src/testing/index.js";
+import { ONE_PIPELINE, seededEmulator } from "../automation/setup.js";
 
 const N = Number(process.env.BENCH_LAUNCHES ?? 150);
 
-const emulator = await startEmulator({
-  seed: {
-    organizations: [{ name: "acme" }],
-    workspaces: [{ org: "acme", name: "prod", id: 42 }],
-    computeEnvs: [
-      { id: "ce-prod", name: "aws-prod", workspaceId: 42, primary: true, workDir: "s3://prod" },
-      { id: "ce-big", name: "aws-big", workspaceId: 42, primary: false, workDir: "s3://big" },
-    ],
-    labels: [
-      { name: "nightly", workspaceId: 42 },
-      { name: "team", value: "bio", workspaceId: 42 },
-    ],
-    pipelines: [
-      {
-        name: "rnaseq",
-        workspaceId: 42,
-        repository: "https://github.com/nf-core/rnaseq",
-        launch: { computeEnvId: "ce-prod", revision: "3.14.0", paramsText: '{"input":"a.csv"}' },
-      },
-    ],
-  },
-});
+// The service's rate limit (the tests' emulators have none).
+const emulator = await seededEmulator(ONE_PIPELINE, { rateLimit: {} });
 try {
   const client = createSeqeraClient({
     baseUrl: emulator.url,
