@@ -6,12 +6,12 @@
  * costs one call each beyond the first.
  */
 import type { SeqeraClient } from "../client/client.js";
-import { keptAnswer, withFresh, withKeptAnswer, type KeptAnswer } from "../client/lookup.js";
+import { keptAnswer, withKeptAnswer, type KeptAnswer } from "../client/kept-answers.js";
+import { lookup, withFresh } from "../client/lookup.js";
 import { UnexpectedAnswerError } from "../errors/unexpected-answer-error.js";
 import { FAMILIES } from "../model/families.js";
 import { versionIdOf } from "./launch-versions.js";
 import { AVAILABLE_COMPUTE_ENVS, PIPELINES, find } from "./names.js";
-import { lookup } from "../client/lookup.js";
 import type { Pipeline, PipelineLaunch } from "../schema/types.js";
 
 /** A Launchpad pipeline's version to launch (pipeline versioning), by id or by name. */

@@ -3,7 +3,7 @@ import type { SeqeraClient } from "../client/client.js";
 import { compareVersions } from "../core/versions.js";
 import { requireOperation } from "../openapi/require-operation.js";
 import { NextflowVersionError } from "../errors/nextflow-version-error.js";
-import { keptAnswer, type KeptAnswer } from "../client/lookup.js";
+import { keptAnswer, type KeptAnswer } from "../client/kept-answers.js";
 
 const CATALOG = "/platform/versions";
 
