@@ -1,9 +1,9 @@
 /**
- * What a launch reads before it is sent, kept per client family as names are (client/lookup.ts):
- * a pipeline's saved launch and a compute environment's configuration are read once, shared by
- * concurrent launches, and read again after this client family changed them (or, for a saved
- * launch, when a launch from it answers 403 or 404), so that a batch of launches of one pipeline
- * costs one call each beyond the first.
+ * What a launch reads before it is sent, kept per client family as names are
+ * (client/kept-answers.ts): a pipeline's saved launch and a compute environment's configuration
+ * are read once, shared by concurrent launches, and read again after this client family changed
+ * them (or, for a saved launch, when a launch from it answers 403 or 404), so that a batch of
+ * launches of one pipeline costs one call each beyond the first.
  */
 import type { SeqeraClient } from "../client/client.js";
 import { keptAnswer, withKeptAnswer, type KeptAnswer } from "../client/kept-answers.js";

@@ -83,8 +83,6 @@ export interface LaunchSettings extends CopiedSettings {
   signal?: AbortSignal;
 }
 
-export type { PipelineVersionSettings };
-
 export interface LaunchResult {
   workflowId: string;
   /** The labels of `labels` that did not exist and were created for this launch. */
