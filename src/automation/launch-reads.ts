@@ -54,8 +54,11 @@ const SAVED_LAUNCHES: KeptAnswer<PipelineLaunch | Record<string, never>> = {
   fetch: async (client, signal, key) => {
     // The workspace is the client's: in the key, so that each workspace keeps its own.
     const { pipelineId, sourceWorkspaceId, versionId } = JSON.parse(key);
+    // versionId is a query of later releases than 1.85.0's (pipeline versions), sent as given on
+    // every line: built apart, as a literal in the call would be refused there for that key.
+    const query = { sourceWorkspaceId, versionId };
     const { launch } = await client.GET("/pipelines/{pipelineId}/launch", {
-      params: { path: { pipelineId }, query: { sourceWorkspaceId, versionId } },
+      params: { path: { pipelineId }, query },
       signal,
     });
     return withTextParams("GET /pipelines/{pipelineId}/launch", launch);

@@ -6,9 +6,8 @@
 import type { SeqeraClient } from "../client/client.js";
 import { labelIds } from "./labels.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
-import type { Identified } from "./identified.js";
+import type { Identified } from "../model/identified.js";
 import { ResumeUnavailableError } from "../errors/resume-unavailable-error.js";
-import { UnexpectedAnswerError } from "../errors/unexpected-answer-error.js";
 import { AVAILABLE_COMPUTE_ENVS, find } from "./names.js";
 import { lookup } from "../client/lookup.js";
 import { applyCopiedSettings, type CopiedSettings } from "./launch-settings.js";
@@ -288,16 +287,7 @@ async function send(
     body: { launch: request },
     signal,
   });
-  const { workflowId } = launched;
-  if (!workflowId) {
-    throw new UnexpectedAnswerError(
-      "POST /workflow/launch",
-      "workflowId",
-      "the run's id",
-      launched,
-    );
-  }
-  return { workflowId, createdLabels };
+  return { workflowId: launched.workflowId, createdLabels };
 }
 
 /** The launch's result, with its run once it ended when `wait` was asked. */

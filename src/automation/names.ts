@@ -19,7 +19,7 @@ import { NameNotFoundError } from "../errors/name-not-found-error.js";
 import { SETTINGS, toldAs } from "../errors/settings.js";
 import { listShape } from "../model/derive.js";
 import { FAMILIES, type Family } from "../model/families.js";
-import { identified, type Identified } from "./identified.js";
+import { identified, type Identified } from "../model/identified.js";
 import { nearNames } from "../core/near-names.js";
 import { contentUnder, type DataLinkContent } from "./data-links.js";
 import type {

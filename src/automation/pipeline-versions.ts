@@ -9,7 +9,7 @@ import { collect, lookup } from "../client/lookup.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import { ConflictError } from "../errors/conflict-error.js";
 import { hasOperation, requireOperation } from "../openapi/require-operation.js";
-import { identified } from "./identified.js";
+import { identified } from "../model/identified.js";
 import { toLaunchRequest } from "./launch.js";
 import type { PipelineVersionSettings } from "./launch-reads.js";
 import { labelIds } from "./labels.js";

@@ -29,6 +29,10 @@ export interface Family {
   items?: string;
   /** The field of an item that holds its id; ids are handed on as text. */
   id: string;
+  /** The field of a list item that holds the resource, when an item wraps it with more. */
+  item?: string;
+  /** Where the create operation's answer holds the new resource's id: "pipeline.pipelineId". */
+  created?: string;
   /** The field of an item that holds its name. */
   name: string;
   /**
@@ -55,6 +59,7 @@ export const FAMILIES = {
     },
     items: "organizations",
     id: "orgId",
+    created: "organization.orgId",
     name: "name",
     fields: ["name", "fullName", "description", "location", "website"],
     updatable: ["name", "fullName", "description", "location", "website"],
@@ -70,6 +75,7 @@ export const FAMILIES = {
       delete: "DELETE /orgs/{orgId}/teams/{teamId}",
     },
     id: "teamId",
+    created: "team.teamId",
     name: "name",
     fields: ["name", "description"],
     updatable: ["name", "description"],
@@ -83,6 +89,7 @@ export const FAMILIES = {
       delete: "DELETE /orgs/{orgId}/members/{memberId}",
     },
     id: "memberId",
+    created: "member.memberId",
     name: "email",
     fields: ["email", "role"],
   },
@@ -98,6 +105,7 @@ export const FAMILIES = {
     },
     items: "workspaces",
     id: "id",
+    created: "workspace.id",
     name: "name",
     fields: ["name", "fullName", "description", "visibility"],
     updatable: ["name", "fullName", "description", "visibility"],
@@ -112,6 +120,7 @@ export const FAMILIES = {
       delete: "DELETE /orgs/{orgId}/workspaces/{workspaceId}/participants/{participantId}",
     },
     id: "participantId",
+    created: "participant.participantId",
     name: "email",
     fields: ["email", "teamName", "wspRole"],
     updatable: ["wspRole"],
@@ -126,6 +135,7 @@ export const FAMILIES = {
       delete: "DELETE /labels/{labelId}",
     },
     id: "id",
+    created: "id",
     name: "name",
     fields: ["name", "value", "resource"],
     updatable: ["value"],
@@ -142,6 +152,7 @@ export const FAMILIES = {
     },
     items: "credentials",
     id: "id",
+    created: "credentialsId",
     name: "name",
     fields: ["name", "provider", "description", "baseUrl", "keys"],
     updatable: ["description", "baseUrl", "keys"],
@@ -158,6 +169,7 @@ export const FAMILIES = {
     },
     items: "pipelineSecrets",
     id: "id",
+    created: "secretId",
     name: "name",
     fields: ["name", "value"],
     updatable: ["value"],
@@ -174,6 +186,7 @@ export const FAMILIES = {
     },
     items: "computeEnvs",
     id: "id",
+    created: "computeEnvId",
     name: "name",
     fields: ["name", "platform", "description", "credentialsId", "config"],
     updatable: ["name", "description", "credentialsId"],
@@ -189,6 +202,7 @@ export const FAMILIES = {
       delete: "DELETE /pipelines/{pipelineId}",
     },
     id: "pipelineId",
+    created: "pipeline.pipelineId",
     name: "name",
     fields: ["name", "description", "icon", "launch"],
     updatable: ["name", "description", "icon", "launch"],
@@ -204,6 +218,7 @@ export const FAMILIES = {
       delete: "DELETE /datasets/{datasetId}",
     },
     id: "id",
+    created: "dataset.id",
     name: "name",
     fields: ["name", "description"],
     updatable: ["name", "description"],
@@ -220,6 +235,7 @@ export const FAMILIES = {
       delete: "DELETE /data-links/{dataLinkId}",
     },
     id: "id",
+    created: "id",
     name: "name",
     fields: ["name", "description", "type", "provider", "resourceRef", "publicAccessible"],
     updatable: ["name", "description"],
@@ -234,6 +250,7 @@ export const FAMILIES = {
       delete: "DELETE /studios/{sessionId}",
     },
     id: "sessionId",
+    created: "studio.sessionId",
     name: "name",
     fields: ["name", "description", "dataStudioToolUrl", "computeEnvId", "configuration"],
   },
@@ -249,6 +266,7 @@ export const FAMILIES = {
     },
     items: "actions",
     id: "id",
+    created: "actionId",
     name: "name",
     fields: ["name", "source", "launch"],
     updatable: ["name", "launch"],
@@ -263,6 +281,8 @@ export const FAMILIES = {
       delete: "DELETE /workflow/{workflowId}",
     },
     id: "id",
+    item: "workflow",
+    created: "workflowId",
     name: "runName",
     fields: ["pipeline", "computeEnvId", "workDir", "revision", "paramsText", "configProfiles"],
   },
