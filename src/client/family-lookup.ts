@@ -23,8 +23,10 @@ export interface FamilyLookupOptions<T> {
   query?: Query;
   /** The names an item answers to; default its name. */
   names?: (item: T) => string[];
-  /** The text searched for a name; default the name. */
-  searchFor?: (name: string) => string;
+  /** The query searching for a name; default `{ search: name }`. */
+  searchQuery?: (name: string) => Query;
+  /** Operations beyond the family's create, update and delete that change what it lists. */
+  changedBy?: readonly string[];
 }
 
 export function familyLookup<T extends object>(
@@ -56,14 +58,14 @@ export function familyLookup<T extends object>(
     ? async (...args: Parameters<typeof list>) =>
         (await list(...args)).flatMap((item) => from(item) ?? [])
     : list;
-  const searchFor = options.searchFor ?? ((name: string) => name);
+  const searchQuery = options.searchQuery ?? ((name: string) => ({ search: name }));
   return {
     kind: family.noun,
     global: family.scope !== "workspace",
     searched: shape.searched,
     list: (client, signal, name) =>
       shape.searched
-        ? listed(client, { search: searchFor(name) }, { pageSize: SEARCH_PAGE_SIZE }, signal)
+        ? listed(client, searchQuery(name), { pageSize: SEARCH_PAGE_SIZE }, signal)
         : listed(client, {}, {}, signal),
     ...(shape.searched && {
       suggest: (client, signal) => listed(client, {}, { limit: MAX_PAGE_SIZE }, signal),
@@ -74,6 +76,7 @@ export function familyLookup<T extends object>(
       family.operations.create,
       family.operations.update,
       family.operations.delete,
+      ...(options.changedBy ?? []),
     ].filter((key) => key !== undefined),
   };
 }
