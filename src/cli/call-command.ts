@@ -4,7 +4,7 @@ import type { CliContext } from "./context.js";
 import { planCall, type CallPlan } from "./call-plan.js";
 import { withCommandScope } from "./command-scope.js";
 import { parseDuration } from "./duration.js";
-import type { OptionValues } from "./command-line.js";
+import type { OptionValues } from "./options.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { findTarget } from "./operation-target.js";
 import { readerGone, write, writeBody, writeLine } from "./output.js";

@@ -1,7 +1,7 @@
 import { access } from "node:fs/promises";
 import type { CliContext } from "./context.js";
 import { UsageError } from "../errors/cli-errors.js";
-import type { OptionValues } from "./command-line.js";
+import type { OptionValues } from "./options.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { writeBody } from "./output.js";
 import { withSession } from "./session.js";

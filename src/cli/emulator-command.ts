@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { UsageError } from "../errors/cli-errors.js";
-import type { OptionValues } from "./command-line.js";
+import type { OptionValues } from "./options.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { write, type Streams } from "./output.js";
 import type { Emulator, EmulatorOptions, Handler } from "../testing/index.js";

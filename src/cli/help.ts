@@ -1,5 +1,6 @@
 import { INSECURE_HTTP_ENV, REDIS_ENV } from "./client-options.js";
-import { OPTIONS, type CommandName } from "./command-line.js";
+import type { CommandName } from "./commands.js";
+import { OPTIONS } from "./options.js";
 import { EXIT_MEANINGS } from "./exit-codes.js";
 import { RESOURCE_USAGE } from "./resource-commands.js";
 

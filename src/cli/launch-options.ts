@@ -2,7 +2,7 @@ import type { LaunchSettings } from "../automation/launch.js";
 import { launchSettingRows } from "../automation/launch-settings.js";
 import { merge, parseParamsText, type Params } from "../automation/params.js";
 import { UsageError } from "../errors/cli-errors.js";
-import type { OptionValues } from "./command-line.js";
+import type { OptionValues } from "./options.js";
 import type { InputSource } from "./body-fields.js";
 import { readFileOption } from "./input-text.js";
 import { readUtf8File } from "../core/text-file.js";

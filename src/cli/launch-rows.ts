@@ -4,7 +4,8 @@
  * rate limiter paces them and its lookups are shared.
  */
 import type { CliContext } from "./context.js";
-import { OPTIONS, parseCommandLine, type OptionName, type OptionValues } from "./command-line.js";
+import { parseCommandLine } from "./command-line.js";
+import { OPTIONS, type OptionName, type OptionValues } from "./options.js";
 import { didYouMean } from "./closest.js";
 import { DeadlineError, InterruptedError, UsageError } from "../errors/cli-errors.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";

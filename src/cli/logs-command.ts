@@ -1,5 +1,5 @@
 import type { CliContext } from "./context.js";
-import type { OptionValues } from "./command-line.js";
+import type { OptionValues } from "./options.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { readerGone, writeText } from "./output.js";
 import { withSession } from "./session.js";

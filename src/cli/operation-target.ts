@@ -1,7 +1,7 @@
 import { operations, type OperationInfo } from "../../generated/operations.js";
 import { closest } from "./closest.js";
 import { operationsSaying } from "./operation-words.js";
-import { COMMAND_WORDS } from "./command-line.js";
+import { COMMAND_WORDS } from "./commands.js";
 import { UsageError } from "../errors/cli-errors.js";
 
 /** The operation a command line names, with what its path itself carried. */

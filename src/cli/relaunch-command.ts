@@ -1,5 +1,5 @@
 import type { CliContext } from "./context.js";
-import type { OptionValues } from "./command-line.js";
+import type { OptionValues } from "./options.js";
 import type { ExitCode } from "./exit-codes.js";
 import { launchArgument, launchSettings } from "./launch-options.js";
 import { launchThenWait } from "./launch-then-wait.js";

@@ -1,6 +1,6 @@
 import type { CliContext } from "./context.js";
 import { UsageError } from "../errors/cli-errors.js";
-import type { OptionValues } from "./command-line.js";
+import type { OptionValues } from "./options.js";
 import { pastInstant } from "./duration.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { readerGone, writeLine } from "./output.js";

@@ -12,7 +12,8 @@ import {
   WaitTimeoutError,
 } from "../index.js";
 import { oneLine } from "./client-options.js";
-import type { CommandLine, CommandName } from "./command-line.js";
+import type { CommandLine } from "./command-line.js";
+import type { CommandName } from "./commands.js";
 import { findTarget } from "./operation-target.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { DeadlineError, InterruptedError, UsageError } from "../errors/cli-errors.js";

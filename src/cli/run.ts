@@ -1,5 +1,6 @@
 import { oneLine } from "./client-options.js";
-import { parseCommandLine, type CommandLine, type CommandName } from "./command-line.js";
+import { parseCommandLine, type CommandLine } from "./command-line.js";
+import type { CommandName } from "./commands.js";
 import type { ResourceCommand } from "./resource-commands.js";
 import type { CliContext } from "./context.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";

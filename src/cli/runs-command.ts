@@ -1,7 +1,7 @@
 import type { ListRunsOptions } from "../automation/list-runs.js";
 import type { RunStatus } from "../schema/types.js";
 import { UsageError } from "../errors/cli-errors.js";
-import type { OptionValues } from "./command-line.js";
+import type { OptionValues } from "./options.js";
 import type { CliContext } from "./context.js";
 import { pastInstant } from "./duration.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";

@@ -4,7 +4,7 @@
  * history would show it. The value is never printed, nor said in an error line.
  */
 import type { CliContext } from "./context.js";
-import type { OptionValues } from "./command-line.js";
+import type { OptionValues } from "./options.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { UsageError } from "../errors/cli-errors.js";
 import { readFileOption, parseJsonText } from "./input-text.js";

@@ -1,6 +1,6 @@
 import type { SeqeraClient } from "../index.js";
 import { clientOptions } from "./client-options.js";
-import type { OptionValues } from "./command-line.js";
+import type { OptionValues } from "./options.js";
 import { withCommandScope, type CommandScope } from "./command-scope.js";
 import { parseDuration } from "./duration.js";
 import type { CliContext } from "./context.js";

@@ -2,7 +2,7 @@ import type { Run } from "../schema/types.js";
 import type { CliContext } from "./context.js";
 import { DeadlineError } from "../errors/cli-errors.js";
 import { formatMs } from "./duration.js";
-import type { OptionValues } from "./command-line.js";
+import type { OptionValues } from "./options.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { writeBody, type Streams } from "./output.js";
 import { progressOn } from "./progress.js";

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, test } from "vitest";
 import { operations } from "../../generated/operations.js";
 import { EXIT } from "../../src/cli/exit-codes.js";
 import { TW_COMMANDS, twCommandHint } from "../../src/cli/tw-commands.js";
-import { COMMAND_WORDS } from "../../src/cli/command-line.js";
+import { COMMAND_WORDS } from "../../src/cli/commands.js";
 import { sharedBuild, runCli, type BuiltCli } from "./cli.js";
 
 let cli: BuiltCli;

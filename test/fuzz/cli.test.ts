@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { OPTIONS } from "../../src/cli/command-line.js";
+import { OPTIONS } from "../../src/cli/options.js";
 import { EXIT } from "../../src/cli/exit-codes.js";
 import type { Emulator } from "../../src/testing/index.js";
 import { once } from "node:events";
