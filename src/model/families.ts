@@ -40,6 +40,28 @@ export interface Family {
   updatable?: readonly string[];
   /** The list operation hides shared resources unless asked (`visibility=all`), as tw asks. */
   shared?: boolean;
+  /** How a file in seqerakit's format sets its fields (plan, apply, export); absent: not yet. */
+  file?: FileShape;
+}
+
+/**
+ * A family's entries in seqerakit's YAML: each key (tw's option name) and the request field it
+ * sets, as a dotted path. A path ending in `[]` takes a comma-separated list; one starting with
+ * `<` takes a file's path and sends its text; a value starting with `@` is read by the
+ * declarative layer itself (`@wait`, `@body-file`, `@params`…). `name`, `workspace`,
+ * `on_exists` and `overwrite` go with every kind.
+ */
+export interface FileShape {
+  keys: Readonly<Record<string, string>>;
+  /** Keys naming another family's resource of the same workspace; the field gets its id. */
+  refs?: Readonly<Record<string, { family: string; field: string }>>;
+  /** The create (update) request holds the fields under this key: `{ computeEnv: {...} }`. */
+  create?: string;
+  update?: string;
+  /** Fields the service never answers back (secret values): never compared, shown redacted. */
+  secret?: readonly string[];
+  /** Fields the describe answer lacks, each read by its own operation (same path parameter). */
+  reads?: Readonly<Record<string, OperationKey>>;
 }
 
 export const FAMILIES = {
@@ -129,6 +151,7 @@ export const FAMILIES = {
     name: "name",
     fields: ["name", "value", "resource"],
     updatable: ["value"],
+    file: { keys: { value: "value" } },
   },
   credentials: {
     noun: "credentials",
@@ -145,6 +168,27 @@ export const FAMILIES = {
     name: "name",
     fields: ["name", "provider", "description", "baseUrl", "keys"],
     updatable: ["description", "baseUrl", "keys"],
+    file: {
+      keys: {
+        type: "provider",
+        description: "description",
+        "base-url": "baseUrl",
+        "access-key": "keys.accessKey",
+        "secret-key": "keys.secretKey",
+        "assume-role-arn": "keys.assumeRoleArn",
+        username: "keys.username",
+        password: "keys.password",
+        token: "keys.token",
+        registry: "keys.registry",
+        "batch-account": "keys.batchName",
+        "batch-key": "keys.batchKey",
+        "storage-account": "keys.storageName",
+        "storage-key": "keys.storageKey",
+      },
+      create: "credentials",
+      update: "credentials",
+      secret: ["keys"],
+    },
   },
   secrets: {
     noun: "secret",
@@ -161,6 +205,7 @@ export const FAMILIES = {
     name: "name",
     fields: ["name", "value"],
     updatable: ["value"],
+    file: { keys: { value: "value" }, secret: ["value"] },
   },
   "compute-envs": {
     noun: "compute environment",
@@ -177,6 +222,35 @@ export const FAMILIES = {
     name: "name",
     fields: ["name", "platform", "description", "credentialsId", "config"],
     updatable: ["name", "description", "credentialsId"],
+    file: {
+      keys: {
+        type: "@type",
+        "config-mode": "@config-mode",
+        "file-path": "@body-file",
+        wait: "@wait",
+        description: "description",
+        "work-dir": "config.workDir",
+        region: "config.region",
+        "pre-run": "<config.preRunScript",
+        "post-run": "<config.postRunScript",
+        "nextflow-config": "<config.nextflowConfig",
+        "fusion-v2": "config.fusion2Enabled",
+        wave: "config.waveEnabled",
+        "fast-storage": "config.nvnmeStorageEnabled",
+        "batch-execution-role": "config.executionRole",
+        "provisioning-model": "config.forge.type",
+        "max-cpus": "config.forge.maxCpus",
+        "min-cpus": "config.forge.minCpus",
+        "instance-types": "config.forge.instanceTypes[]",
+        "vpc-id": "config.forge.vpcId",
+        subnets: "config.forge.subnets[]",
+        "security-groups": "config.forge.securityGroups[]",
+        "allow-buckets": "config.forge.allowBuckets[]",
+        fargate: "config.forge.fargateHeadEnabled",
+      },
+      refs: { credentials: { family: "credentials", field: "credentialsId" } },
+      create: "computeEnv",
+    },
   },
   pipelines: {
     noun: "pipeline",
@@ -193,6 +267,30 @@ export const FAMILIES = {
     fields: ["name", "description", "icon", "launch"],
     updatable: ["name", "description", "icon", "launch"],
     shared: true,
+    file: {
+      keys: {
+        url: "launch.pipeline",
+        description: "description",
+        "file-path": "@body-file",
+        params: "@params",
+        "params-file": "@params-file",
+        "work-dir": "launch.workDir",
+        revision: "launch.revision",
+        profile: "launch.configProfiles[]",
+        config: "<launch.configText",
+        "pre-run": "<launch.preRunScript",
+        "post-run": "<launch.postRunScript",
+        "pull-latest": "launch.pullLatest",
+        "stub-run": "launch.stubRun",
+        "main-script": "launch.mainScript",
+        "entry-name": "launch.entryName",
+        "schema-name": "launch.schemaName",
+        "user-secrets": "launch.userSecrets[]",
+        "workspace-secrets": "launch.workspaceSecrets[]",
+      },
+      refs: { "compute-env": { family: "compute-envs", field: "launch.computeEnvId" } },
+      reads: { launch: "GET /pipelines/{pipelineId}/launch" },
+    },
   },
   datasets: {
     noun: "dataset",
@@ -208,6 +306,9 @@ export const FAMILIES = {
     fields: ["name", "description"],
     updatable: ["name", "description"],
     shared: true,
+    file: {
+      keys: { description: "description", "file-path": "@upload", header: "@header" },
+    },
   },
   "data-links": {
     noun: "data link",
@@ -268,5 +369,9 @@ export const FAMILIES = {
   },
 } as const satisfies Record<string, Family>;
 
-/** A family's key, as seqerakit names the kinds of a file: "compute-envs", "data-links"… */
+/**
+ * A family's key, as seqerakit names the kinds of a file: "compute-envs", "data-links"… Their
+ * order is the order of dependence (a family needs only those before it): a plan creates in it,
+ * and deletes in reverse.
+ */
 export type FamilyName = keyof typeof FAMILIES;

@@ -1,0 +1,111 @@
+/**
+ * Applying a plan: each step by its family's operations, in the plan's order, and nothing the
+ * plan does not say. A failure stops there: the result says what was applied, what failed and
+ * what was not attempted, and a new plan (then apply) does the rest.
+ */
+import type { SeqeraClient } from "../../client/client.js";
+import { lookup } from "../../client/lookup.js";
+import { FAMILIES, type Family } from "../../model/families.js";
+import { idOf } from "../../model/derive.js";
+import { waitForComputeEnv } from "../compute-env-wait.js";
+import { uploadDataset } from "../datasets.js";
+import {
+  callOn,
+  clientFor,
+  lookupOf,
+  WORK,
+  type Plan,
+  type PlanStep,
+  type StepWork,
+} from "./plan.js";
+import { getPath, setPath } from "./desired.js";
+
+export interface ApplyOptions {
+  /** Called before each step that changes something, and after it succeeded. */
+  onStep?(step: PlanStep, state: "start" | "done"): void;
+  signal?: AbortSignal;
+}
+
+export interface ApplyResult {
+  applied: PlanStep[];
+  /** The step that failed and why; undefined when every step was applied. */
+  failed?: { step: PlanStep; error: unknown };
+  notAttempted: PlanStep[];
+}
+
+/** Applies the plan's steps in order (planResources's plan: it holds what each step needs). */
+export async function applyPlan(
+  client: SeqeraClient,
+  plan: Plan,
+  options: ApplyOptions = {},
+): Promise<ApplyResult> {
+  const result: ApplyResult = { applied: [], notAttempted: [] };
+  const todo = plan.steps.filter((s) => s.action !== "unchanged");
+  for (const [index, step] of todo.entries()) {
+    const work = WORK.get(step);
+    if (!work) throw new TypeError("applyPlan: the plan was not made by planResources");
+    options.onStep?.(step, "start");
+    try {
+      await applyStep(clientFor(client, work.entry), step, work, options.signal);
+    } catch (error) {
+      result.failed = { step, error };
+      result.notAttempted = todo.slice(index + 1);
+      return result;
+    }
+    result.applied.push(step);
+    options.onStep?.(step, "done");
+  }
+  return result;
+}
+
+async function applyStep(
+  client: SeqeraClient,
+  step: PlanStep,
+  work: StepWork,
+  signal?: AbortSignal,
+): Promise<void> {
+  const family: Family = FAMILIES[work.entry.kind];
+  const { operations } = family;
+  if (step.action === "delete" || step.action === "replace") {
+    await callOn(client, operations.delete!, work.id!, signal);
+    if (step.action === "delete") return;
+  }
+  const fields = structuredClone(work.desired.fields);
+  // A reference to a resource this plan created is resolved now that it exists.
+  for (const ref of work.desired.refs) {
+    if (!String(getPath(fields, ref.field)).startsWith("(")) continue;
+    const found = await lookup(client, lookupOf(ref.family), ref.name, signal);
+    setPath(fields, ref.field, idOf(FAMILIES[ref.family], found));
+  }
+  const shape = family.file!;
+  if (step.action === "update") {
+    const [method, path] = operations.update!.split(" ") as [string, string];
+    const param = /\{(\w+)\}/.exec(path)![1]!;
+    // A wrapped update takes the whole resource (`{ credentials }`), a flat one its own fields.
+    const updatable = family.updatable ?? [];
+    const body = shape.update
+      ? { [shape.update]: fields }
+      : Object.fromEntries(Object.entries(fields).filter(([k]) => updatable.includes(k)));
+    await client.request(method, path, { params: { path: { [param]: work.id! } }, body, signal });
+    return;
+  }
+  const { upload, wait } = work.desired;
+  if (upload) {
+    const description = fields.description as string | undefined;
+    await uploadDataset(client, {
+      name: work.entry.name,
+      file: upload.file,
+      hasHeader: upload.header,
+      ...(description !== undefined && { description }),
+      signal,
+    });
+    return;
+  }
+  const [method, path] = operations.create!.split(" ") as [string, string];
+  const body = shape.create ? { [shape.create]: fields } : fields;
+  await client.request(method, path, { body, signal });
+  if (wait === "AVAILABLE" && work.entry.kind === "compute-envs") {
+    const created = await lookup(client, lookupOf("compute-envs"), work.entry.name, signal);
+    await waitForComputeEnv(client, idOf(family, created), { signal });
+  }
+}
