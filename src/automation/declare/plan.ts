@@ -187,7 +187,7 @@ async function resolveReferences(
 }
 
 /** The resource as its describe operation (and the family's `reads`) answers it. */
-async function readActual(
+export async function readActual(
   client: SeqeraClient,
   family: Family,
   listed: object,
