@@ -27,6 +27,9 @@ Usage:
   seqera-api members add <org> <user>...    organization members, each added if absent
   seqera-api participants set-role <n> <r>  a user's (--team: a team's) role in the workspace
   seqera-api data-links browse <name> [dir] the objects and bytes under a folder, any depth
+  seqera-api plan <file.yml>...             what applying seqerakit's files would change
+  seqera-api apply <file.yml>...            create, update or delete what the files say
+  seqera-api export -w org/workspace        a workspace's resources as such a file
   seqera-api emulator [--port N]            serve a local emulator of the API
   seqera-api --version
 
@@ -36,6 +39,23 @@ JSON goes to stdout: indented on a terminal, one line in a pipe. Every failure i
 on stderr, and the exit code says which kind.`;
 
 const USAGE: Record<Exclude<CommandName, "call">, string> = {
+  plan: `seqera-api plan <file.yml|->... [--targets kinds] [--delete] [--json] [--detailed-exitcode]
+
+Reads files in seqerakit's format (several files and --- documents; $VAR and \${VAR} from the
+environment) and prints, for each resource they name, in order of dependence: create, update
+(field by field, secret values redacted), replace (and why), delete (--delete) or unchanged.
+Nothing is changed. Resources are named, never given by id: workspace: acme/genomics,
+compute-env: aws-eu. See docs/workspaces-as-code.md.`,
+  apply: `seqera-api apply <file.yml|->... [--targets kinds] [--delete] [--json]
+
+Plans as plan does, prints the plan, then applies it: updates in place where the API can (the id
+kept), replaces where it cannot. Progress goes to stderr. A failure stops there and says what was
+applied, what failed and what was not attempted; apply again completes the rest.`,
+  export: `seqera-api export --workspace org/workspace [--kinds kinds]
+
+Writes the workspace's labels, credentials, secrets, compute environments, pipelines and
+datasets as YAML in seqerakit's format, secret values as $VARIABLES to set: apply it to another
+workspace to copy them.`,
   launch: `seqera-api launch <pipeline> [options]
 
 Launches a pipeline of the workspace's Launchpad by name (shared from the organization too),

@@ -107,7 +107,16 @@ const HANDLERS: Record<Exclude<CommandName, "call">, Handler> = {
   members: (line, context) => resource("members", line, context),
   participants: (line, context) => resource("participants", line, context),
   "data-links": (line, context) => resource("data-links", line, context),
+  plan: (line, context) => declare("plan", line, context),
+  apply: (line, context) => declare("apply", line, context),
+  export: async (line, context) =>
+    (await import("./declare-command.js")).exportCommand(line.args, line.values, context),
 };
+
+async function declare(command: "plan" | "apply", line: CommandLine, context: CliContext) {
+  const { declareCommand } = await import("./declare-command.js");
+  return declareCommand(command, line.args, line.values, context);
+}
 
 async function runs(command: "runs" | "watch", line: CommandLine, context: CliContext) {
   const { runsCommand } = await import("./runs-command.js");
