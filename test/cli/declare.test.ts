@@ -2,13 +2,13 @@
  * `seqera-api plan`, `apply` and `export` against the emulator: what a terminal user and a CI
  * job see (stdout, stderr, exit codes), and what the service received.
  */
-import { writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Emulator } from "seqera-api-client/testing";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { EXIT } from "../../src/cli/exit-codes.js";
 import { ENV, FILE } from "../automation/declare/files.js";
-import { cliAndEmulator, runCli, type BuiltCli } from "./cli.js";
+import { cliAndEmulator, runCli, runScript, type BuiltCli } from "./cli.js";
 
 let cli: BuiltCli;
 let emulator: Emulator;
@@ -23,6 +23,7 @@ beforeAll(async () => {
         workspaces: [
           { org: "acme", name: "prod", id: 42 },
           { org: "acme", name: "dev", id: 43 },
+          { org: "acme", name: "ci", id: 44 },
         ],
       },
     },
@@ -150,4 +151,25 @@ test("export writes the workspace as a file apply takes", async () => {
     stdout:
       "labels:\n  - name: team\n    value: genomics\nsecrets:\n  - name: API_TOKEN\n    value: $API_TOKEN_VALUE\n",
   });
+});
+
+test("the docs' CI job: a pull request shows the plan, main applies it and finds no drift after", async () => {
+  await mkdir(path.join(work, "seqera"), { recursive: true });
+  await writeFile(path.join(work, "seqera", "acme.yml"), FILE.replaceAll("acme/prod", "acme/ci"));
+  const options = { work, emulator, env: ENV };
+  const pr = await runScript(cli.main, "workspaces-ci.sh", [], {
+    ...options,
+    env: { ...ENV, GITHUB_EVENT_NAME: "pull_request" },
+  });
+  expect(pr.code).toBe(0);
+  expect(pr.stdout).toContain(
+    "Plan: 6 to create, 0 to update, 0 to replace, 0 to delete; 0 unchanged.",
+  );
+  expect(emulator.state.computeEnvs.list(44)).toEqual([]);
+  const main = await runScript(cli.main, "workspaces-ci.sh", [], options);
+  expect(main.code).toBe(0);
+  expect(main.stdout).toMatch(
+    /Applied 6 changes\.\nNothing to do: 6 resources are as the files say\.\n$/,
+  );
+  expect(emulator.state.computeEnvs.list(44).map((c) => c.name)).toEqual(["aws-eu"]);
 });

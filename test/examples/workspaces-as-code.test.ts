@@ -1,0 +1,46 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { startEmulator, type Emulator } from "seqera-api-client/testing";
+import { afterAll, beforeAll, expect, test, vi } from "vitest";
+import { ENV, FILE } from "../automation/declare/files.js";
+import { stubTwVariables } from "./tw-variables.js";
+import { applyWorkspaceFile } from "./workspaces-as-code.js";
+
+let emulator: Emulator;
+let dir: string;
+beforeAll(async () => {
+  emulator = await startEmulator({
+    autoAdvance: true,
+    seed: { workspaces: [{ org: "acme", name: "prod", id: 42 }] },
+  });
+  dir = await mkdtemp(path.join(tmpdir(), "seqera-declare-"));
+  stubTwVariables(emulator);
+  for (const [name, value] of Object.entries(ENV)) vi.stubEnv(name, value);
+});
+afterAll(async () => {
+  vi.unstubAllEnvs();
+  await emulator.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+test("a seqerakit file applied from the library, then again: nothing changes the second time", async () => {
+  const file = path.join(dir, "acme.yml");
+  await writeFile(file, FILE);
+  expect(await applyWorkspaceFile(file)).toEqual([
+    "create labels team",
+    "create credentials aws-keys",
+    "create secrets API_TOKEN",
+    "create compute-envs aws-eu",
+    "create pipelines hello",
+    "create datasets samples",
+  ]);
+  const before = emulator.requests.length;
+  expect((await applyWorkspaceFile(file)).every((s) => s.startsWith("unchanged"))).toBe(true);
+  expect(emulator.requests.slice(before).filter((r) => r.method !== "GET")).toEqual([]);
+  // A field the update cannot change: refused before anything is done.
+  await writeFile(file, FILE.replace("eu-west-1", "eu-central-1"));
+  await expect(applyWorkspaceFile(file)).rejects.toThrow(
+    "Would replace compute-envs aws-eu: config.region cannot change in place",
+  );
+});
