@@ -47,7 +47,8 @@ export interface Family {
 /**
  * A family's entries in seqerakit's YAML: each key (tw's option name) and the request field it
  * sets, as a dotted path. A path ending in `[]` takes a comma-separated list; one starting with
- * `<` takes a file's path and sends its text; a value starting with `@` is read by the
+ * `<` takes a file's path and sends its text, with `!` a flag and sends its negation (tw's
+ * `--no-…` options); a value starting with `@` is read by the
  * declarative layer itself (`@wait`, `@body-file`, `@params`…). `name`, `workspace`,
  * `on_exists` and `overwrite` go with every kind.
  */
@@ -238,6 +239,13 @@ export const FAMILIES = {
         wave: "config.waveEnabled",
         "fast-storage": "config.nvnmeStorageEnabled",
         "batch-execution-role": "config.executionRole",
+        "head-job-role": "config.headJobRole",
+        "compute-job-role": "config.computeJobRole",
+        "head-queue": "config.headQueue",
+        "compute-queue": "config.computeQueue",
+        "cli-path": "config.cliPath",
+        fusionSnapshots: "config.fusionSnapshots",
+        snapshots: "config.fusionSnapshots",
         "provisioning-model": "config.forge.type",
         "max-cpus": "config.forge.maxCpus",
         "min-cpus": "config.forge.minCpus",
@@ -247,6 +255,8 @@ export const FAMILIES = {
         "security-groups": "config.forge.securityGroups[]",
         "allow-buckets": "config.forge.allowBuckets[]",
         fargate: "config.forge.fargateHeadEnabled",
+        gpu: "config.forge.gpuEnabled",
+        "no-ebs-auto-scale": "!config.forge.ebsAutoScale",
       },
       refs: { credentials: { family: "credentials", field: "credentialsId" } },
       create: "computeEnv",

@@ -74,6 +74,7 @@ export async function desiredOf(entry: Entry): Promise<Desired> {
     else if (target === "@body-file") continue;
     else if (target.startsWith("<"))
       setPath(desired.fields, target.slice(1), await readFile(path(value), "utf8"));
+    else if (target.startsWith("!")) setPath(desired.fields, target.slice(1), value !== true);
     else if (target.endsWith("[]")) setPath(desired.fields, target.slice(0, -2), listOf(value));
     else setPath(desired.fields, target, value);
   }

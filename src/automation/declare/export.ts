@@ -64,6 +64,8 @@ async function entryOf(
   const shape = family.file!;
   const secret = shape.secret ?? [];
   const keyNames = secretKeysOf(actual.provider);
+  // Two keys of one field (seqerakit's `snapshots` and `fusionSnapshots`): the first is written.
+  const written = new Set<string>();
   for (const [key, target] of Object.entries(shape.keys)) {
     if (target === "@type") entry[key] = actual.platform;
     else if (target === "@config-mode" && isObject(getPath(actual, "config.forge"))) {
@@ -73,7 +75,8 @@ async function entryOf(
       if (typeof text === "string" && text.trim()) entry[key] = await parseParamsText(text);
     } else if (target.startsWith("@") || target.startsWith("<")) continue;
     else {
-      const path = target.replace(/\[\]$/, "");
+      const path = target.replace(/^!|\[\]$/g, "");
+      if (written.has(path)) continue;
       const top = path.split(".")[0]!;
       if (secret.includes(top)) {
         // The service never answers it: a variable to set, for the keys of this provider.
@@ -82,7 +85,12 @@ async function entryOf(
         continue;
       }
       const value = getPath(actual, path);
-      if (value != null && !(Array.isArray(value) && value.length === 0)) entry[key] = value;
+      if (value == null || (Array.isArray(value) && value.length === 0)) continue;
+      // A negated flag (no-ebs-auto-scale) is written only when set.
+      if (target.startsWith("!")) {
+        if (value === false) entry[key] = true;
+      } else entry[key] = value;
+      written.add(path);
     }
   }
   for (const [key, ref] of Object.entries(shape.refs ?? {})) {

@@ -1,3 +1,6 @@
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { expect, test } from "vitest";
 import { applyPlan, planResources } from "../../../src/index.js";
 import { clientOf, seededEmulator } from "../setup.js";
@@ -159,5 +162,75 @@ test("on_exists: fail refuses a resource that differs, ignore leaves it; neither
     expect(ignored.steps).toMatchObject([{ action: "unchanged", reason: "on_exists: ignore" }]);
   } finally {
     await emu.close();
+  }
+});
+
+test("a compute env written with the keys of seqerakit's template is sent as the API's fields", async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), "declare-"));
+  const emu = await seededEmulator({
+    credentials: [{ name: "aws-creds", workspaceId: 42, id: "c1" }],
+  });
+  try {
+    await writeFile(path.join(dir, "pre-run.sh"), "echo pre\n");
+    await writeFile(
+      path.join(dir, "ce.yml"),
+      `compute-envs:
+  - type: aws-batch
+    config-mode: forge
+    name: batch
+    workspace: acme/prod
+    credentials: aws-creds
+    region: eu-west-1
+    work-dir: s3://bucket
+    pre-run: ./pre-run.sh
+    provisioning-model: SPOT
+    fusion-v2: false
+    fusionSnapshots: true
+    instance-types: 'c6i,r6i'
+    no-ebs-auto-scale: true
+    max-cpus: 500
+    subnets: 'subnet-1,subnet-2'
+    wait: AVAILABLE
+    on_exists: ignore
+`,
+    );
+    const client = clientOf(emu);
+    const text = await readFile(path.join(dir, "ce.yml"), "utf8");
+    const plan = await planResources(client, [{ text, file: path.join(dir, "ce.yml") }]);
+    const from = emu.requests.length;
+    // wait: AVAILABLE waits until the service has made it (CREATING until then).
+    const waited = applyPlan(client, plan);
+    await expect.poll(() => emu.state.computeEnvs.list(42).length).toBe(1);
+    emu.state.computeEnvs.update(emu.state.computeEnvs.list(42)[0]!.id, { status: "AVAILABLE" });
+    expect((await waited).failed).toBeUndefined();
+    const served = emu.requests.slice(from);
+    // The wait polled the new compute env.
+    expect(served.map((r) => r.operationId)).toContain("DescribeComputeEnv");
+    const created = served.find((r) => r.operationId === "CreateComputeEnv");
+    expect(created?.body).toEqual({
+      computeEnv: {
+        name: "batch",
+        platform: "aws-batch",
+        credentialsId: "c1",
+        config: {
+          discriminator: "aws-batch",
+          region: "eu-west-1",
+          workDir: "s3://bucket",
+          preRunScript: "echo pre\n",
+          fusion2Enabled: false,
+          fusionSnapshots: true,
+          forge: {
+            type: "SPOT",
+            instanceTypes: ["c6i", "r6i"],
+            ebsAutoScale: false,
+            maxCpus: 500,
+            subnets: ["subnet-1", "subnet-2"],
+          },
+        },
+      },
+    });
+  } finally {
+    await emu.close();
+    await rm(dir, { recursive: true, force: true });
   }
 });
