@@ -94,7 +94,7 @@ test("one compute env field changed: the plan shows that field, as text and as J
       workspace: "acme/prod",
       action: "update",
       changes: [{ field: "description", to: "EU" }],
-      at: "-:18",
+      at: "-:17",
     },
   ]);
 });

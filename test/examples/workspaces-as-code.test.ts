@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { startEmulator, type Emulator } from "seqera-api-client/testing";
@@ -43,4 +43,11 @@ test("a seqerakit file applied from the library, then again: nothing changes the
   await expect(applyWorkspaceFile(file)).rejects.toThrow(
     "Would replace compute-envs aws-eu: config.region cannot change in place",
   );
+});
+
+test("the page's file is the one the tests apply", async () => {
+  const page = await readFile(new URL("../../docs/workspaces-as-code.md", import.meta.url), "utf8");
+  const shown =
+    /<!-- file: test\/automation\/declare\/acme\.yml -->\n\n```yaml\n([\s\S]*?)```\n/.exec(page);
+  expect(shown?.[1]).toBe(FILE);
 });

@@ -56,7 +56,7 @@ test("a changed description updates the compute env in place (its id kept); a ch
         workspace: "acme/prod",
         action: "update",
         changes: [{ field: "description", to: "EU" }],
-        at: "document 1:18",
+        at: "document 1:17",
       },
     ]);
     await applyPlan(client, plan);
