@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { startEmulator, type Emulator } from "seqera-api-client/testing";
 import { afterAll, beforeAll, expect, test, vi } from "vitest";
-import { ENV, FILE } from "../automation/declare/files.js";
+import { CREATED, ENV, FILE } from "../automation/declare/files.js";
 import { stubTwVariables } from "./tw-variables.js";
 import { applyWorkspaceFile } from "./workspaces-as-code.js";
 
@@ -27,14 +27,7 @@ afterAll(async () => {
 test("a seqerakit file applied from the library, then again: nothing changes the second time", async () => {
   const file = path.join(dir, "acme.yml");
   await writeFile(file, FILE);
-  expect(await applyWorkspaceFile(file)).toEqual([
-    "create labels team",
-    "create credentials aws-keys",
-    "create secrets API_TOKEN",
-    "create compute-envs aws-eu",
-    "create pipelines hello",
-    "create datasets samples",
-  ]);
+  expect(await applyWorkspaceFile(file)).toEqual(CREATED);
   const before = emulator.requests.length;
   expect((await applyWorkspaceFile(file)).every((s) => s.startsWith("unchanged"))).toBe(true);
   expect(emulator.requests.slice(before).filter((r) => r.method !== "GET")).toEqual([]);

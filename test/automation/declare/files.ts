@@ -5,3 +5,13 @@ export const ENV = { AWS_KEY: "AKIA123", AWS_SECRET: "s3cr3t-value", TOKEN: "tok
 
 /** A file with every kind plan and apply support, as seqerakit writes it (docs/workspaces-as-code.md shows it). */
 export const FILE = readFileSync(new URL("acme.yml", import.meta.url), "utf8");
+
+/** What applying FILE to an empty workspace does, in order of dependence. */
+export const CREATED = [
+  "create labels team",
+  "create credentials aws-keys",
+  "create secrets API_TOKEN",
+  "create compute-envs aws-eu",
+  "create pipelines hello",
+  "create datasets samples",
+];

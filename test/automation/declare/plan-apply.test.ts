@@ -4,21 +4,14 @@ import path from "node:path";
 import { expect, test } from "vitest";
 import { applyPlan, planResources } from "../../../src/index.js";
 import { clientOf, seededEmulator } from "../setup.js";
-import { ENV, FILE } from "./files.js";
+import { CREATED, ENV, FILE } from "./files.js";
 
 test("apply creates every resource in order of dependence, and a second plan has nothing to do", async () => {
   const emu = await seededEmulator({}, { autoAdvance: true });
   try {
     const client = clientOf(emu);
     const plan = await planResources(client, [{ text: FILE, file: "acme.yml" }], { env: ENV });
-    expect(plan.steps.map((s) => `${s.action} ${s.kind} ${s.name}`)).toEqual([
-      "create labels team",
-      "create credentials aws-keys",
-      "create secrets API_TOKEN",
-      "create compute-envs aws-eu",
-      "create pipelines hello",
-      "create datasets samples",
-    ]);
+    expect(plan.steps.map((s) => `${s.action} ${s.kind} ${s.name}`)).toEqual(CREATED);
     const secrets = JSON.stringify(plan);
     expect(secrets).not.toContain("s3cr3t-value");
     expect(secrets).not.toContain("tok-value");
