@@ -341,8 +341,10 @@ export const find: {
   team: findTeam,
 };
 
-/** Each workspace family's lookup by its key, for the helpers given kinds as data (plan, export). */
+/** Each family's lookup by its key, for the helpers given kinds as data (plan, export). */
 export const FAMILY_LOOKUPS: Partial<Record<FamilyName, Lookup<object>>> = {
+  teams: TEAMS,
+  workspaces: WORKSPACES,
   pipelines: PIPELINES,
   "compute-envs": COMPUTE_ENVS,
   credentials: CREDENTIALS,

@@ -11,7 +11,8 @@ import { EXIT, type ExitCode } from "./exit-codes.js";
 import { readUtf8File } from "./input-text.js";
 import { write, writeLine, writeText } from "./output.js";
 import { withSession } from "./session.js";
-import { REDACTED, type Plan, type PlanStep } from "../automation/declare/plan.js";
+import type { Plan, PlanStep } from "../automation/declare/plan.js";
+import { REDACTED } from "../automation/declare/read.js";
 
 /** plan and apply: the files (or "-", standard input) planned, then applied for apply. */
 export async function declareCommand(

@@ -96,6 +96,7 @@ export const FAMILIES = {
     name: "name",
     fields: ["name", "description"],
     updatable: ["name", "description"],
+    file: { keys: { description: "description" }, create: "team" },
   },
   members: {
     noun: "member",
@@ -124,6 +125,10 @@ export const FAMILIES = {
     name: "name",
     fields: ["name", "fullName", "description", "visibility"],
     updatable: ["name", "fullName", "description", "visibility"],
+    file: {
+      keys: { "full-name": "fullName", description: "description", visibility: "visibility" },
+      create: "workspace",
+    },
   },
   participants: {
     noun: "participant",

@@ -6,19 +6,11 @@
 import type { SeqeraClient } from "../../client/client.js";
 import { lookup } from "../../client/lookup.js";
 import { FAMILIES, type Family } from "../../model/families.js";
-import { idOf } from "../../model/derive.js";
 import { waitForComputeEnv } from "../compute-env-wait.js";
 import { uploadDataset } from "../datasets.js";
-import {
-  callOn,
-  clientFor,
-  lookupOf,
-  WORK,
-  type Plan,
-  type PlanStep,
-  type StepWork,
-} from "./plan.js";
+import { clientFor, lookupOf, WORK, type Plan, type PlanStep, type StepWork } from "./plan.js";
 import { getPath, setPath } from "./desired.js";
+import { callOn } from "./read.js";
 
 export interface ApplyOptions {
   /** Called before each step that changes something, and after it succeeded. */
@@ -67,7 +59,7 @@ async function applyStep(
   const family: Family = FAMILIES[work.entry.kind];
   const { operations } = family;
   if (step.action === "delete" || step.action === "replace") {
-    await callOn(client, operations.delete!, work.id!, signal);
+    await callOn(client, operations.delete!, work.scope, work.id!, signal);
     if (step.action === "delete") return;
   }
   const fields = structuredClone(work.desired.fields);
@@ -75,18 +67,16 @@ async function applyStep(
   for (const ref of work.desired.refs) {
     if (!String(getPath(fields, ref.field)).startsWith("(")) continue;
     const found = await lookup(client, lookupOf(ref.family), ref.name, signal);
-    setPath(fields, ref.field, idOf(FAMILIES[ref.family], found));
+    setPath(fields, ref.field, lookupOf(ref.family).id(found));
   }
   const shape = family.file!;
   if (step.action === "update") {
-    const [method, path] = operations.update!.split(" ") as [string, string];
-    const param = /\{(\w+)\}/.exec(path)![1]!;
     // A wrapped update takes the whole resource (`{ credentials }`), a flat one its own fields.
     const updatable = family.updatable ?? [];
     const body = shape.update
       ? { [shape.update]: fields }
       : Object.fromEntries(Object.entries(fields).filter(([k]) => updatable.includes(k)));
-    await client.request(method, path, { params: { path: { [param]: work.id! } }, body, signal });
+    await callOn(client, operations.update!, work.scope, work.id!, signal, body);
     return;
   }
   const { upload, wait } = work.desired;
@@ -101,11 +91,10 @@ async function applyStep(
     });
     return;
   }
-  const [method, path] = operations.create!.split(" ") as [string, string];
   const body = shape.create ? { [shape.create]: fields } : fields;
-  await client.request(method, path, { body, signal });
+  await callOn(client, operations.create!, work.scope, undefined, signal, body);
   if (wait === "AVAILABLE" && work.entry.kind === "compute-envs") {
     const created = await lookup(client, lookupOf("compute-envs"), work.entry.name, signal);
-    await waitForComputeEnv(client, idOf(family, created), { signal });
+    await waitForComputeEnv(client, lookupOf("compute-envs").id(created), { signal });
   }
 }

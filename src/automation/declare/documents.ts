@@ -25,6 +25,8 @@ export interface Entry {
   name: string;
   /** The `workspace` key: "org/workspace" or an id; undefined is the client's workspace. */
   workspace: string | undefined;
+  /** The `organization` key of a team or workspace. */
+  organization?: string;
   onExists: OnExists;
   /** Its other keys, as written (variables filled in). */
   values: Record<string, unknown>;
@@ -34,16 +36,18 @@ export interface Entry {
   dir: string;
 }
 
-/** The keys every kind takes besides its own (families.ts's `file.keys`). */
-const COMMON_KEYS = ["name", "workspace", "on_exists", "overwrite"];
+/** The keys every kind takes besides its own (families.ts's `file.keys`) and its scope's. */
+const COMMON_KEYS = ["name", "on_exists", "overwrite"];
 const ON_EXISTS: readonly OnExists[] = ["fail", "ignore", "overwrite", "update"];
 /** seqerakit's kinds the model knows by another key. */
 const KIND_ALIASES: Readonly<Record<string, string>> = { launch: "runs" };
 
 /** The keys an entry of this family may have. */
 export function keysOf(family: Family): string[] {
+  const scope = family.scope === "organization" ? ["organization"] : ["workspace"];
   return [
     ...COMMON_KEYS,
+    ...scope,
     ...Object.keys(family.file?.keys ?? {}),
     ...Object.keys(family.file?.refs ?? {}),
   ];
@@ -131,8 +135,11 @@ function entryOf(
   dir: string,
   refuse: (message: string) => never,
 ): Entry {
-  const { name, workspace, on_exists: onExists, overwrite, ...rest } = values;
+  const { name, workspace, organization, on_exists: onExists, overwrite, ...rest } = values;
   if (typeof name !== "string" || name === "") refuse(`${kind}: an entry needs a name`);
+  if (FAMILIES[kind].scope === "organization" && typeof organization !== "string") {
+    refuse(`${kind} "${name}": organization names the organization it belongs to`);
+  }
   if (workspace !== undefined && typeof workspace !== "string") {
     refuse(`${kind} "${name}": workspace is "organization/workspace" or an id`);
   }
@@ -146,6 +153,7 @@ function entryOf(
     kind,
     name: name as string,
     workspace: workspace === undefined ? undefined : String(workspace),
+    ...(organization !== undefined && { organization: String(organization) }),
     onExists: mode as OnExists,
     values: rest,
     at,

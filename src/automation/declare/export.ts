@@ -11,7 +11,8 @@ import { FAMILIES, type Family, type FamilyName } from "../../model/families.js"
 import { loadDocument } from "../../openapi/operations-document.js";
 import { parseParamsText } from "../params.js";
 import { getPath, isObject } from "./desired.js";
-import { lookupOf, readActual } from "./plan.js";
+import { lookupOf } from "./plan.js";
+import { readActual } from "./read.js";
 
 export interface ExportOptions {
   /** Only these kinds; default every kind plan and apply support. */
@@ -19,10 +20,11 @@ export interface ExportOptions {
   signal?: AbortSignal;
 }
 
-/** The kinds an export writes, in order of dependence. */
-const EXPORTED = (Object.keys(FAMILIES) as FamilyName[]).filter(
-  (kind) => (FAMILIES[kind] as Family).file !== undefined,
-);
+/** The kinds an export writes (those of a workspace), in order of dependence. */
+const EXPORTED = (Object.keys(FAMILIES) as FamilyName[]).filter((kind) => {
+  const family: Family = FAMILIES[kind];
+  return family.file !== undefined && family.scope === "workspace";
+});
 
 /** The client's workspace's resources as YAML in seqerakit's format (no `workspace` keys). */
 export async function exportResources(
@@ -43,7 +45,7 @@ export async function exportResources(
     const items = await lookupOf(kind).list(client, signal, "");
     const entries: Record<string, unknown>[] = [];
     for (const item of items) {
-      const actual = await readActual(client, family, item, idOf(family, item), signal);
+      const actual = await readActual(client, family, item, {}, idOf(family, item), signal);
       entries.push(await entryOf(client, family, actual, signal));
     }
     if (entries.length) out[kind] = entries;

@@ -6,28 +6,22 @@
  * (`updatable`), else a replace, said before anything is done.
  */
 import type { SeqeraClient } from "../../client/client.js";
-import { lookupOptional } from "../../client/lookup.js";
+import { lookupOptional, type Lookup } from "../../client/lookup.js";
 import { ConfigurationError } from "../../errors/configuration-error.js";
 import { FAMILIES, type Family, type FamilyName } from "../../model/families.js";
-import { idOf } from "../../model/derive.js";
-import { FAMILY_LOOKUPS } from "../names.js";
+import { FAMILY_LOOKUPS, find } from "../names.js";
 import { readEntries, type DeclarationSource, type Entry } from "./documents.js";
-import { desiredOf, getPath, isObject, setPath, type Desired } from "./desired.js";
+import { desiredOf, setPath, type Desired } from "./desired.js";
+import { diff, readActual, type PlanChange, type ScopeParams } from "./read.js";
 
 export type PlanAction = "create" | "update" | "replace" | "delete" | "unchanged";
-
-/** One field's change; a secret's value is shown as "(redacted)". */
-export interface PlanChange {
-  field: string;
-  from?: unknown;
-  to?: unknown;
-}
 
 /** What the plan does to one resource of the files. */
 export interface PlanStep {
   kind: string;
+  /** Its name; "organization/name" for a team or workspace. */
   name: string;
-  /** The entry's `workspace`, else the client's (its id); null for the user's own. */
+  /** The entry's `workspace`, else the client's (its id); null for the user's own, and for teams and workspaces. */
   workspace: string | null;
   action: PlanAction;
   changes: PlanChange[];
@@ -58,12 +52,13 @@ export interface PlanOptions {
 export interface StepWork {
   entry: Entry;
   desired: Desired;
+  /** Its scope's path parameters: `{ orgId }` for a team or workspace. */
+  scope: ScopeParams;
   /** The existing resource's id (update, replace, delete). */
   id?: string;
 }
 
 export const WORK = new WeakMap<PlanStep, StepWork>();
-export const REDACTED = "(redacted)";
 const ORDER = Object.keys(FAMILIES);
 
 /**
@@ -88,44 +83,51 @@ export async function planResources(
     .filter((e) => !options.targets || options.targets.includes(e.kind))
     .sort((a, b) => ORDER.indexOf(a.kind) - ORDER.indexOf(b.kind));
   if (options.delete) chosen.reverse();
+  // Workspaces the files create: what goes in them is created too, with no lookup there yet.
+  const newWorkspaces = new Set<string>();
   const steps: PlanStep[] = [];
   for (const entry of chosen) {
-    const work: StepWork = { entry, desired: await desiredOf(entry) };
-    const inWorkspace = clientFor(client, entry);
-    const workspace = entry.workspace ?? (await client.resolveWorkspaceId({ signal })) ?? null;
     const family: Family = FAMILIES[entry.kind];
-    const found = await lookupOptional(inWorkspace, lookupOf(entry.kind), entry.name, signal);
+    const name = fullName(entry);
+    const work: StepWork = { entry, desired: await desiredOf(entry), scope: {} };
+    if (entry.organization !== undefined) {
+      const org = await find.organization(client, entry.organization, { signal });
+      work.scope = { orgId: org.orgId };
+    }
+    const inWorkspace = clientFor(client, entry);
+    const workspace =
+      family.scope === "workspace"
+        ? (entry.workspace ?? (await client.resolveWorkspaceId({ signal })) ?? null)
+        : null;
     const step = (action: PlanAction, changes: PlanChange[] = [], reason?: string) => {
-      const made: PlanStep = {
-        kind: entry.kind,
-        name: entry.name,
-        workspace,
-        action,
-        changes,
-        at: entry.at,
-      };
+      const made: PlanStep = { kind: entry.kind, name, workspace, action, changes, at: entry.at };
       if (reason !== undefined) made.reason = reason;
       WORK.set(made, work);
       steps.push(made);
+      if (entry.kind === "workspaces" && action === "create") newWorkspaces.add(name);
     };
-    if (found) work.id = idOf(family, found);
+    const inNewWorkspace = entry.workspace !== undefined && newWorkspaces.has(entry.workspace);
+    const found = inNewWorkspace
+      ? undefined
+      : await lookupOptional(inWorkspace, lookupOf(entry.kind), name, signal);
+    if (found) work.id = lookupOf(entry.kind).id(found);
     if (options.delete) {
       if (found) step("delete");
       continue;
     }
-    await resolveReferences(inWorkspace, work, entries, signal);
+    await resolveReferences(inWorkspace, work, entries, inNewWorkspace, signal);
     if (!found) {
       step("create", diff(family, work.desired.fields, {}, true));
       continue;
     }
-    const actual = await readActual(inWorkspace, family, found, work.id!, signal);
+    const actual = await readActual(inWorkspace, family, found, work.scope, work.id!, signal);
     const changes = diff(family, work.desired.fields, actual, false);
     if (changes.length === 0) step("unchanged");
     else if (entry.onExists === "ignore") step("unchanged", [], "on_exists: ignore");
     else if (entry.onExists === "fail") {
       const fields = changes.map((c) => c.field).join(", ");
       throw new ConfigurationError(
-        `${entry.at}: ${entry.kind} "${entry.name}" exists and differs (${fields}): set on_exists: update to change it, or ignore`,
+        `${entry.at}: ${entry.kind} "${name}" exists and differs (${fields}): set on_exists: update to change it, or ignore`,
       );
     } else {
       const fixed = changes.filter((c) => !(family.updatable ?? []).includes(topOf(c.field)));
@@ -142,7 +144,12 @@ export async function planResources(
   return { steps, pending: steps.filter((s) => s.action !== "unchanged").length };
 }
 
-export function lookupOf(kind: FamilyName) {
+/** A workspace's or team's name with its organization's ("acme/genomics"), as their lookups take it. */
+export function fullName(entry: Entry): string {
+  return entry.organization === undefined ? entry.name : `${entry.organization}/${entry.name}`;
+}
+
+export function lookupOf(kind: FamilyName): Lookup<object> {
   const found = FAMILY_LOOKUPS[kind];
   if (!found) throw new ConfigurationError(`${kind}: not supported yet by plan and apply`);
   return found;
@@ -165,12 +172,15 @@ async function resolveReferences(
   client: SeqeraClient,
   work: StepWork,
   entries: readonly Entry[],
+  inNewWorkspace: boolean,
   signal: AbortSignal | undefined,
 ): Promise<void> {
   for (const ref of work.desired.refs) {
-    const found = await lookupOptional(client, lookupOf(ref.family), ref.name, signal);
+    const found = inNewWorkspace
+      ? undefined
+      : await lookupOptional(client, lookupOf(ref.family), ref.name, signal);
     if (found) {
-      setPath(work.desired.fields, ref.field, idOf(FAMILIES[ref.family], found));
+      setPath(work.desired.fields, ref.field, lookupOf(ref.family).id(found));
       continue;
     }
     const inFiles = entries.some(
@@ -184,92 +194,4 @@ async function resolveReferences(
     }
     setPath(work.desired.fields, ref.field, `(${ref.family} "${ref.name}", created by this plan)`);
   }
-}
-
-/** The resource as its describe operation (and the family's `reads`) answers it. */
-export async function readActual(
-  client: SeqeraClient,
-  family: Family,
-  listed: object,
-  id: string,
-  signal: AbortSignal | undefined,
-): Promise<Record<string, unknown>> {
-  const describe = family.operations.describe;
-  const actual: Record<string, unknown> = describe
-    ? ((await answerFor(client, describe, id, family, signal)) ?? { ...listed })
-    : { ...listed };
-  for (const [field, operation] of Object.entries(family.file?.reads ?? {})) {
-    const answer = (await callOn(client, operation, id, signal))?.[field];
-    if (isObject(answer)) {
-      // A launch answers its compute environment whole; a request names it by id.
-      const computeEnv = answer.computeEnv;
-      if (isObject(computeEnv) && answer.computeEnvId === undefined)
-        answer.computeEnvId = computeEnv.id;
-      actual[field] = answer;
-    }
-  }
-  return actual;
-}
-
-/** The describe answer's object for this id (the answer wraps it: `{ computeEnv: {...} }`). */
-async function answerFor(
-  client: SeqeraClient,
-  operation: string,
-  id: string,
-  family: Family,
-  signal: AbortSignal | undefined,
-): Promise<Record<string, unknown> | undefined> {
-  const answer = await callOn(client, operation, id, signal);
-  return Object.values(answer ?? {}).find(
-    (value): value is Record<string, unknown> => isObject(value) && idOf(family, value) === id,
-  );
-}
-
-/** An operation whose one path parameter is the resource's id, untyped: the family names it. */
-export async function callOn(
-  client: SeqeraClient,
-  operation: string,
-  id: string,
-  signal: AbortSignal | undefined,
-): Promise<Record<string, unknown> | undefined> {
-  const [method, path] = operation.split(" ") as [string, string];
-  const param = /\{(\w+)\}/.exec(path)![1]!;
-  const answer = await client.request(method, path, { params: { path: { [param]: id } }, signal });
-  return isObject(answer) ? answer : undefined;
-}
-
-/**
- * The fields of `desired` (leaf by leaf, those the family compares) that `actual` does not
- * hold; secrets are never compared on an existing resource, and shown redacted on a new one.
- */
-function diff(
-  family: Family,
-  desired: Record<string, unknown>,
-  actual: Record<string, unknown>,
-  creating: boolean,
-): PlanChange[] {
-  const changes: PlanChange[] = [];
-  const secret = family.file?.secret ?? [];
-  const walk = (value: unknown, path: string) => {
-    if (isObject(value)) {
-      for (const [key, item] of Object.entries(value)) walk(item, path ? `${path}.${key}` : key);
-      return;
-    }
-    const top = topOf(path);
-    if (!family.fields.includes(top) || value === undefined || value === null) return;
-    if (secret.includes(top)) {
-      if (creating) changes.push({ field: path, to: REDACTED });
-      return;
-    }
-    const now = getPath(actual, path);
-    if (!same(value, now))
-      changes.push({ field: path, ...(now != null && { from: now }), to: value });
-  };
-  walk(desired, "");
-  return changes;
-}
-
-function same(a: unknown, b: unknown): boolean {
-  if (isObject(a) && isObject(b)) return Object.keys(a).every((k) => same(a[k], b[k]));
-  return JSON.stringify(a) === JSON.stringify(b);
 }

@@ -111,6 +111,25 @@ export const organizationRoutes: Record<string, StateRoute> = {
     return ok({ workspace: workspaceDto(ctx, workspace) });
   },
 
+  /** Renames the workspace, or changes its full name, description or visibility. */
+  UpdateWorkspace(request, ctx) {
+    const workspace = workspaceOf(request.params, ctx);
+    if (!workspace) return FORBIDDEN;
+    const body = bodyOf(request);
+    const taken = ctx.state.workspaces
+      .inOrg(workspace.orgId)
+      .some((w) => w.name === body.name && w.id !== workspace.id);
+    if (taken) return conflict(`A workspace named '${String(body.name)}' already exists`);
+    const text = (key: string) => (typeof body[key] === "string" ? { [key]: body[key] } : {});
+    const updated = ctx.state.workspaces.update(workspace.id, {
+      ...text("name"),
+      ...text("fullName"),
+      ...text("description"),
+      ...text("visibility"),
+    });
+    return ok({ workspace: workspaceDto(ctx, updated) });
+  },
+
   DeleteWorkspace(request, ctx) {
     const workspace = workspaceOf(request.params, ctx);
     if (!workspace) return FORBIDDEN;
