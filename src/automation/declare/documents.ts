@@ -92,9 +92,17 @@ export async function readEntries(
         for (const item of (list as { items: Node[] }).items) {
           if (!isMap(item)) refuse(item, `${family.kind}: expected an entry (name: …)`);
           const values: Record<string, unknown> = {};
-          const known = keysOf(FAMILIES[family.kind]);
+          const model: Family = FAMILIES[family.kind];
+          const known = keysOf(model);
           for (const entryPair of (item as { items: Pair[] }).items) {
             const key = String((entryPair.key as { value?: unknown }).value);
+            const unsupported = model.file?.unsupported?.[key];
+            if (unsupported !== undefined) {
+              refuse(
+                entryPair.key as Node,
+                `${family.kind}: ${key} is not supported yet: ${unsupported}`,
+              );
+            }
             if (!known.includes(key)) {
               const near = nearNames(key, known);
               const hint = near.length ? ` (did you mean ${near.join(", ")}?)` : "";
