@@ -343,6 +343,7 @@ export const find: {
 
 /** Each family's lookup by its key, for the helpers given kinds as data (plan, export). */
 export const FAMILY_LOOKUPS: Partial<Record<FamilyName, Lookup<object>>> = {
+  organizations: ORGANIZATIONS,
   teams: TEAMS,
   workspaces: WORKSPACES,
   pipelines: PIPELINES,

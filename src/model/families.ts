@@ -63,6 +63,8 @@ export interface FileShape {
   secret?: readonly string[];
   /** Fields the describe answer lacks, each read by its own operation (same path parameter). */
   reads?: Readonly<Record<string, OperationKey>>;
+  /** What tw sends for a field the service requires and the file may leave out. */
+  defaults?: Readonly<Record<string, unknown>>;
   /** seqerakit's keys not read yet, and why: refused as such rather than as unknown. */
   unsupported?: Readonly<Record<string, string>>;
 }
@@ -83,6 +85,7 @@ export const FAMILIES = {
     name: "name",
     fields: ["name", "fullName", "description", "location", "website"],
     updatable: ["name", "fullName", "description", "location", "website"],
+    file: { keys: { "full-name": "fullName", description: "description" }, create: "organization" },
   },
   teams: {
     noun: "team",
@@ -134,6 +137,7 @@ export const FAMILIES = {
     file: {
       keys: { "full-name": "fullName", description: "description", visibility: "visibility" },
       create: "workspace",
+      defaults: { visibility: "PRIVATE" },
     },
   },
   participants: {

@@ -8,7 +8,15 @@ import { lookup } from "../../client/lookup.js";
 import { FAMILIES, type Family } from "../../model/families.js";
 import { waitForComputeEnv } from "../compute-env-wait.js";
 import { uploadDataset } from "../datasets.js";
-import { clientFor, lookupOf, WORK, type Plan, type PlanStep, type StepWork } from "./plan.js";
+import {
+  clientFor,
+  lookupOf,
+  organizationScope,
+  WORK,
+  type Plan,
+  type PlanStep,
+  type StepWork,
+} from "./plan.js";
 import { getPath, setPath } from "./desired.js";
 import { callOn } from "./read.js";
 
@@ -58,6 +66,10 @@ async function applyStep(
 ): Promise<void> {
   const family: Family = FAMILIES[work.entry.kind];
   const { operations } = family;
+  // In an organization this apply created: its id is known now.
+  if (work.entry.organization !== undefined && work.scope.orgId === undefined) {
+    work.scope = await organizationScope(client, work.entry.organization, signal);
+  }
   if (step.action === "delete" || step.action === "replace") {
     await callOn(client, operations.delete!, work.scope, work.id!, signal);
     if (step.action === "delete") return;

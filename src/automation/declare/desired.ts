@@ -78,6 +78,9 @@ export async function desiredOf(entry: Entry): Promise<Desired> {
     else if (target.endsWith("[]")) setPath(desired.fields, target.slice(0, -2), listOf(value));
     else setPath(desired.fields, target, value);
   }
+  for (const [field, value] of Object.entries(shape.defaults ?? {})) {
+    if (getPath(desired.fields, field) === undefined) setPath(desired.fields, field, value);
+  }
   if (params !== undefined || paramsFile !== undefined) {
     setPath(desired.fields, "launch.paramsText", await mergeParamsText(paramsFile, params ?? {}));
   }

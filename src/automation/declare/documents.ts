@@ -44,7 +44,9 @@ const KIND_ALIASES: Readonly<Record<string, string>> = { launch: "runs" };
 
 /** The keys an entry of this family may have. */
 export function keysOf(family: Family): string[] {
-  const scope = family.scope === "organization" ? ["organization"] : ["workspace"];
+  const scope = { user: [], organization: ["organization"], workspace: ["workspace"] }[
+    family.scope
+  ];
   return [
     ...COMMON_KEYS,
     ...scope,

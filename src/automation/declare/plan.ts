@@ -83,16 +83,19 @@ export async function planResources(
     .filter((e) => !options.targets || options.targets.includes(e.kind))
     .sort((a, b) => ORDER.indexOf(a.kind) - ORDER.indexOf(b.kind));
   if (options.delete) chosen.reverse();
-  // Workspaces the files create: what goes in them is created too, with no lookup there yet.
+  // Organizations and workspaces the files create: what goes in them is created too, with no
+  // lookup there yet (an organization's id is found when applied).
+  const newOrganizations = new Set<string>();
   const newWorkspaces = new Set<string>();
   const steps: PlanStep[] = [];
   for (const entry of chosen) {
     const family: Family = FAMILIES[entry.kind];
     const name = fullName(entry);
     const work: StepWork = { entry, desired: await desiredOf(entry), scope: {} };
-    if (entry.organization !== undefined) {
-      const org = await find.organization(client, entry.organization, { signal });
-      work.scope = { orgId: org.orgId };
+    const inNewOrganization =
+      entry.organization !== undefined && newOrganizations.has(entry.organization);
+    if (entry.organization !== undefined && !inNewOrganization) {
+      work.scope = await organizationScope(client, entry.organization, signal);
     }
     const inWorkspace = clientFor(client, entry);
     const workspace =
@@ -104,12 +107,15 @@ export async function planResources(
       if (reason !== undefined) made.reason = reason;
       WORK.set(made, work);
       steps.push(made);
-      if (entry.kind === "workspaces" && action === "create") newWorkspaces.add(name);
+      if (action !== "create") return;
+      if (entry.kind === "organizations") newOrganizations.add(name);
+      if (entry.kind === "workspaces") newWorkspaces.add(name);
     };
     const inNewWorkspace = entry.workspace !== undefined && newWorkspaces.has(entry.workspace);
-    const found = inNewWorkspace
-      ? undefined
-      : await lookupOptional(inWorkspace, lookupOf(entry.kind), name, signal);
+    const found =
+      inNewWorkspace || inNewOrganization
+        ? undefined
+        : await lookupOptional(inWorkspace, lookupOf(entry.kind), name, signal);
     if (found) work.id = lookupOf(entry.kind).id(found);
     if (options.delete) {
       if (found) step("delete");
@@ -142,6 +148,15 @@ export async function planResources(
     }
   }
   return { steps, pending: steps.filter((s) => s.action !== "unchanged").length };
+}
+
+/** The path parameters of an organization's teams and workspaces. */
+export async function organizationScope(
+  client: SeqeraClient,
+  organization: string,
+  signal: AbortSignal | undefined,
+): Promise<ScopeParams> {
+  return { orgId: (await find.organization(client, organization, { signal })).orgId };
 }
 
 /** A workspace's or team's name with its organization's ("acme/genomics"), as their lookups take it. */

@@ -69,6 +69,25 @@ export const organizationRoutes: Record<string, StateRoute> = {
     return ok({ organization: orgDto(ctx, org) });
   },
 
+  /** Renames the organization, or changes its full name or description. */
+  UpdateOrganization(request, ctx) {
+    const org = ctx.state.organizations.get(request.params.orgId as number);
+    if (!org) return FORBIDDEN;
+    const body = bodyOf(request);
+    const other =
+      typeof body.name === "string" && ctx.state.organizations.byName(body.name, undefined);
+    if (other && other.id !== org.id) {
+      return conflict(`An organization named '${String(body.name)}' already exists`);
+    }
+    const text = (key: string) => (typeof body[key] === "string" ? { [key]: body[key] } : {});
+    ctx.state.organizations.update(org.id, {
+      ...text("name"),
+      ...text("fullName"),
+      ...text("description"),
+    });
+    return NO_CONTENT;
+  },
+
   DeleteOrganization(request, ctx) {
     const org = ctx.state.organizations.get(request.params.orgId as number);
     if (!org) return FORBIDDEN;

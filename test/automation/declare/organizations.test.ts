@@ -74,3 +74,51 @@ test("a team or workspace names its organization; an organization the user does 
     await emu.close();
   }
 });
+
+test("a new organization, its team and workspace, and a secret in that workspace, in one apply", async () => {
+  const emu = await seededEmulator();
+  try {
+    const client = clientOf(emu);
+    const file = `organizations:
+  - name: newco
+    full-name: New Co
+    on_exists: update
+workspaces:
+  - name: lab
+    organization: newco
+    full-name: The lab
+teams:
+  - name: staff
+    organization: newco
+secrets:
+  - name: TOKEN
+    value: abc
+    workspace: newco/lab
+`;
+    const plan = await planResources(client, [file]);
+    expect(plan.steps.map((s) => `${s.action} ${s.kind} ${s.name}`)).toEqual([
+      "create organizations newco",
+      "create teams newco/staff",
+      "create workspaces newco/lab",
+      "create secrets TOKEN",
+    ]);
+    expect((await applyPlan(client, plan)).failed).toBeUndefined();
+    const org = emu.state.organizations.all().find((o) => o.name === "newco");
+    expect(org).toMatchObject({ fullName: "New Co" });
+    const [lab] = emu.state.workspaces.inOrg(org!.id);
+    expect(emu.state.secrets.list(lab!.id).map((s) => s.name)).toEqual(["TOKEN"]);
+    expect((await planResources(client, [file])).pending).toBe(0);
+    const renamed = await planResources(client, [file.replace("New Co", "NewCo Ltd")]);
+    expect(renamed.steps.filter((s) => s.action !== "unchanged")).toMatchObject([
+      {
+        kind: "organizations",
+        action: "update",
+        changes: [{ field: "fullName", to: "NewCo Ltd" }],
+      },
+    ]);
+    await applyPlan(client, renamed);
+    expect(emu.state.organizations.get(org!.id)).toMatchObject({ fullName: "NewCo Ltd" });
+  } finally {
+    await emu.close();
+  }
+});
