@@ -110,7 +110,14 @@ export async function readEntries(
               const hint = near.length ? ` (did you mean ${near.join(", ")}?)` : "";
               refuse(entryPair.key as Node, `${family.kind} takes no key "${key}"${hint}`);
             }
-            const value = (entryPair.value as Node | null)?.toJSON() as unknown;
+            // Aliases resolved (`*work-dir`), at most 100 of them: no "billion laughs".
+            const node = entryPair.value as Node | null;
+            let value: unknown;
+            try {
+              value = node?.toJS(document, { maxAliasCount: 100 });
+            } catch (error) {
+              refuse(node, (error as Error).message);
+            }
             values[key] = substitute(value, env, (m) => refuse(entryPair.value as Node, m));
           }
           entries.push(entryOf(family.kind, values, at(item), dir, (m) => refuse(item, m)));

@@ -70,3 +70,24 @@ test("a key of seqerakit's not read yet is refused as such, with why", async () 
     "acme.yml:3: compute-envs: labels is not supported yet: labels on compute environments are not planned yet",
   );
 });
+
+test("YAML aliases are resolved; an alias bomb is refused at its line", async () => {
+  const emu = await seededEmulator();
+  try {
+    const file =
+      "labels:\n  - name: a\n    value: &v shared\n    workspace: acme/prod\n  - name: b\n    value: *v\n    workspace: acme/prod\n";
+    const plan = await planResources(clientOf(emu), [file]);
+    expect(plan.steps[1]?.changes).toContainEqual({ field: "value", to: "shared" });
+  } finally {
+    await emu.close();
+  }
+  let bomb = "labels:\n  - name: b\n    value:\n      l0: &l0 [x, x, x, x, x, x, x, x, x, x]\n";
+  for (let i = 1; i < 9; i++) {
+    bomb += `      l${i}: &l${i} [${Array(10)
+      .fill(`*l${i - 1}`)
+      .join(", ")}]\n`;
+  }
+  expect(await refusal(bomb)).toBe(
+    "acme.yml:4: Excessive alias count indicates a resource exhaustion attack",
+  );
+});
