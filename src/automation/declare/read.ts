@@ -101,6 +101,8 @@ export function diff(
     }
     const top = path.split(".")[0]!;
     if (!family.fields.includes(top) || value === undefined || value === null) return;
+    // The tag the plan adds from the platform or provider, compared through them.
+    if (path.endsWith(".discriminator")) return;
     if (secret.includes(top)) {
       if (creating) changes.push({ field: path, to: REDACTED });
       return;
