@@ -9,7 +9,7 @@ import type { SeqeraClient } from "./types.js";
 import { MAX_PAGE_SIZE } from "../openapi/operation-info.js";
 import { paginateUntyped } from "./paginate.js";
 import { idOf, listShape, nameOf } from "../model/derive.js";
-import type { Family } from "../model/families.js";
+import type { Family } from "../model/family.js";
 
 type Query = Record<string, string | number>;
 

@@ -5,7 +5,8 @@
  */
 import type { SeqeraClient } from "../../client/client.js";
 import { lookup } from "../../client/lookup.js";
-import { FAMILIES, type Family } from "../../model/families.js";
+import { FAMILIES } from "../../model/families.js";
+import type { Family } from "../../model/family.js";
 import { waitForComputeEnv } from "../compute-env-wait.js";
 import { uploadDataset } from "../datasets.js";
 import {

@@ -6,7 +6,8 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { ConfigurationError } from "../../errors/configuration-error.js";
-import { FAMILIES, type Family, type FamilyName } from "../../model/families.js";
+import { FAMILIES, type FamilyName } from "../../model/families.js";
+import type { Family } from "../../model/family.js";
 import { mergeParamsText, type Params } from "../params.js";
 import { toComputeEnvRequest, toPipelineRequest } from "../convert.js";
 import type { Entry } from "./documents.js";

@@ -8,7 +8,8 @@ import { dirname } from "node:path";
 import type { Document, Node, Pair } from "yaml";
 import { nearNames } from "../../core/near-names.js";
 import { ConfigurationError } from "../../errors/configuration-error.js";
-import { FAMILIES, type Family, type FamilyName } from "../../model/families.js";
+import { FAMILIES, type FamilyName } from "../../model/families.js";
+import type { Family } from "../../model/family.js";
 
 /** A file's text and where it came from ("-" for standard input). */
 export interface DeclarationSource {

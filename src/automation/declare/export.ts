@@ -7,7 +7,8 @@
 import type { SeqeraClient } from "../../client/client.js";
 import { ConfigurationError } from "../../errors/configuration-error.js";
 import { idOf, nameOf } from "../../model/derive.js";
-import { FAMILIES, type Family, type FamilyName } from "../../model/families.js";
+import { FAMILIES, type FamilyName } from "../../model/families.js";
+import type { Family } from "../../model/family.js";
 import { loadDocument } from "../../openapi/operations-document.js";
 import { parseParamsText } from "../params.js";
 import { getPath, isObject } from "./desired.js";

@@ -8,7 +8,8 @@
 import type { SeqeraClient } from "../../client/client.js";
 import { lookupOptional, type Lookup } from "../../client/lookup.js";
 import { ConfigurationError } from "../../errors/configuration-error.js";
-import { FAMILIES, type Family, type FamilyName } from "../../model/families.js";
+import { FAMILIES, type FamilyName } from "../../model/families.js";
+import type { Family } from "../../model/family.js";
 import { FAMILY_LOOKUPS, find } from "../names.js";
 import { readEntries, type DeclarationSource, type Entry } from "./documents.js";
 import { desiredOf, setPath, type Desired } from "./desired.js";

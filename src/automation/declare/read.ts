@@ -4,7 +4,7 @@
  */
 import type { SeqeraClient } from "../../client/client.js";
 import { idOf } from "../../model/derive.js";
-import type { Family } from "../../model/families.js";
+import type { Family } from "../../model/family.js";
 import { getPath, isObject } from "./desired.js";
 
 /** One field's change; a secret's value is shown as "(redacted)". */
