@@ -231,7 +231,8 @@ export const FAMILIES = {
     id: "pipelineId",
     name: "name",
     fields: ["name", "description", "icon", "launch"],
-    updatable: ["name", "description", "icon", "launch"],
+    // A changed launch is a new draft version, not the default one launches use: replaced.
+    updatable: ["name", "description", "icon"],
     shared: true,
     file: {
       keys: {

@@ -9,6 +9,7 @@ import { FAMILIES } from "../../model/families.js";
 import type { Family } from "../../model/family.js";
 import { waitForComputeEnv } from "../compute-env-wait.js";
 import { uploadDataset } from "../datasets.js";
+import { updatePipeline } from "../pipeline-versions.js";
 import {
   clientFor,
   lookupOf,
@@ -83,6 +84,12 @@ async function applyStep(
     setPath(fields, ref.field, lookupOf(ref.family).id(found));
   }
   const shape = family.file!;
+  if (step.action === "update" && work.entry.kind === "pipelines") {
+    // The helper sends back the saved launch and labels, which an update without them drops.
+    const { name, description } = fields as { name?: string; description?: string };
+    await updatePipeline(client, Number(work.id), { name, description, signal });
+    return;
+  }
   if (step.action === "update") {
     // A wrapped update takes the whole resource (`{ credentials }`), a flat one its own fields.
     const updatable = family.updatable ?? [];

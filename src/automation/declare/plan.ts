@@ -88,10 +88,19 @@ export async function planResources(
   // lookup there yet (an organization's id is found when applied).
   const newOrganizations = new Set<string>();
   const newWorkspaces = new Set<string>();
+  // Resources replaced: what refers to them gets the new id when applied.
+  const replaced = new Set<string>();
+  const seen = new Map<string, string>();
   const steps: PlanStep[] = [];
   for (const entry of chosen) {
     const family: Family = FAMILIES[entry.kind];
     const name = fullName(entry);
+    const key = keyOf(entry.kind, entry.workspace, name);
+    const twice = seen.get(key);
+    if (twice !== undefined) {
+      throw new ConfigurationError(`${entry.at}: ${entry.kind} "${name}" is named at ${twice} too`);
+    }
+    seen.set(key, entry.at);
     const work: StepWork = { entry, desired: await desiredOf(entry), scope: {} };
     const inNewOrganization =
       entry.organization !== undefined && newOrganizations.has(entry.organization);
@@ -108,6 +117,7 @@ export async function planResources(
       if (reason !== undefined) made.reason = reason;
       WORK.set(made, work);
       steps.push(made);
+      if (action === "replace") replaced.add(key);
       if (action !== "create") return;
       if (entry.kind === "organizations") newOrganizations.add(name);
       if (entry.kind === "workspaces") newWorkspaces.add(name);
@@ -122,7 +132,7 @@ export async function planResources(
       if (found) step("delete");
       continue;
     }
-    await resolveReferences(inWorkspace, work, entries, inNewWorkspace, signal);
+    await resolveReferences(inWorkspace, work, entries, inNewWorkspace, replaced, signal);
     if (!found) {
       step("create", diff(family, work.desired.fields, {}, true));
       continue;
@@ -180,18 +190,32 @@ function topOf(field: string): string {
   return field.split(".")[0]!;
 }
 
+/** One resource of the files: its kind, workspace (as written) and name. */
+function keyOf(kind: string, workspace: string | undefined, name: string): string {
+  return JSON.stringify([kind, workspace ?? "", name]);
+}
+
 /**
- * Each reference's id, from the service; one to a resource the files create is resolved when
- * applied, and shown as such. A reference found in neither is an error now, not a 404 later.
+ * Each reference's id, from the service; one to a resource the files create or replace is
+ * resolved when applied, and shown as such. A reference found in neither is an error now, not a 404 later.
  */
 async function resolveReferences(
   client: SeqeraClient,
   work: StepWork,
   entries: readonly Entry[],
   inNewWorkspace: boolean,
+  replaced: ReadonlySet<string>,
   signal: AbortSignal | undefined,
 ): Promise<void> {
   for (const ref of work.desired.refs) {
+    if (replaced.has(keyOf(ref.family, work.entry.workspace, ref.name))) {
+      setPath(
+        work.desired.fields,
+        ref.field,
+        `(${ref.family} "${ref.name}", replaced by this plan)`,
+      );
+      continue;
+    }
     const found = inNewWorkspace
       ? undefined
       : await lookupOptional(client, lookupOf(ref.family), ref.name, signal);

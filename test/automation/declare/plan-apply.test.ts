@@ -227,3 +227,66 @@ test("a compute env written with the keys of seqerakit's template is sent as the
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+test("a replaced compute env: the pipeline using it is replaced too (a changed launch would be a draft), and a second plan has nothing to do", async () => {
+  const { emu, client } = await applied();
+  try {
+    const moved = FILE.replace("eu-west-1", "eu-central-1");
+    const plan = await planResources(client, [moved], { env: ENV });
+    expect(plan.steps.filter((s) => s.action !== "unchanged")).toMatchObject([
+      { kind: "compute-envs", action: "replace" },
+      {
+        kind: "pipelines",
+        action: "replace",
+        changes: [
+          { field: "launch.computeEnvId", to: '(compute-envs "aws-eu", replaced by this plan)' },
+        ],
+        reason:
+          "launch.computeEnvId cannot change in place (PUT /pipelines/{pipelineId} does not change launch)",
+      },
+    ]);
+    expect((await applyPlan(client, plan)).failed).toBeUndefined();
+    const [env] = emu.state.computeEnvs.list(42);
+    expect(env).toMatchObject({ region: "eu-central-1" });
+    expect(emu.state.pipelines.list(42)[0]?.launch).toMatchObject({ computeEnvId: env!.id });
+    expect((await planResources(client, [moved], { env: ENV })).pending).toBe(0);
+  } finally {
+    await emu.close();
+  }
+});
+
+test("a resource named twice is refused with both places", async () => {
+  const emu = await seededEmulator();
+  try {
+    const twice = "labels:\n  - name: a\n    value: x\n---\nlabels:\n  - name: a\n    value: y\n";
+    await expect(planResources(clientOf(emu), [{ text: twice, file: "l.yml" }])).rejects.toThrow(
+      'l.yml:6: labels "a" is named at l.yml:2 too',
+    );
+  } finally {
+    await emu.close();
+  }
+});
+
+test("a pipeline's new description is an update in place: its id, launch and labels are kept", async () => {
+  const { emu, client } = await applied();
+  try {
+    const [pipeline] = emu.state.pipelines.list(42);
+    const label = emu.state.labels.add({ name: "kept", workspaceId: 42 });
+    emu.state.pipelines.update(pipeline!.id, { labelIds: [label.id] });
+    const described = FILE.replace(
+      "    revision: master",
+      "    revision: master\n    description: hi",
+    );
+    const plan = await planResources(client, [described], { env: ENV });
+    expect(plan.steps.filter((s) => s.action !== "unchanged")).toMatchObject([
+      { kind: "pipelines", action: "update", changes: [{ field: "description", to: "hi" }] },
+    ]);
+    expect((await applyPlan(client, plan)).failed).toBeUndefined();
+    expect(emu.state.pipelines.list(42)).toMatchObject([
+      { id: pipeline!.id, description: "hi", labelIds: [label.id] },
+    ]);
+    expect((await planResources(client, [described], { env: ENV })).pending).toBe(0);
+  } finally {
+    await emu.close();
+  }
+});
