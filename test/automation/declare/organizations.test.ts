@@ -118,6 +118,14 @@ secrets:
     ]);
     await applyPlan(client, renamed);
     expect(emu.state.organizations.get(org!.id)).toMatchObject({ fullName: "NewCo Ltd" });
+    const deleted = await applyPlan(client, await planResources(client, [file], { delete: true }));
+    expect(deleted.applied.map((s) => s.kind)).toEqual([
+      "secrets",
+      "workspaces",
+      "teams",
+      "organizations",
+    ]);
+    expect(emu.state.organizations.get(org!.id)).toBeUndefined();
   } finally {
     await emu.close();
   }
