@@ -290,3 +290,48 @@ test("a pipeline's new description is an update in place: its id, launch and lab
     await emu.close();
   }
 });
+
+test("file-path reads tw's exported JSON, params-file a params file, relative to the file; several files are one plan", async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), "declare-"));
+  const emu = await seededEmulator({
+    credentials: [{ name: "aws-creds", workspaceId: 42, id: "c1" }],
+  });
+  try {
+    // What `tw compute-envs export` writes: the configuration, tagged with its platform.
+    await writeFile(
+      path.join(dir, "ce.json"),
+      JSON.stringify({ discriminator: "aws-batch", region: "eu-west-1", workDir: "s3://w" }),
+    );
+    await writeFile(path.join(dir, "params.yaml"), "genome: GRCh38\n");
+    const computeEnvs =
+      "compute-envs:\n  - name: exported\n    workspace: acme/prod\n    credentials: aws-creds\n    file-path: ce.json\n";
+    const pipelines =
+      "pipelines:\n  - name: rnaseq\n    workspace: acme/prod\n    url: https://github.com/nf-core/rnaseq\n    compute-env: exported\n    params-file: params.yaml\n    params:\n      outdir: s3://out\n";
+    const sources = [
+      { text: computeEnvs, file: path.join(dir, "ce.yml") },
+      { text: pipelines, file: path.join(dir, "pipelines.yml") },
+    ];
+    const client = clientOf(emu);
+    const plan = await planResources(client, sources);
+    expect(plan.steps.map((s) => `${s.action} ${s.kind}`)).toEqual([
+      "create compute-envs",
+      "create pipelines",
+    ]);
+    expect((await applyPlan(client, plan)).failed).toBeUndefined();
+    const [env] = emu.state.computeEnvs.list(42);
+    expect(env).toMatchObject({
+      platform: "aws-batch",
+      region: "eu-west-1",
+      workDir: "s3://w",
+      credentialsId: "c1",
+    });
+    const launch = emu.state.pipelines.list(42)[0]?.launch;
+    expect(launch).toMatchObject({ computeEnvId: env!.id });
+    expect(launch?.paramsText).toContain("genome: GRCh38");
+    expect(launch?.paramsText).toContain("outdir: s3://out");
+    expect((await planResources(client, sources)).pending).toBe(0);
+  } finally {
+    await emu.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
