@@ -110,6 +110,7 @@ const SIGNS: Record<PlanStep["action"], string> = {
   replace: "-/+",
   delete: "-",
   unchanged: "=",
+  launch: ">",
 };
 
 function headline(step: PlanStep): string {
@@ -139,7 +140,7 @@ async function printPlan(plan: Plan, values: OptionValues, context: CliContext):
   lines.push(
     plan.pending === 0
       ? `Nothing to do: ${plan.steps.length} resources are as the files say.`
-      : `Plan: ${count("create")} to create, ${count("update")} to update, ${count("replace")} to replace, ${count("delete")} to delete; ${count("unchanged")} unchanged.`,
+      : `Plan: ${count("create")} to create, ${count("update")} to update, ${count("replace")} to replace, ${count("delete")} to delete${count("launch") ? `, ${count("launch")} to launch` : ""}; ${count("unchanged")} unchanged.`,
   );
   await writeText(context.stdout, `${lines.join("\n")}\n`);
 }

@@ -334,6 +334,11 @@ export const FAMILIES = {
     id: "id",
     name: "runName",
     fields: ["pipeline", "computeEnvId", "workDir", "revision", "paramsText", "configProfiles"],
+    // seqerakit's `launch`: a run is launched each time, not kept like the others.
+    file: {
+      keys: { pipeline: "@pipeline", params: "@params", "params-file": "@params-file" },
+      launchSettings: true,
+    },
   },
 } as const satisfies Record<string, Family>;
 

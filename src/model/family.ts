@@ -62,6 +62,8 @@ export interface FileShape {
   reads?: Readonly<Record<string, OperationKey>>;
   /** What tw sends for a field the service requires and the file may leave out. */
   defaults?: Readonly<Record<string, unknown>>;
+  /** Its other keys are the launch settings' flags (automation/launch-settings.ts, tw's). */
+  launchSettings?: boolean;
   /** seqerakit's keys not read yet, and why: refused as such rather than as unknown. */
   unsupported?: Readonly<Record<string, string>>;
 }

@@ -9,6 +9,7 @@ import { FAMILIES } from "../../model/families.js";
 import type { Family } from "../../model/family.js";
 import { waitForComputeEnv } from "../compute-env-wait.js";
 import { uploadDataset } from "../datasets.js";
+import { launchPipeline } from "../launch.js";
 import { updatePipeline } from "../pipeline-versions.js";
 import {
   clientFor,
@@ -84,6 +85,11 @@ async function applyStep(
     setPath(fields, ref.field, lookupOf(ref.family).id(found));
   }
   const shape = family.file!;
+  const { launch } = work.desired;
+  if (launch) {
+    await launchPipeline(client, launch.pipeline, { ...launch.settings, signal });
+    return;
+  }
   if (step.action === "update" && work.entry.kind === "pipelines") {
     // The helper sends back the saved launch and labels, which an update without them drops.
     const { name, description } = fields as { name?: string; description?: string };

@@ -8,9 +8,9 @@ import { resolve } from "node:path";
 import { ConfigurationError } from "../../errors/configuration-error.js";
 import { FAMILIES, type FamilyName } from "../../model/families.js";
 import type { Family } from "../../model/family.js";
-import { mergeParamsText, type Params } from "../params.js";
+import { merge, mergeParamsText, parseParamsText, type Params } from "../params.js";
 import { toComputeEnvRequest, toPipelineRequest } from "../convert.js";
-import type { Entry } from "./documents.js";
+import { launchFlags, type Entry } from "./documents.js";
 
 /** A reference by name to a resource of the same workspace, whose id goes in `field`. */
 export interface Reference {
@@ -27,6 +27,8 @@ export interface Desired {
   wait?: string;
   /** A dataset's file to upload, and whether its first row is a header. */
   upload?: { file: string; header: boolean };
+  /** A `launch` entry: the pipeline (a Launchpad name or a URL) and the launch's settings. */
+  launch?: { pipeline: string; settings: Record<string, unknown> };
 }
 
 /** The entry's fields, files read (relative to the entry's file). */
@@ -46,6 +48,7 @@ export async function desiredOf(entry: Entry): Promise<Desired> {
   desired.fields.name = entry.name;
   let params: Params | undefined;
   let paramsFile: string | undefined;
+  const settings: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(values)) {
     const ref = shape.refs?.[key];
     if (ref) {
@@ -56,8 +59,14 @@ export async function desiredOf(entry: Entry): Promise<Desired> {
       });
       continue;
     }
-    const target = shape.keys[key]!;
-    if (target === "@type") {
+    const target = shape.keys[key];
+    if (target === undefined) {
+      // A launch setting, by its flag: files read, lists split, as `seqera-api launch` takes them.
+      const [setting, flag] = launchFlags().get(key)!;
+      const text = flag.file ? await readFile(path(value), "utf8") : undefined;
+      settings[setting] = text ?? (flag.list ? listOf(value) : value);
+    } else if (target === "@pipeline") settings.pipeline = String(value);
+    else if (target === "@type") {
       // seqerakit also writes the mode with the platform: "aws-batch forge".
       const [platform, mode] = String(value).split(/\s+/);
       setPath(desired.fields, "platform", platform);
@@ -82,7 +91,14 @@ export async function desiredOf(entry: Entry): Promise<Desired> {
   for (const [field, value] of Object.entries(shape.defaults ?? {})) {
     if (getPath(desired.fields, field) === undefined) setPath(desired.fields, field, value);
   }
-  if (params !== undefined || paramsFile !== undefined) {
+  if (shape.launchSettings) {
+    const { pipeline, ...rest } = settings;
+    if (typeof pipeline !== "string") refuse("a launch needs the pipeline (a name or a URL)");
+    if (params !== undefined || paramsFile !== undefined) {
+      rest.params = merge(await parseParamsText(paramsFile), params ?? {});
+    }
+    desired.launch = { pipeline: pipeline as string, settings: { ...rest, runName: entry.name } };
+  } else if (params !== undefined || paramsFile !== undefined) {
     setPath(desired.fields, "launch.paramsText", await mergeParamsText(paramsFile, params ?? {}));
   }
   if (desired.upload && desired.upload.file === "") refuse("header needs file-path");

@@ -9,6 +9,8 @@ import type { Document, Node, Pair } from "yaml";
 import { nearNames } from "../../core/near-names.js";
 import { ConfigurationError } from "../../errors/configuration-error.js";
 import { FAMILIES, type FamilyName } from "../../model/families.js";
+import type { LaunchSettings } from "../launch.js";
+import { launchSettingRows, type LaunchFlag } from "../launch-settings.js";
 import type { Family } from "../../model/family.js";
 
 /** A file's text and where it came from ("-" for standard input). */
@@ -41,7 +43,26 @@ export interface Entry {
 const COMMON_KEYS = ["name", "on_exists", "overwrite"];
 const ON_EXISTS: readonly OnExists[] = ["fail", "ignore", "overwrite", "update"];
 /** seqerakit's kinds the model knows by another key. */
-const KIND_ALIASES: Readonly<Record<string, string>> = { launch: "runs" };
+const KIND_ALIASES: Readonly<Record<string, FamilyName>> = { launch: "runs" };
+
+/** The model's key of a kind as seqerakit names it ("launch" is "runs"). */
+export function familyKey(kind: string): string {
+  return KIND_ALIASES[kind] ?? kind;
+}
+
+/** A family's kind as seqerakit names it. */
+export function kindName(key: FamilyName): string {
+  return Object.keys(KIND_ALIASES).find((kind) => KIND_ALIASES[kind] === key) ?? key;
+}
+
+/** The launch settings by their flags' names and aliases (tw's): what a `launch` entry takes. */
+export function launchFlags(): Map<string, [keyof LaunchSettings, LaunchFlag]> {
+  return new Map(
+    launchSettingRows().flatMap(([key, { flag }]) =>
+      flag ? [flag.name, ...(flag.aliases ?? [])].map((name) => [name, [key, flag]] as const) : [],
+    ),
+  );
+}
 
 /** The keys an entry of this family may have. */
 export function keysOf(family: Family): string[] {
@@ -53,6 +74,7 @@ export function keysOf(family: Family): string[] {
     ...scope,
     ...Object.keys(family.file?.keys ?? {}),
     ...Object.keys(family.file?.refs ?? {}),
+    ...(family.file?.launchSettings ? launchFlags().keys() : []),
   ];
 }
 
@@ -130,7 +152,7 @@ export async function readEntries(
 }
 
 function familyOf(kind: string, refuse: (message: string) => never): { kind: FamilyName } {
-  const key = KIND_ALIASES[kind] ?? kind;
+  const key = familyKey(kind);
   if (!(key in FAMILIES)) {
     const kinds = [
       ...Object.keys(FAMILIES).filter((k) => k !== "runs"),

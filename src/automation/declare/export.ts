@@ -21,10 +21,10 @@ export interface ExportOptions {
   signal?: AbortSignal;
 }
 
-/** The kinds an export writes (those of a workspace), in order of dependence. */
+/** The kinds an export writes (those kept in a workspace: not runs), in order of dependence. */
 const EXPORTED = (Object.keys(FAMILIES) as FamilyName[]).filter((kind) => {
   const family: Family = FAMILIES[kind];
-  return family.file !== undefined && family.scope === "workspace";
+  return family.file !== undefined && family.scope === "workspace" && !family.file.launchSettings;
 });
 
 /** The client's workspace's resources as YAML in seqerakit's format (no `workspace` keys). */

@@ -11,11 +11,17 @@ import { ConfigurationError } from "../../errors/configuration-error.js";
 import { FAMILIES, type FamilyName } from "../../model/families.js";
 import type { Family } from "../../model/family.js";
 import { FAMILY_LOOKUPS, find } from "../names.js";
-import { readEntries, type DeclarationSource, type Entry } from "./documents.js";
+import {
+  familyKey,
+  kindName,
+  readEntries,
+  type DeclarationSource,
+  type Entry,
+} from "./documents.js";
 import { desiredOf, setPath, type Desired } from "./desired.js";
 import { diff, readActual, type PlanChange, type ScopeParams } from "./read.js";
 
-export type PlanAction = "create" | "update" | "replace" | "delete" | "unchanged";
+export type PlanAction = "create" | "update" | "replace" | "delete" | "unchanged" | "launch";
 
 /** What the plan does to one resource of the files. */
 export interface PlanStep {
@@ -74,14 +80,11 @@ export async function planResources(
 ): Promise<Plan> {
   const { signal } = options;
   const entries = await readEntries(documents, options.env ?? process.env);
-  if (options.targets) {
-    const known = options.targets.filter(
-      (t) => !entries.some((e) => e.kind === t) && !(t in FAMILIES),
-    );
-    if (known.length) throw new ConfigurationError(`--targets: unknown kind ${known.join(", ")}`);
-  }
+  const targets = options.targets?.map(familyKey);
+  const unknown = (targets ?? []).filter((t) => !(t in FAMILIES));
+  if (unknown.length) throw new ConfigurationError(`--targets: unknown kind ${unknown.join(", ")}`);
   const chosen = entries
-    .filter((e) => !options.targets || options.targets.includes(e.kind))
+    .filter((e) => !targets || targets.includes(e.kind))
     .sort((a, b) => ORDER.indexOf(a.kind) - ORDER.indexOf(b.kind));
   if (options.delete) chosen.reverse();
   // Organizations and workspaces the files create: what goes in them is created too, with no
@@ -113,7 +116,8 @@ export async function planResources(
         ? (entry.workspace ?? (await client.resolveWorkspaceId({ signal })) ?? null)
         : null;
     const step = (action: PlanAction, changes: PlanChange[] = [], reason?: string) => {
-      const made: PlanStep = { kind: entry.kind, name, workspace, action, changes, at: entry.at };
+      const kind = kindName(entry.kind);
+      const made: PlanStep = { kind, name, workspace, action, changes, at: entry.at };
       if (reason !== undefined) made.reason = reason;
       WORK.set(made, work);
       steps.push(made);
@@ -122,6 +126,12 @@ export async function planResources(
       if (entry.kind === "organizations") newOrganizations.add(name);
       if (entry.kind === "workspaces") newWorkspaces.add(name);
     };
+    const { launch } = work.desired;
+    if (launch) {
+      // A run is launched each time (nothing to compare); --delete leaves runs alone.
+      if (!options.delete) step("launch", [{ field: "pipeline", to: launch.pipeline }]);
+      continue;
+    }
     const inNewWorkspace = entry.workspace !== undefined && newWorkspaces.has(entry.workspace);
     const found =
       inNewWorkspace || inNewOrganization

@@ -335,3 +335,45 @@ test("file-path reads tw's exported JSON, params-file a params file, relative to
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+test("launch entries launch a run each time they are applied, with their settings by tw's names", async () => {
+  const { emu, client } = await applied();
+  try {
+    const file = `launch:
+  - name: hello-run
+    workspace: acme/prod
+    pipeline: https://github.com/nextflow-io/hello
+    compute-env: aws-eu
+    revision: main
+    profile: test,docker
+    params:
+      outdir: s3://bucket/out
+`;
+    const plan = await planResources(client, [file]);
+    expect(plan.steps).toMatchObject([
+      {
+        kind: "launch",
+        name: "hello-run",
+        action: "launch",
+        changes: [{ field: "pipeline", to: "https://github.com/nextflow-io/hello" }],
+      },
+    ]);
+    expect(plan.pending).toBe(1);
+    // The service made the compute environment: a launch takes an AVAILABLE one.
+    emu.state.computeEnvs.update(emu.state.computeEnvs.list(42)[0]!.id, { status: "AVAILABLE" });
+    expect((await applyPlan(client, plan)).failed).toBeUndefined();
+    const launched = emu.requests.filter((r) => r.operationId === "CreateWorkflowLaunch");
+    expect(launched.map((r) => (r.body as { launch: object }).launch)).toMatchObject([
+      {
+        runName: "hello-run",
+        pipeline: "https://github.com/nextflow-io/hello",
+        revision: "main",
+        configProfiles: ["test", "docker"],
+        computeEnvId: emu.state.computeEnvs.list(42)[0]!.id,
+      },
+    ]);
+    expect((await planResources(client, [file], { delete: true })).steps).toEqual([]);
+  } finally {
+    await emu.close();
+  }
+});
