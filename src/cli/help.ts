@@ -43,9 +43,10 @@ const USAGE: Record<Exclude<CommandName, "call">, string> = {
 
 Reads files in seqerakit's format (several files and --- documents; $VAR and \${VAR} from the
 environment) and prints, for each resource they name, in order of dependence: create, update
-(field by field, secret values redacted), replace (and why), delete (--delete) or unchanged.
-Nothing is changed. Resources are named, never given by id: workspace: acme/genomics,
-compute-env: aws-eu. See docs/workspaces-as-code.md.`,
+(field by field, secret values redacted), replace (and why), delete (--delete), unchanged,
+or launch (a launch entry: each apply launches). Nothing is changed. Resources are named,
+never given by id: workspace: acme/genomics, compute-env: aws-eu. See
+docs/workspaces-as-code.md.`,
   apply: `seqera-api apply <file.yml|->... [--targets kinds] [--delete] [--json]
 
 Plans as plan does, prints the plan, then applies it: updates in place where the API can (the id
