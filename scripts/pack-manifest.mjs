@@ -10,6 +10,10 @@
  *   in every GitHub Actions job, so the release workflow's tarball names the repository npm
  *   provenance checks it against); neither, none of the three.
  * - README.md's install lines name the packed version, not the newest line's.
+ * - README.md's and CHANGELOG.md's relative links (docs/cli.md, ARCHITECTURE.md), to files the
+ *   tarball does not hold, point at the repository's files at the version's tag
+ *   (https://github.com/<repository>/blob/v<version>/docs/cli.md), from the same setting; without
+ *   it they are left as they are.
  * - CHANGELOG.md keeps the sections of the packed version and older ones: an older line's starts
  *   at its own version, not at the newest line's.
  *
@@ -28,11 +32,27 @@ const compare = (a, b) => {
   return 0;
 };
 
+/** The GitHub repository (owner/name) the package is published from, if set. */
+const repository = process.env.SEQERA_REPOSITORY || process.env.GITHUB_REPOSITORY;
+
+/** A markdown link's relative target made the repository's file at the version's tag. */
+function absoluteLinks(text, pkg) {
+  if (!repository) return text;
+  const base = `https://github.com/${repository}/blob/v${pkg.version}/`;
+  return text.replace(
+    /\]\((?![a-z][a-z0-9+.-]*:|#)([^)\s]+)\)/gi,
+    (_, target) => `](${base}${target})`,
+  );
+}
+
 function packed(file, text, pkg) {
   if (file === "README.md") {
-    return text.replace(
-      /\bseqera-api-client([@-])\d+\.\d+\.\d+\b/g,
-      `seqera-api-client$1${pkg.version}`,
+    return absoluteLinks(
+      text.replace(
+        /\bseqera-api-client([@-])\d+\.\d+\.\d+\b/g,
+        `seqera-api-client$1${pkg.version}`,
+      ),
+      pkg,
     );
   }
   if (file === "CHANGELOG.md") {
@@ -41,13 +61,12 @@ function packed(file, text, pkg) {
       const version = /^## (\d+\.\d+\.\d+)\s*$/m.exec(section)?.[1];
       return !version || compare(version, pkg.version) <= 0;
     });
-    return [intro, ...older].join("");
+    return absoluteLinks([intro, ...older].join(""), pkg);
   }
   const manifest = JSON.parse(text);
   delete manifest.scripts.prepare;
   const tag = process.env.SEQERA_DIST_TAG;
   if (tag) manifest.publishConfig = { ...manifest.publishConfig, tag };
-  const repository = process.env.SEQERA_REPOSITORY || process.env.GITHUB_REPOSITORY;
   if (repository) {
     const home = `https://github.com/${repository}`;
     Object.assign(manifest, {

@@ -8,10 +8,11 @@ import { workspace as checkWorkspace } from "../config/checks.js";
 import { resolveConfig, type SeqeraClientOptions } from "../config/config.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import { allowsInsecureHttp, REDIS_ENV } from "../cli/client-options.js";
-import { toldFor } from "../errors/settings.js";
+import { tell, toldFor } from "../errors/settings.js";
+import { checkResumeKeeps } from "../automation/relaunch-rule.js";
 import { parseDuration } from "../cli/duration.js";
-import { readUtf8File } from "../cli/input-text.js";
-import { parseParams } from "../cli/launch-options.js";
+import { readUtf8File } from "../core/text-file.js";
+import { parseParamsText } from "../automation/params.js";
 import type { Env } from "./workflow-commands.js";
 
 /** Every input of action.yml, in its order there (a test holds the two to each other). */
@@ -100,8 +101,10 @@ export async function readInputs(env: Env): Promise<ActionInputs> {
   try {
     return await read(env);
   } catch (error) {
-    // The CLI's readers name what they read ("input timeout ..."): the same words here.
-    if (error instanceof UsageError) throw new InputError(error.message);
+    // The readers name what they read ("Input params_file p.yaml: ..."): the same words here.
+    if (error instanceof UsageError || error instanceof ConfigurationError) {
+      throw new InputError(tell(error, "action"));
+    }
     throw error;
   }
 }
@@ -148,16 +151,9 @@ async function read(env: Env): Promise<ActionInputs> {
   const relaunch = input("relaunch");
   const resume = flag("resume");
   const named = input("pipeline");
-  if (relaunch !== undefined && resume && named !== undefined) {
-    throw new InputError(
-      "pipeline is not used when resuming (relaunch with resume: true keeps the run's pipeline): remove it, or set resume: false to run another pipeline.",
-    );
-  }
   const workDir = input("workdir");
-  if (relaunch !== undefined && resume && workDir !== undefined) {
-    throw new InputError(
-      "workdir is not used when resuming (a resumed run keeps its work directory, where its cached tasks are): remove it, or set resume: false.",
-    );
+  if (relaunch !== undefined) {
+    asInput(() => checkResumeKeeps({ resume, workDir, pipeline: named }));
   }
   // As action-tower-launch: the repository the workflow runs in.
   const repository = env.GITHUB_REPOSITORY ? `https://github.com/${env.GITHUB_REPOSITORY}` : "";
@@ -177,11 +173,11 @@ async function read(env: Env): Promise<ActionInputs> {
   }
   const params =
     inline !== undefined
-      ? await parseParams("Input parameters", inline)
+      ? await parseParamsText(inline, "Input parameters")
       : file !== undefined
-        ? await parseParams(
-            `Input params_file ${file}`,
+        ? await parseParamsText(
             await readUtf8File(`Input params_file ${file}`, file),
+            `Input params_file ${file}`,
           )
         : undefined;
 

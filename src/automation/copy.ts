@@ -2,7 +2,7 @@
 import type { SeqeraClient } from "../client/client.js";
 import { lookupOptional } from "../client/lookup.js";
 import { toPipelineRequest } from "./convert.js";
-import { savedLaunch } from "./launch.js";
+import { computeEnvConfig, savedLaunch } from "./launch-reads.js";
 import { AVAILABLE_COMPUTE_ENVS, find, type WorkspaceRef } from "./names.js";
 
 export interface CopyPipelineOptions {
@@ -48,10 +48,7 @@ export async function copyPipeline(
     ? await lookupOptional(target, AVAILABLE_COMPUTE_ENVS, savedName, signal)
     : undefined;
   const computeEnvId = sameName?.id ?? (await find.primaryComputeEnv(target, { signal })).id;
-  const { computeEnv } = await target.GET("/compute-envs/{computeEnvId}", {
-    params: { path: { computeEnvId } },
-    signal,
-  });
+  const computeEnv = await computeEnvConfig(target, computeEnvId, signal);
   const body = toPipelineRequest(found.pipeline, found.launch, {
     computeEnvId,
     // None there: the service's default for that compute environment, not the source's bucket.

@@ -46,15 +46,7 @@ export async function uploadDataset(
       body: { name, description: options.description },
       signal,
     });
-    const id = created.dataset?.id;
-    if (!id)
-      throw new UnexpectedAnswerError(
-        "POST /datasets",
-        "dataset.id",
-        "the new dataset's id",
-        created,
-      );
-    datasetId = id;
+    datasetId = created.dataset.id;
   } catch (error) {
     if (!(error instanceof ConflictError)) throw error;
     datasetId = (await find.dataset(client, name, { signal })).id!;

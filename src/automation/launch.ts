@@ -5,18 +5,24 @@
  */
 import type { SeqeraClient } from "../client/client.js";
 import { labelIds } from "./labels.js";
-import { versionIdOf } from "./launch-versions.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
-import type { Identified } from "./identified.js";
+import type { Identified } from "../model/identified.js";
 import { ResumeUnavailableError } from "../errors/resume-unavailable-error.js";
-import { UnexpectedAnswerError } from "../errors/unexpected-answer-error.js";
-import { AVAILABLE_COMPUTE_ENVS, PIPELINES, find } from "./names.js";
-import { lookup, withFresh } from "../client/lookup.js";
+import { AVAILABLE_COMPUTE_ENVS, find } from "./names.js";
+import { lookup } from "../client/lookup.js";
 import { applyCopiedSettings, type CopiedSettings } from "./launch-settings.js";
+import {
+  computeEnvConfig,
+  namedComputeEnvConfig,
+  withSavedLaunch,
+  withTextParams,
+  type PipelineVersionSettings,
+} from "./launch-reads.js";
 import { checkNextflowVersion } from "./nextflow-versions.js";
-import { mergeParamsText, type Params } from "./params.js";
+import { checkResumeKeeps } from "./relaunch-rule.js";
+import { launchParams, mergeParamsText, type Params } from "./params.js";
 import { waitForRun, type WaitForRunOptions } from "./runs.js";
-import type { LaunchRequest, Pipeline, PipelineLaunch, Run, RunLaunch } from "../schema/types.js";
+import type { LaunchRequest, PipelineLaunch, Run, RunLaunch } from "../schema/types.js";
 import { COPIED_FIELDS, KNOWN_FIELDS } from "../../generated/copies.js";
 
 /**
@@ -52,8 +58,13 @@ export function toLaunchRequest(launch: PipelineLaunch | RunLaunch): LaunchReque
  * ones keep the saved value.
  */
 export interface LaunchSettings extends CopiedSettings {
-  /** Deep-merged over the saved params (JSON or YAML, kept in its format). */
-  params?: Params;
+  /**
+   * Deep-merged over the saved params (JSON or YAML, kept in its format): an object, or a params
+   * document as text (JSON or YAML, e.g. a file's content).
+   */
+  params?: Params | string;
+  /** A JSON or YAML params file's path, read and deep-merged before `params` (as `--params-file`). */
+  paramsFile?: string;
   /**
    * An AVAILABLE compute environment's name or id; the run then uses its work directory (unless
    * `workDir` is given). Default the saved one, else the workspace's primary.
@@ -71,14 +82,6 @@ export interface LaunchSettings extends CopiedSettings {
   signal?: AbortSignal;
 }
 
-/** A Launchpad pipeline's version to launch (pipeline versioning), by id or by name. */
-export interface PipelineVersionSettings {
-  /** The version's id (`GET /pipelines/{id}/launch?versionId=`). */
-  versionId?: string;
-  /** The published version's name, looked up (`GET /pipelines/{id}/versions?search=`). */
-  versionName?: string;
-}
-
 export interface LaunchResult {
   workflowId: string;
   /** The labels of `labels` that did not exist and were created for this launch. */
@@ -87,17 +90,6 @@ export interface LaunchResult {
   run?: Identified<Run, "id">;
   /** relaunchRun with `resume: "if-available"`: whether the run was resumed (false: a fresh run). */
   resumed?: boolean;
-}
-
-/** The fields of a compute environment a launch reads (`GET /compute-envs/{id}`). */
-interface ComputeEnvConfig {
-  id?: string | null;
-  config?: {
-    workDir?: string | null;
-    preRunScript?: string | null;
-    postRunScript?: string | null;
-    nextflowConfig?: string | null;
-  } | null;
 }
 
 /**
@@ -115,13 +107,14 @@ export async function launchPipeline(
   settings: LaunchSettings & PipelineVersionSettings = {},
 ): Promise<LaunchResult> {
   const { signal } = settings;
+  const once = await prepared(client, settings);
   if (/^(https?:\/\/|file:\/)/.test(pipeline)) {
     if (settings.versionId !== undefined || settings.versionName !== undefined) {
       throw new ConfigurationError(
         "launchPipeline: a version (`versionId`, `versionName`) is one of a Launchpad pipeline: name the pipeline, not its repository URL.",
       );
     }
-    const computeEnv = await describeComputeEnv(client, settings.computeEnv, signal);
+    const computeEnv = await namedComputeEnvConfig(client, settings.computeEnv, signal);
     const request: LaunchRequest = {
       pipeline,
       computeEnvId: computeEnv.id!,
@@ -129,108 +122,63 @@ export async function launchPipeline(
       preRunScript: computeEnv.config?.preRunScript ?? undefined,
       postRunScript: computeEnv.config?.postRunScript ?? undefined,
     };
-    return submit(client, request, settings, undefined);
+    return waited(client, await send(client, request, settings, undefined, once), settings);
   }
-  const { launch, sourceWorkspaceId } = await savedLaunch(client, pipeline, settings, signal);
-  const request = toLaunchRequest(launch);
-  if (settings.computeEnv) {
-    // Another compute environment: its work directory, and its scripts and config where the
-    // saved launch has none.
-    const computeEnv = await describeComputeEnv(client, settings.computeEnv, signal);
-    const config = computeEnv.config ?? {};
-    request.computeEnvId = computeEnv.id!;
-    request.workDir = config.workDir ?? undefined;
-    request.preRunScript ??= config.preRunScript ?? undefined;
-    request.postRunScript ??= config.postRunScript ?? undefined;
-    request.configText ??= config.nextflowConfig ?? undefined;
-  }
-  request.computeEnvId ??= (await find.primaryComputeEnv(client, { signal })).id;
-  if (!request.workDir && !settings.workDir) {
-    const { computeEnv } = await client.GET("/compute-envs/{computeEnvId}", {
-      params: { path: { computeEnvId: request.computeEnvId } },
-      signal,
-    });
-    request.workDir = computeEnv?.config?.workDir ?? undefined;
-  }
-  return submit(client, request, settings, sourceWorkspaceId);
-}
-
-/**
- * A Launchpad pipeline found by name and its saved launch (`GET /pipelines/{id}/launch`), of
- * the version asked for. A pipeline shared from the organization lives in another workspace,
- * `sourceWorkspaceId`, which the launch names too. A kept pipeline id that answers 403/404
- * (deleted, perhaps re-created) is looked up once more; nothing is sent before this succeeds.
- */
-export async function savedLaunch(
-  client: SeqeraClient,
-  name: string,
-  version: PipelineVersionSettings,
-  signal: AbortSignal | undefined,
-): Promise<{ pipeline: Pipeline; launch: PipelineLaunch; sourceWorkspaceId: number | undefined }> {
-  const workspaceId = await client.resolveWorkspaceId({ signal });
-  return withFresh(client, PIPELINES, name, signal, async (pipeline) => {
-    const sourceWorkspaceId =
-      pipeline.workspaceId != null && String(pipeline.workspaceId) !== workspaceId
-        ? pipeline.workspaceId
-        : undefined;
-    const pipelineId = pipeline.pipelineId!;
-    const versionId =
-      version.versionId ??
-      (version.versionName === undefined
-        ? undefined
-        : await versionIdOf(client, { pipelineId, name }, version.versionName, signal));
-    const { launch } = await client.GET("/pipelines/{pipelineId}/launch", {
-      params: { path: { pipelineId }, query: { sourceWorkspaceId, versionId } },
-      signal,
-    });
-    return {
-      pipeline,
-      launch: withTextParams("GET /pipelines/{pipelineId}/launch", launch),
-      sourceWorkspaceId,
-    };
-  });
-}
-
-/**
- * A saved launch (none is `{}`) whose paramsText is text or absent: params are merged into it
- * as text, and anything else is not the API's answer.
- */
-function withTextParams<T extends { paramsText?: unknown }>(
-  operation: string,
-  launch: T | null | undefined,
-): T | Record<string, never> {
-  const paramsText: unknown = launch?.paramsText;
-  if (paramsText != null && typeof paramsText !== "string") {
-    throw new UnexpectedAnswerError(
-      operation,
-      "launch.paramsText",
-      "params as JSON or YAML text",
-      paramsText,
-    );
-  }
-  return launch ?? {};
-}
-
-/** The named (or else primary) AVAILABLE compute environment, described for its config. */
-async function describeComputeEnv(
-  client: SeqeraClient,
-  ref: string | undefined,
-  signal: AbortSignal | undefined,
-): Promise<ComputeEnvConfig> {
-  const id = ref
-    ? (await lookup(client, AVAILABLE_COMPUTE_ENVS, ref, signal)).id!
-    : (await find.primaryComputeEnv(client, { signal })).id;
-  const { computeEnv } = await client.GET("/compute-envs/{computeEnvId}", {
-    params: { path: { computeEnvId: id } },
+  const launched = await withSavedLaunch(
+    client,
+    pipeline,
+    settings,
     signal,
-  });
-  return { ...computeEnv, id };
+    async ({ launch, sourceWorkspaceId }) => {
+      const request = toLaunchRequest(launch);
+      if (settings.computeEnv) {
+        // Another compute environment: its work directory, and its scripts and config where the
+        // saved launch has none.
+        const computeEnv = await namedComputeEnvConfig(client, settings.computeEnv, signal);
+        const config = computeEnv.config ?? {};
+        request.computeEnvId = computeEnv.id!;
+        request.workDir = config.workDir ?? undefined;
+        request.preRunScript ??= config.preRunScript ?? undefined;
+        request.postRunScript ??= config.postRunScript ?? undefined;
+        request.configText ??= config.nextflowConfig ?? undefined;
+      }
+      request.computeEnvId ??= (await find.primaryComputeEnv(client, { signal })).id;
+      if (!request.workDir && !settings.workDir) {
+        const { config } = await computeEnvConfig(client, request.computeEnvId, signal);
+        request.workDir = config?.workDir ?? undefined;
+      }
+      return send(client, request, settings, sourceWorkspaceId, once);
+    },
+  );
+  return waited(client, launched, settings);
+}
+
+/**
+ * The params of a launch, read once, and its labels, looked up (and created when missing) once,
+ * though a launch whose saved configuration went stale is sent again (launch-reads.ts):
+ * `createdLabels` stays true.
+ */
+async function prepared(client: SeqeraClient, settings: LaunchSettings): Promise<Prepared> {
+  // Read before any call: a params file that cannot be used launches nothing.
+  const params = await launchParams(settings, settings.signal);
+  let labels: Promise<{ ids: number[]; created: string[] }> | undefined;
+  return {
+    params,
+    labels: () => (labels ??= labelIds(client, settings.labels ?? [], settings.signal)),
+  };
+}
+
+/** What a launch sends however often it is sent: its params, its labels' ids once found. */
+interface Prepared {
+  params: Params | undefined;
+  labels: () => Promise<{ ids: number[]; created: string[] }>;
 }
 
 export interface RelaunchOptions extends LaunchSettings {
   /**
    * Resume (default true, as tw): run again in the same session, from the commit the run used
-   * and in its resume directory, so that finished tasks are cached. ResumeUnavailableError when
+   * and in its resume directory, so that finished tasks are cached (another `workDir` or
+   * `pipeline` is then a ConfigurationError). ResumeUnavailableError when
    * the service holds no commit for the run. `false`: a fresh run of the same configuration.
    * `"if-available"`: resume when the service holds the run's commit, else a fresh run (the
    * result's `resumed` says which).
@@ -252,16 +200,8 @@ export async function relaunchRun(
 ): Promise<LaunchResult> {
   const { signal } = options;
   const asked = options.resume ?? true;
-  if (asked && options.workDir !== undefined) {
-    throw new ConfigurationError(
-      "relaunchRun: a resumed run keeps its work directory; pass `resume: false` to run in another `workDir`.",
-    );
-  }
-  if (asked && options.pipeline !== undefined) {
-    throw new ConfigurationError(
-      "relaunchRun: a resumed run keeps its pipeline; pass `resume: false` to run another `pipeline`.",
-    );
-  }
+  checkResumeKeeps(options);
+  const once = await prepared(client, options);
   const [{ workflow }, { launch }] = await Promise.all([
     client.GET("/workflow/{workflowId}", {
       params: { path: { workflowId } },
@@ -295,7 +235,8 @@ export async function relaunchRun(
       await lookup(client, AVAILABLE_COMPUTE_ENVS, options.computeEnv, signal)
     ).id!;
   }
-  const result = await submit(client, request, options, undefined);
+  const sent = await send(client, request, options, undefined, once);
+  const result = await waited(client, sent, options);
   return asked === "if-available" ? { ...result, resumed: resume } : result;
 }
 
@@ -313,66 +254,50 @@ export async function cancelRun(
   });
 }
 
-/** The settings every launch applies over its base request, then the launch and the wait. */
-async function submit(
+/** The settings every launch applies over its base request, then the launch. */
+async function send(
   client: SeqeraClient,
   request: LaunchRequest,
   settings: LaunchSettings,
   sourceWorkspaceId: number | undefined,
+  { params, labels }: Prepared,
 ): Promise<LaunchResult> {
   const { signal } = settings;
   applyCopiedSettings(request, settings);
   if (settings.nextflowVersion !== undefined) {
-    await checkNextflowVersion(
-      client,
-      settings.nextflowVersion,
-      await computeEnvType(client, request.computeEnvId, signal),
-      signal,
-    );
+    // The policy is keyed by the compute environment's type (`platform`).
+    const platform = request.computeEnvId
+      ? (await computeEnvConfig(client, request.computeEnvId, signal)).platform
+      : undefined;
+    await checkNextflowVersion(client, settings.nextflowVersion, platform ?? undefined, signal);
   }
   if (settings.disableOptimization) {
     delete request.optimizationId;
     delete request.optimizationTargets;
   }
-  if (settings.params) {
-    request.paramsText = await mergeParamsText(request.paramsText, settings.params);
-  }
+  if (params) request.paramsText = await mergeParamsText(request.paramsText, params);
   let createdLabels: string[] = [];
   if (settings.labels?.length) {
-    const labels = await labelIds(client, settings.labels, signal);
-    request.labelIds = labels.ids;
-    createdLabels = labels.created;
+    const { ids, created } = await labels();
+    request.labelIds = ids;
+    createdLabels = created;
   }
   const launched = await client.POST("/workflow/launch", {
     params: { query: { sourceWorkspaceId } },
     body: { launch: request },
     signal,
   });
-  const { workflowId } = launched;
-  if (!workflowId) {
-    throw new UnexpectedAnswerError(
-      "POST /workflow/launch",
-      "workflowId",
-      "the run's id",
-      launched,
-    );
-  }
-  if (!settings.wait) return { workflowId, createdLabels };
-  const wait = settings.wait === true ? {} : settings.wait;
-  const run = await waitForRun(client, workflowId, { ...wait, signal });
-  return { workflowId, createdLabels, run };
+  return { workflowId: launched.workflowId, createdLabels };
 }
 
-/** The compute environment's type (`platform`), which the Nextflow version policy is keyed by. */
-async function computeEnvType(
+/** The launch's result, with its run once it ended when `wait` was asked. */
+async function waited(
   client: SeqeraClient,
-  computeEnvId: string | null | undefined,
-  signal: AbortSignal | undefined,
-): Promise<string | undefined> {
-  if (!computeEnvId) return undefined;
-  const { computeEnv } = await client.GET("/compute-envs/{computeEnvId}", {
-    params: { path: { computeEnvId } },
-    signal,
-  });
-  return computeEnv?.platform ?? undefined;
+  launched: LaunchResult,
+  settings: LaunchSettings,
+): Promise<LaunchResult> {
+  if (!settings.wait) return launched;
+  const wait = settings.wait === true ? {} : settings.wait;
+  const run = await waitForRun(client, launched.workflowId, { ...wait, signal: settings.signal });
+  return { ...launched, run };
 }

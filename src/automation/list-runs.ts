@@ -1,7 +1,7 @@
 /** Listing runs, in a workspace or many, with their dates as instants. */
 import { ConfigurationError } from "../errors/configuration-error.js";
 import type { SeqeraClient } from "../client/client.js";
-import { identified, type Identified } from "./identified.js";
+import type { Identified } from "../model/identified.js";
 import type { Label, RunStatus, RunSummary } from "../schema/types.js";
 
 export interface ListRunsOptions {
@@ -80,8 +80,8 @@ export async function* listRuns(
     pageSize: precise ? undefined : limit,
     signal,
   })) {
-    if (!item.workflow || (precise && !kept(item.workflow))) continue;
-    const run = identified(item.workflow, ["id"], "GET /workflow", "workflows[].workflow");
+    const run = item.workflow; // its id checked by the client
+    if (precise && !kept(run)) continue;
     if (given.has(run.id)) continue;
     given.add(run.id);
     yield listed(run, item.labels, item.workspaceId);

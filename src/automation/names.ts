@@ -20,7 +20,7 @@ import { SETTINGS, toldAs } from "../errors/settings.js";
 import { listShape } from "../model/derive.js";
 import { FAMILIES, type FamilyName } from "../model/families.js";
 import type { Family } from "../model/family.js";
-import { identified, type Identified } from "./identified.js";
+import { identified, type Identified } from "../model/identified.js";
 import { nearNames } from "../core/near-names.js";
 import { contentUnder, type DataLinkContent } from "./data-links.js";
 import type {
@@ -52,16 +52,31 @@ const COMPUTE_ENVS = familyLookup<ComputeEnvSummary>(FAMILIES["compute-envs"]);
 /** The compute environments a run can use (`status=AVAILABLE`), by name or id, as tw finds them. */
 const AVAILABLE_COMPUTE_ENVS = familyLookup<ComputeEnvSummary>(FAMILIES["compute-envs"], {
   query: { status: "AVAILABLE" },
+  // Which is AVAILABLE, and which is primary.
+  changedBy: [
+    "POST /compute-envs/{computeEnvId}/disable",
+    "POST /compute-envs/{computeEnvId}/enable",
+    "POST /compute-envs/{computeEnvId}/primary",
+  ],
   names: (c) => [c.name ?? "", c.id ?? ""],
 });
 export const CREDENTIALS = familyLookup<Credentials>(FAMILIES.credentials);
 const DATASETS = familyLookup<Dataset>(FAMILIES.datasets);
 const DATA_LINKS = familyLookup<DataLink>(FAMILIES["data-links"]);
 const STUDIOS = familyLookup<Studio>(FAMILIES.studios);
-/** Labels searched by name (a resource label "name=value" by its name), as tw's LabelsFinder. */
-const LABELS = familyLookup<Label>(FAMILIES.labels, {
-  searchFor: (name) => name.split("=")[0]!,
-  names: (l) => (l.value == null ? [l.name ?? ""] : [l.name ?? "", `${l.name}=${l.value}`]),
+/**
+ * Labels as tw's LabelsFinder searches them: "name" a plain label (`search=name&type=simple`),
+ * "name=value" a resource label (`search=name&type=resource`), so that neither is taken for the
+ * other.
+ */
+export const LABELS = familyLookup<Label>(FAMILIES.labels, {
+  searchQuery: (text) => {
+    const cut = text.indexOf("=");
+    return cut < 0
+      ? { search: text, type: "simple" }
+      : { search: text.slice(0, cut), type: "resource" };
+  },
+  names: (l) => [l.value == null ? (l.name ?? "") : `${l.name}=${l.value}`],
 });
 const SECRETS = familyLookup<PipelineSecret>(FAMILIES.secrets);
 
@@ -262,10 +277,13 @@ async function primaryComputeEnv(
   options: FindOptions = {},
 ): Promise<ComputeEnvSummary | undefined> {
   const { signal } = options;
-  const available =
-    (await client.GET("/compute-envs", { params: { query: { status: "AVAILABLE" } }, signal }))
-      .computeEnvs ?? [];
-  const primary = available.find((c) => c.primary && c.id);
+  // Kept as the names are: a kept list without a primary is asked again once.
+  let available = await keptList(client, AVAILABLE_COMPUTE_ENVS, signal);
+  let primary = available.find((c) => c.primary && c.id);
+  if (!primary) {
+    available = await keptList(client, AVAILABLE_COMPUTE_ENVS, signal, true);
+    primary = available.find((c) => c.primary && c.id);
+  }
   if (primary || options.optional) return primary;
   const names = available.map((c) => c.name ?? "").filter(Boolean);
   const workspaceId = await client.resolveWorkspaceId({ signal });

@@ -3,8 +3,18 @@ import type { SeqeraClient } from "../client/client.js";
 import { compareVersions } from "../core/versions.js";
 import { requireOperation } from "../openapi/require-operation.js";
 import { NextflowVersionError } from "../errors/nextflow-version-error.js";
+import { keptAnswer, type KeptAnswer } from "../client/kept-answers.js";
 
 const CATALOG = "/platform/versions";
+
+/** The service's catalog, read once per client family: no call of the API changes it. */
+const CATALOGS: KeptAnswer<NextflowVersionCatalog> = {
+  kind: "Nextflow version catalog",
+  global: true,
+  changedBy: [],
+  fetch: async (client, signal) =>
+    ((await client.request("GET", CATALOG, { signal })) ?? {}) as NextflowVersionCatalog,
+};
 
 /**
  * What the check reads of the catalog, on every release (the path and its schema are typed only
@@ -33,8 +43,7 @@ export async function checkNextflowVersion(
   signal?: AbortSignal,
 ): Promise<void> {
   requireOperation(`GET ${CATALOG}`);
-  const catalog = ((await client.request("GET", CATALOG, { signal })) ??
-    {}) as NextflowVersionCatalog;
+  const catalog = await keptAnswer(client, CATALOGS, "", signal);
   const available = (catalog.nextflowVersions ?? []).flatMap((v) => (v.version ? [v.version] : []));
   const details = { version, available, computeEnvType: computeEnvType ?? undefined };
   const choices = available.length ? available.join(", ") : "none";

@@ -6,10 +6,14 @@
  * either format (JSON is YAML's flow style), is loaded only when there is text to merge into.
  */
 import { ConfigurationError } from "../errors/configuration-error.js";
+import { readUtf8File } from "../core/text-file.js";
 
 import type { YAMLMap } from "yaml";
 
 export type Params = Record<string, unknown>;
+
+/** The saved params (a launch's `paramsText`), as errors name them. */
+const SAVED = "The saved params";
 
 /**
  * Deep-merges `params` over `text`: nested objects merge key by key, anything else (arrays
@@ -18,7 +22,7 @@ export type Params = Record<string, unknown>;
 export async function mergeParamsText(text: string | undefined, params: Params): Promise<string> {
   const source = paramsSource(text);
   if (source.trim() === "") return JSON.stringify(merge({}, params), null, 2);
-  return mergeIntoText(source, params, parseJsonObject(source) !== undefined);
+  return mergeIntoText(source, params, parseJsonObject(source, SAVED) !== undefined);
 }
 
 function paramsSource(text: unknown): string {
@@ -29,20 +33,64 @@ function paramsSource(text: unknown): string {
   );
 }
 
-/** Parses params text, JSON or YAML, to an object (empty text is `{}`). */
-export async function parseParamsText(text: string | undefined): Promise<Params> {
-  const source = paramsSource(text);
-  if (source.trim() === "") return {};
-  const json = parseJsonObject(source);
+/**
+ * Params text, JSON or YAML, as an object (empty text is `{}`); `label` names the text in errors
+ * (ConfigurationError), which say where and what without quoting it: params may hold a secret.
+ */
+export async function parseParamsText(text: string, label = "The params"): Promise<Params> {
+  if (text.trim() === "") return {};
+  const json = parseJsonObject(text, label);
   if (json !== undefined) return json;
-  const { parse } = await import("yaml");
-  const value: unknown = parse(source);
-  if (value == null) return {};
-  if (!isPlainObject(value)) throw notAnObject();
+  const { parseDocument } = await import("yaml");
+  // Silent: yaml would print its warnings with the offending line quoted.
+  const doc = parseDocument(text, { logLevel: "silent" });
+  const problem = doc.errors[0] ?? doc.warnings[0];
+  if (problem) {
+    const [line, col] = problem.linePos ? [problem.linePos[0].line, problem.linePos[0].col] : [];
+    const at = line === undefined ? "" : `line ${line}, column ${col}: `;
+    throw new ConfigurationError(
+      `${label} is neither JSON nor YAML (${at}${describe(problem.message)}).`,
+    );
+  }
+  let value: unknown;
+  try {
+    value = doc.toJS();
+  } catch (error) {
+    throw new ConfigurationError(
+      `${label} cannot be read (${describe((error as Error).message)}).`,
+    );
+  }
+  if (!isPlainObject(value)) throw notAnObject(label);
   return value;
 }
 
-function parseJsonObject(text: string): Params | undefined {
+/** yaml's message without the quoted source: the text before its position and any ": detail". */
+function describe(message: string): string {
+  return message.split(" at line ")[0]!.split(": ")[0]!.trim();
+}
+
+/**
+ * A launch's params: the file's (`paramsFile`, read as core/text-file.ts reads), then `params`
+ * (an object, or JSON or YAML text) deep-merged over them; undefined when neither is given.
+ */
+export async function launchParams(
+  settings: { params?: Params | string; paramsFile?: string },
+  signal: AbortSignal | undefined,
+): Promise<Params | undefined> {
+  const { params, paramsFile } = settings;
+  if (params === undefined && paramsFile === undefined) return undefined;
+  const fromFile =
+    paramsFile === undefined
+      ? {}
+      : await parseParamsText(
+          await readUtf8File(`paramsFile ${paramsFile}`, paramsFile, signal),
+          `paramsFile ${paramsFile}`,
+        );
+  const given = typeof params === "string" ? await parseParamsText(params, "params") : params;
+  return given === undefined ? fromFile : merge(fromFile, given);
+}
+
+function parseJsonObject(text: string, label: string): Params | undefined {
   if (!text.trimStart().startsWith("{")) return undefined;
   let value: unknown;
   try {
@@ -50,7 +98,7 @@ function parseJsonObject(text: string): Params | undefined {
   } catch {
     return undefined; // a YAML flow mapping also starts with "{"
   }
-  if (!isPlainObject(value)) throw notAnObject();
+  if (!isPlainObject(value)) throw notAnObject(label);
   return value;
 }
 
@@ -92,7 +140,7 @@ async function mergeIntoText(text: string, params: Params, json: boolean): Promi
       `The saved params are neither JSON nor YAML: ${doc.errors[0]!.message}`,
     );
   }
-  if (doc.contents !== null && !isMap(doc.contents)) throw notAnObject();
+  if (doc.contents !== null && !isMap(doc.contents)) throw notAnObject(SAVED);
   type Map = YAMLMap<unknown, unknown>;
   type Range = [number, number, number];
   const rangeOf = (node: unknown) => (node as { range?: Range } | null)?.range;
@@ -181,6 +229,6 @@ function isPlainObject(value: unknown): value is Params {
   return proto === Object.prototype || proto === null;
 }
 
-function notAnObject(): ConfigurationError {
-  return new ConfigurationError("The saved params are not an object of named params");
+function notAnObject(label: string): ConfigurationError {
+  return new ConfigurationError(`${label} must hold an object of params (name: value).`);
 }

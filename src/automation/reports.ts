@@ -9,6 +9,8 @@ export interface RunReportRow {
   runName: string | null;
   /** The pipeline's project name ("nf-core/rnaseq"), else its repository. */
   pipeline: string | null;
+  /** The user who launched the run (its `userName`, as the search's `userName:` takes it). */
+  userName: string | null;
   status: RunStatus | null;
   submit: string | null;
   start: string | null;
@@ -28,8 +30,8 @@ const LONGEST_RUN_MS = 7 * 24 * HOUR_MS;
 /**
  * The runs of the client's workspace that completed (`by: "completion"`, the default) or were
  * submitted (`by: "submission"`) in the window `after`–`before` (Dates or ISO 8601; `before`
- * default now), newest submission first, each with its status, times, duration, cost and CPU
- * hours. Calls: the runs list, page by page (the service filters it by submission day), and
+ * default now), newest submission first, each with who launched it, its status, times,
+ * duration, cost and CPU hours. Calls: the runs list, page by page (the service filters it by submission day), and
  * one `GET /workflow/{id}` per run reported (the list carries neither cost nor CPU time).
  * By completion, the list reaches back `longestRunMs` (default 7 days) before `after`: a run
  * that took longer and completed in the window is not reported unless it is raised.
@@ -74,6 +76,7 @@ export async function* runSummaries(
       workflowId: run.id,
       runName: workflow.runName ?? null,
       pipeline: workflow.projectName ?? workflow.repository ?? null,
+      userName: workflow.userName ?? null,
       status: workflow.status ?? null,
       submit: workflow.submit ?? null,
       start: workflow.start ?? null,

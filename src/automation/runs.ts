@@ -5,7 +5,7 @@ import { NotFoundError } from "../errors/not-found-error.js";
 import type { SeqeraClient } from "../client/client.js";
 import { RunFailedError } from "../errors/run-failed-error.js";
 import { UnexpectedAnswerError } from "../errors/unexpected-answer-error.js";
-import { identified, type Identified } from "./identified.js";
+import { identified, type Identified } from "../model/identified.js";
 import { waitFor, type WaitOptions } from "./poll.js";
 import type { Run, RunStatus, Task } from "../schema/types.js";
 

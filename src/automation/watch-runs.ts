@@ -5,7 +5,7 @@ import { listRuns, listed, type ListRunsOptions, type ListedRun } from "./list-r
 import { ForbiddenError } from "../errors/forbidden-error.js";
 import { NotFoundError } from "../errors/not-found-error.js";
 import type { SeqeraClient } from "../client/client.js";
-import { identified } from "./identified.js";
+import { identified } from "../model/identified.js";
 import { sleep } from "../core/backoff.js";
 import { listWorkspaces, type WorkspaceRef } from "./names.js";
 import { noteUnknown, pollDelays, type PollOptions } from "./poll.js";

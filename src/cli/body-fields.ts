@@ -8,7 +8,7 @@ import {
 } from "../openapi/operations-document.js";
 import { didYouMean } from "./closest.js";
 import { UsageError } from "../errors/cli-errors.js";
-import { decodeUtf8 } from "./input-text.js";
+import { decodeUtf8 } from "../core/text-file.js";
 
 /** One -F (typed) or -f (raw) argument, in command-line order. */
 export interface FieldArg {

@@ -1,7 +1,6 @@
 import type { SeqeraClientOptions } from "../index.js";
 import type { LogEntry } from "../http/log.js";
-import type { Streams } from "./output.js";
-import { terminalSafe } from "./terminal-text.js";
+import { reportLine, type Streams } from "./output.js";
 
 /** The environment variable naming a Redis server that shares the token's rate limit. */
 export const REDIS_ENV = "SEQERA_RATE_LIMIT_REDIS";
@@ -31,9 +30,9 @@ export function clientOptions(
   if (allowsInsecureHttp(env)) options.allowInsecureHttp = true;
   const redis = env[REDIS_ENV]?.trim();
   if (redis) options.rateLimit = { redis };
-  // An attempt's error may quote the service: inert on a terminal.
+  // An attempt's error may quote the service (and a secret sent): inert, and the secret hidden.
   if (flags.verbose)
-    options.logger = (entry) => void stderr.write(`${terminalSafe(logLine(entry))}\n`);
+    options.logger = (entry) => reportLine(stderr, env.TOWER_ACCESS_TOKEN, logLine(entry));
   return options;
 }
 

@@ -30,6 +30,9 @@ const COMMANDS = {
   members: { api: true },
   participants: { api: true },
   "data-links": { api: true },
+  "compute-envs": { api: true },
+  credentials: { api: true },
+  secrets: { api: true },
   plan: { api: true },
   apply: { api: true },
   export: { api: true },
@@ -162,6 +165,12 @@ export const OPTIONS = {
     help: "Wait for the run to end: exit 0 if it SUCCEEDED, 1 if it FAILED or was CANCELLED.",
     commands: LAUNCHING,
   },
+  rows: {
+    type: "string",
+    value: "file",
+    help: "Launch once per row (CSV with a header row, or JSON lines; - reads standard input): columns named as these options, plus pipeline and key. One JSON line per row.",
+    commands: ["launch"],
+  },
   "version-name": {
     type: "string",
     value: "name",
@@ -209,8 +218,20 @@ export const OPTIONS = {
     type: "string",
     short: "d",
     value: "text",
-    help: "The dataset's description (when it is created), or the pipeline's (pipelines update).",
-    commands: ["datasets", "pipelines"],
+    help: "The dataset's description (when it is created), the pipeline's (pipelines update) or the credentials' (credentials set).",
+    commands: ["datasets", "pipelines", "credentials"],
+  },
+  "from-file": {
+    type: "string",
+    value: "file",
+    help: "The secret's value (secrets set) or the credentials' keys as JSON (credentials set), from a file or - for standard input; never an argument.",
+    commands: ["secrets", "credentials"],
+  },
+  provider: {
+    type: "string",
+    value: "name",
+    help: "The provider of credentials to create (aws, google, azure...); kept when they exist.",
+    commands: ["credentials"],
   },
   lines: {
     type: "string",
@@ -314,8 +335,8 @@ export const OPTIONS = {
   "poll-interval": {
     type: "string",
     value: "duration",
-    help: "First wait between two polls of a run (default 5s; it grows while nothing changes).",
-    commands: [...WAITING, "watch"],
+    help: "First wait between two polls of a run or compute environment (default 5s; it grows while nothing changes).",
+    commands: [...WAITING, "watch", "compute-envs"],
   },
   port: {
     type: "string",

@@ -20,6 +20,8 @@ export interface CommandScope {
    * interrupt aborts it.
    */
   shielded<T>(task: (signal: AbortSignal) => Promise<T>): Promise<T>;
+  /** An interrupt came (put off or not), or the deadline passed: start nothing new. */
+  readonly stopping: boolean;
 }
 
 /**
@@ -57,6 +59,9 @@ export async function withCommandScope<T>(
   });
   const scope: CommandScope = {
     signal: soft.signal,
+    get stopping() {
+      return deferred !== undefined || hard.signal.aborted;
+    },
     explainDeadline(explainer) {
       explain = explainer;
     },

@@ -8,7 +8,7 @@ import type { CliContext } from "./context.js";
 import { UsageError } from "../errors/cli-errors.js";
 import type { OptionValues } from "./command-line.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
-import { readUtf8File } from "./input-text.js";
+import { readUtf8File } from "../core/text-file.js";
 import { write, writeLine, writeText } from "./output.js";
 import { withSession } from "./session.js";
 import type { Plan, PlanStep } from "../automation/declare/plan.js";

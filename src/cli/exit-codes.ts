@@ -28,7 +28,8 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 /** What each code means, for --help and the README's table. */
 export const EXIT_MEANINGS: Readonly<Record<ExitCode, string>> = {
   [EXIT.ok]: "success (a run waited for SUCCEEDED; watch: every run it saw end SUCCEEDED)",
-  [EXIT.runFailed]: "the run (watch: a run it saw) ended FAILED, CANCELLED or UNKNOWN",
+  [EXIT.runFailed]:
+    "the run (watch: a run it saw) ended FAILED, CANCELLED or UNKNOWN; compute-envs wait: ERRORED, INVALID...",
   [EXIT.usage]: "bad input: usage, configuration, or a 400 from the service; nothing to retry",
   [EXIT.timeout]: "timed out: --timeout, or a request's attempts timing out",
   [EXIT.auth]: "authentication: token missing rights, invalid or expired (401/403)",

@@ -27,6 +27,9 @@ Usage:
   seqera-api members add <org> <user>...    organization members, each added if absent
   seqera-api participants set-role <n> <r>  a user's (--team: a team's) role in the workspace
   seqera-api data-links browse <name> [dir] the objects and bytes under a folder, any depth
+  seqera-api compute-envs wait <name>       wait for a compute environment to be AVAILABLE
+  seqera-api secrets set <name> --from-file -   create or update a pipeline secret from stdin
+  seqera-api credentials set <name> --from-file keys.json   create or update credentials
   seqera-api plan <file.yml>...             what applying seqerakit's files would change
   seqera-api apply <file.yml>...            create, update or delete what the files say
   seqera-api export -w org/workspace        a workspace's resources as such a file
@@ -58,18 +61,26 @@ Writes the workspace's labels, credentials, secrets, compute environments, pipel
 datasets as YAML in seqerakit's format, secret values as $VARIABLES to set: apply it to another
 workspace to copy them.`,
   launch: `seqera-api launch <pipeline> [options]
+seqera-api launch [pipeline] --rows <file|-> [options]
 
 Launches a pipeline of the workspace's Launchpad by name (shared from the organization too),
 with its saved launch configuration, each option replacing a saved setting (params are merged
 into the saved ones); or a repository URL, with the compute environment's defaults. Prints
-{"workflowId", "run"}: the run when --wait was given. With --wait the exit code is the run's:
-0 SUCCEEDED, 1 FAILED or CANCELLED, 3 --timeout first. The options are tw launch's.`,
+{"workflowId", "createdLabels", "run"}: createdLabels the labels it created, the run when --wait
+was given (past --timeout, as last seen). With --wait the exit code is the run's: 0 SUCCEEDED,
+1 FAILED or CANCELLED, 3 --timeout first. The options are tw launch's.
+With --rows, launches once per row of a CSV file (header row) or JSON lines, from one process:
+columns named as the options (run-name, params-file, labels...), plus pipeline and key. Prints
+a JSON line per row as each is answered, {"row", "key", "pipeline", "workflowId",
+"createdLabels"} or {"row", "key", "pipeline", "error", "exitCode"}; exit 0 when all launched,
+else the first failed row's code.`,
   relaunch: `seqera-api relaunch <workflowId> [options]
 
 Resumes a run: the same launch, session and work directory, from the commit it ran, so that
 its finished tasks are cached. With --no-resume, runs its launch again from scratch. Options
 replace the run's settings as for launch (--work-dir only with --no-resume). Prints
-{"workflowId", "run"} as launch does; with --wait the exit code is the new run's.`,
+{"workflowId", "createdLabels", "resumed", "run"} as launch does (resumed with
+--resume-if-available); with --wait the exit code is the new run's.`,
   cancel: `seqera-api cancel <workflowId>
 
 Cancels a run that has not ended, and prints {"workflowId", "cancelled": true}. A run of
@@ -151,6 +162,24 @@ Prints {"user" or "team", "role", "done"}: done is added, changed or unchanged.`
 The data link of the workspace with that name, with every object under the folder (the whole
 bucket without one), at any depth, and their bytes: {..., "objects": [{"path", "size"}],
 "bytes"}. Folders are browsed one at a time, a page at a time.`,
+  "compute-envs": `${RESOURCE_USAGE["compute-envs"]}
+
+Polls the workspace's compute environment of that name until it is AVAILABLE, and prints it:
+exit 0 AVAILABLE, 1 when it can no longer be (ERRORED, INVALID, DISABLED, DELETING, DELETED;
+the service's message on stderr), 3 --timeout first. It is printed as last seen whatever the end.`,
+  secrets: `${RESOURCE_USAGE.secrets}
+
+Creates the workspace's pipeline secret of that name, or sets the value of the one there. The
+value is read from the file, or from standard input with -, without one final line end; never
+from an argument, which process listings and shell history show. Prints {"secretId", "name",
+"created"}, never the value; no error line says it.`,
+  credentials: `${RESOURCE_USAGE.credentials}
+
+Replaces the keys of the workspace's credentials of that name (their provider and name kept),
+or creates them with --provider. The keys are a JSON object read from the file, or standard
+input with -: {"accessKey": "...", "secretKey": "..."} for aws. Prints {"credentialsId",
+"created", "computeEnvs"}: the compute environments using them, with their status. The keys
+are never printed, nor said in an error line.`,
   operations: `seqera-api operations [word...]
 
 Lists the API's operations, one a line: operationId, method and path, summary. Words keep those

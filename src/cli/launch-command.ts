@@ -15,6 +15,8 @@ export async function launchCommand(
   values: OptionValues,
   context: CliContext,
 ): Promise<ExitCode> {
+  if (values.rows !== undefined)
+    return (await import("./launch-rows.js")).launchRows(args, values, context);
   const pipeline = launchArgument(
     args,
     "Usage: seqera-api launch <pipeline name or URL> [--params-file file] [--wait]",

@@ -1,10 +1,11 @@
 import type { LaunchSettings } from "../automation/launch.js";
 import { launchSettingRows } from "../automation/launch-settings.js";
-import { merge, type Params } from "../automation/params.js";
+import { merge, parseParamsText, type Params } from "../automation/params.js";
 import { UsageError } from "../errors/cli-errors.js";
 import type { OptionValues } from "./command-line.js";
 import type { InputSource } from "./body-fields.js";
-import { parseYamlText, readFileOption, readUtf8File } from "./input-text.js";
+import { readFileOption } from "./input-text.js";
+import { readUtf8File } from "../core/text-file.js";
 import { singleArgument } from "./single-argument.js";
 import { ENUMS } from "../../generated/enums.js";
 
@@ -29,7 +30,7 @@ export async function launchSettings(
   values: OptionValues,
   input: InputSource,
   signal?: AbortSignal,
-): Promise<LaunchSettings> {
+): Promise<LaunchSettings & { params?: Params }> {
   const given = values as Record<string, string | string[] | boolean | undefined>;
   const entries = await Promise.all(
     launchSettingRows().map(async ([key, { flag }]) => {
@@ -47,7 +48,7 @@ export async function launchSettings(
   const settings = Object.fromEntries(entries.filter(([, value]) => value !== undefined));
   const pairs = values.param ?? [];
   if (pairs.length > 0) settings.params = await withParams(settings.params ?? {}, pairs);
-  return settings as LaunchSettings;
+  return settings as LaunchSettings & { params?: Params };
 }
 
 /**
@@ -62,7 +63,7 @@ async function readParams(
   let params: Params = {};
   for (const file of files) {
     const { label, text } = await readFileOption("--params-file", file, input, signal);
-    params = merge(params, await parseParams(label, text));
+    params = merge(params, await parseParamsText(text, label));
   }
   return params;
 }
@@ -89,13 +90,4 @@ async function withParams(params: Params, pairs: string[]): Promise<Params> {
     params = merge(params, nested as Params);
   }
   return params;
-}
-
-/** JSON or YAML (YAML reads JSON too); an object, as params are. Errors never quote the text. */
-export async function parseParams(label: string, text: string): Promise<Params> {
-  const params = await parseYamlText(label, text);
-  if (typeof params !== "object" || params === null || Array.isArray(params)) {
-    throw new UsageError(`${label} must hold an object of params (name: value).`);
-  }
-  return params as Params;
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /** The `seqera-api` executable: see help.ts for its usage and exit-codes.ts for its exit codes. */
 import { buffer } from "node:stream/consumers";
-import { decodeUtf8 } from "./input-text.js";
+import { decodeUtf8 } from "../core/text-file.js";
 import { markReaderGone } from "./output.js";
 import { processInterrupts } from "./process-interrupts.js";
 import { run } from "./run.js";

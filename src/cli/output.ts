@@ -1,5 +1,6 @@
 import type { Writable } from "node:stream";
 import { terminalSafe, terminalSafeJson } from "./terminal-text.js";
+import { createRedactor } from "../core/redact.js";
 
 /** Where a command writes: stdout for results, stderr for diagnostics; injectable for tests. */
 export interface Streams {
@@ -80,4 +81,22 @@ function toJson(stream: Streams["stdout"], data: unknown, space?: number): strin
     );
   }
   return stream.isTTY ? terminalSafeJson(json) : json;
+}
+
+/**
+ * One diagnostic line on stderr: without the token (an argument may have been the token itself,
+ * `--url "$TOWER_ACCESS_TOKEN"`) and with any control the service sent made inert.
+ */
+export function reportLine(stderr: Writable, token: string | undefined, line: string): void {
+  const secrets = [token?.trim() ?? "", ...hidden].filter((secret) => secret !== "");
+  const redacted = secrets.reduce((text, secret) => createRedactor(secret)(text), line);
+  stderr.write(`${terminalSafe(redacted)}\n`);
+}
+
+/** Values this command read as secrets: no diagnostic line of it shows them. */
+const hidden = new Set<string>();
+
+/** Keeps a secret value the command read out of every line reportLine writes. */
+export function hideInReports(secret: string): void {
+  hidden.add(secret);
 }

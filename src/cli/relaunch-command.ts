@@ -5,6 +5,7 @@ import { launchArgument, launchSettings } from "./launch-options.js";
 import { launchThenWait } from "./launch-then-wait.js";
 import { UsageError } from "../errors/cli-errors.js";
 import { withSession } from "./session.js";
+import { checkResumeKeeps } from "../automation/relaunch-rule.js";
 
 /**
  * `seqera-api relaunch <workflowId>`: resumes the run as tw runs relaunch does (its launch, its
@@ -24,15 +25,7 @@ export async function relaunchCommand(
     throw new UsageError("Give --no-resume or --resume-if-available, not both.");
   }
   const resume = values["resume-if-available"] ? "if-available" : !values["no-resume"];
-  // A resumed run reuses its work directory's cache and its pipeline's: others resume nothing.
-  if (resume && values["work-dir"] !== undefined) {
-    throw new UsageError(
-      "--work-dir needs --no-resume: a resumed run keeps its work directory, where its cached tasks are.",
-    );
-  }
-  if (resume && values.pipeline !== undefined) {
-    throw new UsageError("--pipeline needs --no-resume: a resumed run keeps its pipeline.");
-  }
+  checkResumeKeeps({ resume, workDir: values["work-dir"], pipeline: values.pipeline });
   const { relaunchRun } = await import("../index.js");
   return withSession(`relaunch ${workflowId}`, values, context, async (session) => {
     // Read within --timeout: the command's deadline bounds its files too.

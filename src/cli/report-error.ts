@@ -1,5 +1,6 @@
 import {
   AmbiguousNameError,
+  ComputeEnvFailedError,
   ConfigurationError,
   ForbiddenError,
   NameNotFoundError,
@@ -19,7 +20,9 @@ import { tell } from "../errors/settings.js";
 
 /** The exit code for a failure, by the categories of EXIT. */
 export function exitCodeFor(error: unknown): ExitCode {
-  if (error instanceof RunFailedError) return EXIT.runFailed;
+  if (error instanceof RunFailedError || error instanceof ComputeEnvFailedError) {
+    return EXIT.runFailed;
+  }
   if (error instanceof InterruptedError)
     return error.signal === "SIGINT" ? EXIT.sigint : EXIT.sigterm;
   if (

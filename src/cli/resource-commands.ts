@@ -20,6 +20,10 @@ export const RESOURCE_USAGE: Record<ResourceCommand, string> = {
   members: "seqera-api members add <org> <user>...",
   participants: `seqera-api participants set-role <user|team> <${ROLES?.join("|") ?? "role"}> [--team] -w <org>/<workspace>`,
   "data-links": "seqera-api data-links browse <name> [folder]",
+  "compute-envs": "seqera-api compute-envs wait <name> [--timeout 30m]",
+  credentials:
+    "seqera-api credentials set <name> --from-file <keys.json|-> [--provider p] [-d text]",
+  secrets: "seqera-api secrets set <name> --from-file <file|->",
 };
 
 /**
@@ -103,6 +107,15 @@ export async function resourceCommand(
       return run(({ client, scope: { signal } }) =>
         helpers.find.dataLink(client, name, { under: folder, signal }),
       );
+    }
+    case "compute-envs":
+      needs(1, 1);
+      return (await import("./compute-env-command.js")).computeEnvWait(rest[0]!, values, context);
+    case "credentials":
+    case "secrets": {
+      needs(1, 1);
+      const { setCommand } = await import("./secret-commands.js");
+      return setCommand(command, rest[0]!, values, context, `Usage: ${usage}`);
     }
   }
 }

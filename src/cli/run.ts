@@ -3,10 +3,8 @@ import { parseCommandLine, type CommandLine, type CommandName } from "./command-
 import type { ResourceCommand } from "./resource-commands.js";
 import type { CliContext } from "./context.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
-import { write } from "./output.js";
+import { reportLine, write } from "./output.js";
 import { UsageError } from "../errors/cli-errors.js";
-import { terminalSafe } from "./terminal-text.js";
-import { createRedactor } from "../core/redact.js";
 
 /**
  * Runs one command line and returns its exit code; every failure becomes one line on stderr.
@@ -53,14 +51,9 @@ export async function run(argv: string[], context: CliContext): Promise<ExitCode
   }
 }
 
-/**
- * The one line on stderr: without the token (an argument may have been the token itself,
- * `--url "$TOWER_ACCESS_TOKEN"`) and with any control the service sent made inert.
- */
+/** The one line on stderr. */
 function report(context: CliContext, line: string): void {
-  const token = context.env.TOWER_ACCESS_TOKEN?.trim();
-  const redacted = token ? createRedactor(token)(line) : line;
-  context.stderr.write(`${terminalSafe(redacted)}\n`);
+  reportLine(context.stderr, context.env.TOWER_ACCESS_TOKEN, line);
 }
 
 type Handler = (line: CommandLine, context: CliContext) => Promise<ExitCode>;
@@ -107,6 +100,9 @@ const HANDLERS: Record<Exclude<CommandName, "call">, Handler> = {
   members: (line, context) => resource("members", line, context),
   participants: (line, context) => resource("participants", line, context),
   "data-links": (line, context) => resource("data-links", line, context),
+  "compute-envs": (line, context) => resource("compute-envs", line, context),
+  credentials: (line, context) => resource("credentials", line, context),
+  secrets: (line, context) => resource("secrets", line, context),
   plan: (line, context) => declare("plan", line, context),
   apply: (line, context) => declare("apply", line, context),
   export: async (line, context) =>

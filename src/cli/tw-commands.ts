@@ -18,10 +18,17 @@ export const OWN_COMMANDS = {
   members: "add",
   participants: "set-role",
   "data-links": "browse",
+  "compute-envs": "wait",
+  credentials: "set",
+  secrets: "set",
 } as const;
 
 const SET_ROLE =
   "seqera-api participants set-role <user|team> <role> [--team] -w <org>/<workspace> (adds the participant when absent)";
+
+const CREDENTIALS_SET =
+  "seqera-api credentials set <name> --provider <p> --from-file <keys.json|-> (creates or updates)";
+const SECRETS_SET = "seqera-api secrets set <name> --from-file <file|-> (creates or updates)";
 
 /** "tw word [sub [sub]]" → what does it here. */
 const TW: Readonly<Record<string, string>> = {
@@ -44,13 +51,13 @@ const TW: Readonly<Record<string, string>> = {
   "compute-envs delete": "seqera-api DeleteComputeEnv -p computeEnvId=<id>",
   "compute-envs primary": "seqera-api UpdateComputeEnvPrimary -p computeEnvId=<id>",
   "credentials list": "seqera-api ListCredentials",
-  "credentials add": "seqera-api CreateCredentials",
-  "credentials update": "seqera-api UpdateCredentials -p credentialsId=<id>",
+  "credentials add": CREDENTIALS_SET,
+  "credentials update": CREDENTIALS_SET,
   "credentials delete": "seqera-api DeleteCredentials -p credentialsId=<id>",
   "secrets list": "seqera-api ListPipelineSecrets",
   "secrets view": "seqera-api DescribePipelineSecret -p secretId=<id>",
-  "secrets add": "seqera-api CreatePipelineSecret",
-  "secrets update": "seqera-api UpdatePipelineSecret -p secretId=<id>",
+  "secrets add": SECRETS_SET,
+  "secrets update": SECRETS_SET,
   "secrets delete": "seqera-api DeletePipelineSecret -p secretId=<id>",
   "labels list": "seqera-api ListLabels --paginate",
   "labels add": "seqera-api CreateLabel",
@@ -144,7 +151,10 @@ export function twCommandHint(args: readonly string[]): string | undefined {
   // `runs` is a command here too: only tw's sub-commands of it get a hint.
   if (word === "runs" && !Object.hasOwn(TW, `runs ${rest[0]}`)) return undefined;
   if (Object.hasOwn(OWN_COMMANDS, word)) {
-    if (rest[0] === OWN_COMMANDS[word as keyof typeof OWN_COMMANDS]) return undefined;
+    // Its own sub-command, or the help of the word (`seqera-api secrets --help`).
+    const first = rest[0];
+    if (first === OWN_COMMANDS[word as keyof typeof OWN_COMMANDS]) return undefined;
+    if (first === "--help" || first === "-h") return undefined;
   }
   if (OWN_WORDS.has(word) && !Object.hasOwn(TW, `${word} ${rest[0]}`)) return undefined;
   const key = word === "run" ? "runs" : word;
@@ -159,6 +169,11 @@ export function twCommandHint(args: readonly string[]): string | undefined {
   }
   const subs = Object.entries(TW)
     .filter(([command]) => command.split(" ").length === 2 && command.startsWith(`${key} `))
-    .map(([command, use]) => `${command.split(" ")[1]}: ${use.split(" ")[1]}`);
+    .map(([command, use]) => `${command.split(" ")[1]}: ${commandOf(use)}`);
   return `seqera-api has no "${word}" command: its operations are ${subs.join(", ")} (each with --help).`;
+}
+
+/** The command or operation a line of TW names: "secrets set", "ListPipelineSecrets". */
+function commandOf(use: string): string {
+  return /^seqera-api ([A-Za-z][\w-]*(?: [a-z][\w-]*)?)/.exec(use)?.[1] ?? use;
 }

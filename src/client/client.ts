@@ -38,6 +38,7 @@ import { readResponse, type ResponseStep } from "../http/read-response.js";
 import { retryDecision, whyNotRetried, type RetryDecision } from "../http/retry.js";
 import { giveUpText, type GiveUp } from "../errors/give-up.js";
 import { amendTold } from "../errors/settings.js";
+import { checkAnsweredIds } from "../model/identified.js";
 import type { SeqeraClient, UntypedInit } from "./types.js";
 
 export type { SeqeraClient };
@@ -165,13 +166,17 @@ function clientFor(config: SeqeraConfig, connection: Connection): SeqeraClient {
     }
   }
 
-  /** validateResponses: a JSON answer checked against its schema, issues kept for the report. */
+  /**
+   * A JSON answer's ids checked (an answer without them fails the call), then, with
+   * validateResponses, the answer against its schema, issues kept for the report.
+   */
   async function validate(outcome: Outcome, step: ResponseStep): Promise<Outcome> {
-    if (validateResponses === "off" || !("data" in outcome) || step.mode !== "json") {
-      return outcome;
-    }
+    if (!("data" in outcome) || step.mode !== "json") return outcome;
     const { call } = step;
     try {
+      // The ids the types promise present (model/identified.ts), checked whatever the option.
+      checkAnsweredIds(`${call.method} ${call.path}`, outcome.data);
+      if (validateResponses === "off") return outcome;
       const status = outcome.response.status;
       const issues = await checkResponse(validateResponses, call, status, outcome.data, redact);
       return issues.length ? { ...outcome, issues } : outcome;

@@ -23,8 +23,34 @@ export interface FamilyLookupOptions<T> {
   query?: Query;
   /** The names an item answers to; default its name. */
   names?: (item: T) => string[];
-  /** The text searched for a name; default the name. */
-  searchFor?: (name: string) => string;
+  /** The query searching for a name; default `{ search: name }`. */
+  searchQuery?: (name: string) => Query;
+  /** Operations beyond the family's create, update and delete that change what it lists. */
+  changedBy?: readonly string[];
+}
+
+/**
+ * The items the family's list operation answers for the query (`visibility=all` for a family of
+ * shared resources): every page, or `page`'s size and limit.
+ */
+export async function listFamily<T>(
+  client: SeqeraClient,
+  family: Family,
+  query: Query,
+  page: { pageSize?: number; limit?: number },
+  signal: AbortSignal | undefined,
+): Promise<T[]> {
+  const shape = listShape(family);
+  const params = { query: { ...(shape.shared && { visibility: "all" }), ...query } };
+  if (!shape.paged) {
+    const body = (await client.request("GET", shape.path, { params, signal })) as Record<
+      string,
+      unknown
+    > | null;
+    return (body?.[shape.items] as T[] | null | undefined) ?? [];
+  }
+  // Untyped: the path is the family's, checked against the table by listShape.
+  return collect(paginateUntyped<T>(client, shape.path, { params, ...page, signal }));
 }
 
 export function familyLookup<T extends object>(
@@ -32,38 +58,25 @@ export function familyLookup<T extends object>(
   options: FamilyLookupOptions<T> = {},
 ): Lookup<T> {
   const shape = listShape(family);
-  const list = async (
+  const list = (
     client: SeqeraClient,
     query: Query,
     page: { pageSize?: number; limit?: number },
     signal: AbortSignal | undefined,
-  ): Promise<T[]> => {
-    const params = {
-      query: { ...(shape.shared && { visibility: "all" }), ...options.query, ...query },
-    };
-    if (!shape.paged) {
-      const body = (await client.request("GET", shape.path, { params, signal })) as Record<
-        string,
-        unknown
-      > | null;
-      return (body?.[shape.items] as T[] | null | undefined) ?? [];
-    }
-    // Untyped: the path is the family's, checked against the table by listShape.
-    return collect(paginateUntyped<T>(client, shape.path, { params, ...page, signal }));
-  };
+  ) => listFamily<T>(client, family, { ...options.query, ...query }, page, signal);
   const from = options.from;
   const listed = from
     ? async (...args: Parameters<typeof list>) =>
         (await list(...args)).flatMap((item) => from(item) ?? [])
     : list;
-  const searchFor = options.searchFor ?? ((name: string) => name);
+  const searchQuery = options.searchQuery ?? ((name: string) => ({ search: name }));
   return {
     kind: family.noun,
     global: family.scope !== "workspace",
     searched: shape.searched,
     list: (client, signal, name) =>
       shape.searched
-        ? listed(client, { search: searchFor(name) }, { pageSize: SEARCH_PAGE_SIZE }, signal)
+        ? listed(client, searchQuery(name), { pageSize: SEARCH_PAGE_SIZE }, signal)
         : listed(client, {}, {}, signal),
     ...(shape.searched && {
       suggest: (client, signal) => listed(client, {}, { limit: MAX_PAGE_SIZE }, signal),
@@ -74,6 +87,7 @@ export function familyLookup<T extends object>(
       family.operations.create,
       family.operations.update,
       family.operations.delete,
+      ...(options.changedBy ?? []),
     ].filter((key) => key !== undefined),
   };
 }

@@ -83,7 +83,7 @@ function listsOf(client: SeqeraClient, kind: Lookup<unknown>): Lists {
 }
 
 /** The workspace a kind is listed in: the client's, resolved once (none for a global kind). */
-async function workspaceOf(
+export async function workspaceOf(
   client: SeqeraClient,
   kind: Lookup<unknown>,
   signal: AbortSignal | undefined,
@@ -91,14 +91,15 @@ async function workspaceOf(
   return kind.global ? undefined : client.resolveWorkspaceId({ signal });
 }
 
-/** The kind's kept list in the client's workspace, fetched if there is none yet. */
+/** The kind's kept list in the client's workspace, fetched if there is none yet (or `fresh`). */
 export async function keptList<T>(
   client: SeqeraClient,
   kind: Lookup<T>,
   signal: AbortSignal | undefined,
+  fresh = false,
 ): Promise<T[]> {
   const workspaceId = await workspaceOf(client, kind as Lookup<unknown>, signal);
-  return join(listOf(client, kind, workspaceId).shared, signal) as Promise<T[]>;
+  return join(listOf(client, kind, workspaceId, fresh).shared, signal) as Promise<T[]>;
 }
 
 /**
@@ -108,7 +109,7 @@ export async function keptList<T>(
  * environments of any status, and AVAILABLE ones) stale: they are dropped, so that a
  * resource re-created under a new id is not found under its old one by the other.
  */
-function listOf<T>(
+export function listOf<T>(
   client: SeqeraClient,
   kind: Lookup<T>,
   workspaceId: string | undefined,
@@ -144,7 +145,10 @@ function listOf<T>(
  * A shared fetch's answer for one lookup, which leaves on its own signal (its reason); the fetch
  * goes on for the others, and is aborted once the last has left.
  */
-async function join(shared: SharedList, signal: AbortSignal | undefined): Promise<unknown[]> {
+export async function join(
+  shared: SharedList,
+  signal: AbortSignal | undefined,
+): Promise<unknown[]> {
   if (shared.settled) return shared.items;
   signal?.throwIfAborted();
   shared.waiters++;
@@ -229,11 +233,16 @@ async function search<T>(
   );
 }
 
+/** A 403 or 404: what a kept id or answer named may be gone. */
+export const answeredGone = (error: unknown): error is ForbiddenError | NotFoundError =>
+  error instanceof ForbiddenError || error instanceof NotFoundError;
+
 /**
- * Looks a name up and calls `use` with what was found. When `use` fails with 403 or 404 and the
- * resource came from a kept answer, the kept answer is dropped and the name looked up again: the
- * resource may have been deleted and re-created under a new id. A name that then points to the
- * same id rethrows the original error; a name that is gone says so (NameNotFoundError).
+ * Looks a name up and calls `use` with what was found. When `use` fails with 403 or 404 (of
+ * those, the ones `gone` accepts) and the resource came from a kept answer, the kept answer is
+ * dropped and the name looked up again: the resource may have been deleted and re-created under
+ * a new id. A name that then points to the same id rethrows the original error; a name that is
+ * gone says so (NameNotFoundError).
  */
 export async function withFresh<T, R>(
   client: SeqeraClient,
@@ -241,12 +250,13 @@ export async function withFresh<T, R>(
   name: string,
   signal: AbortSignal | undefined,
   use: (item: T) => Promise<R>,
+  gone: (error: ForbiddenError | NotFoundError) => boolean = () => true,
 ): Promise<R> {
   const item = await lookup(client, kind, name, signal);
   try {
     return await use(item);
   } catch (error) {
-    if (!(error instanceof ForbiddenError || error instanceof NotFoundError)) throw error;
+    if (!answeredGone(error) || !gone(error)) throw error;
     const workspaceId = await workspaceOf(client, kind as Lookup<unknown>, signal);
     listsOf(client, kind as Lookup<unknown>).delete(
       keyOf(kind as Lookup<unknown>, workspaceId, name),

@@ -1,7 +1,11 @@
-import type { ParamsOption, RequestBodyOption } from "openapi-fetch";
+import type { ParamsOption } from "openapi-fetch";
 import type {
+  $Read,
+  $Write,
   FilterKeys,
   HttpMethod,
+  IsOperationRequestBodyOptional,
+  OperationRequestBodyContent,
   PathsWithMethod,
   RequiredKeysOf,
 } from "openapi-typescript-helpers";
@@ -11,6 +15,7 @@ import type { paths } from "../../generated/schema.js";
 import type { Paginated, PaginateOptions } from "./paginate.js";
 import type { ParseAs } from "../http/read-response.js";
 import type { ReadableBody, SuccessBody } from "../schema/types.js";
+import type { CreatedIds, ListedIds, Present } from "../model/identified.js";
 
 export type { CallOptions, UntypedInit };
 
@@ -34,8 +39,46 @@ type ParamsOf<O> = O extends { parameters: infer P }
     : { params: TextIds<P> }
   : ParamsOption<O>;
 
-/** The typed second argument: params, body and call options; required when the operation needs any. */
-export type OperationInit<O> = ParamsOf<O> & RequestBodyOption<O> & CallOptions;
+/**
+ * A request body as a typed call takes it: openapi-fetch's (readOnly fields left out), where an
+ * optional field also takes null, which the service (Java) reads as absent; so a field read from
+ * an answer (`string | null | undefined`) goes into a request as it is.
+ */
+type Sendable<T> =
+  T extends $Read<any>
+    ? never
+    : T extends $Write<infer U>
+      ? Sendable<U>
+      : T extends Blob
+        ? T
+        : T extends (infer E)[]
+          ? Sendable<E>[]
+          : T extends object
+            ? {
+                [K in keyof T as NonNullable<T[K]> extends $Read<any> ? never : K]:
+                  Sendable<T[K]> | (undefined extends T[K] ? null : never);
+              }
+            : T;
+
+/** openapi-fetch's RequestBodyOption, the body Sendable. */
+type BodyOf<O> =
+  OperationRequestBodyContent<O> extends infer B
+    ? [Sendable<B>] extends [never]
+      ? { body?: never }
+      : IsOperationRequestBodyOptional<O> extends true
+        ? { body?: Sendable<B> }
+        : { body: Sendable<B> }
+    : never;
+
+/**
+ * The typed second argument: params, body and call options; required when the operation needs
+ * any. Only `parseAs` is a type parameter (`A`, for the result's type): the rest is the
+ * operation's own type, so an object literal is checked against it key by key, and a key it
+ * does not have (`computeEnvID`, `launch.lanch`) is a compile error naming it.
+ */
+export type OperationInit<O, A extends ParseAs | undefined = undefined> = ParamsOf<O> &
+  BodyOf<O> &
+  Omit<CallOptions, "parseAs"> & { parseAs?: A };
 
 type InitArgs<O, I> = RequiredKeysOf<OperationInit<O>> extends never ? [init?: I] : [init: I];
 
@@ -47,28 +90,51 @@ type BodyAs<T> = {
   stream: ReadableStream<Uint8Array> | null;
 };
 
-/** What a call resolves to: the operation's success body, or what `parseAs` asked for. */
-export type ResponseData<O, I> = I extends { parseAs: infer P extends ParseAs }
-  ? BodyAs<ReadableBody<SuccessBody<O>>>[P]
-  : ReadableBody<SuccessBody<O>>;
+/**
+ * An answer as the client hands it on: the id of what a create operation made, and the ids of a
+ * family's listed items, present (the client checks them: model/identified.ts).
+ */
+type Answered<Key, B> = Key extends keyof CreatedIds
+  ? Present<B, CreatedIds[Key]>
+  : Key extends keyof ListedIds
+    ? B extends object
+      ? { [F in keyof B]: ListPresent<B[F], ListedIds[Key]> }
+      : B
+    : B;
+type ListPresent<T, Path extends string> = T extends readonly (infer E)[] ? Present<E, Path>[] : T;
+
+/**
+ * What a call of operation `O` (`Key`: "POST /compute-envs") resolves to: its success body, or
+ * what `parseAs` (`A`) asked for.
+ */
+export type ResponseData<
+  O,
+  A extends ParseAs | undefined = undefined,
+  Key = never,
+> = A extends ParseAs
+  ? BodyAs<Answered<Key, ReadableBody<SuccessBody<O>>>>[A]
+  : Answered<Key, ReadableBody<SuccessBody<O>>>;
 
 /** openapi-fetch style: `client.GET("/workflow/{workflowId}", { params: { path: { workflowId } } })`. */
 export type TypedMethod<M extends HttpMethod> = <
   P extends PathsWithMethod<paths, M>,
-  I extends OperationInit<Operation<P, M>>,
+  A extends ParseAs | undefined = undefined,
 >(
   path: P,
-  ...init: InitArgs<Operation<P, M>, I>
-) => Promise<ResponseData<Operation<P, M>, I>>;
+  ...init: InitArgs<Operation<P, M>, OperationInit<Operation<P, M>, A>>
+) => Promise<ResponseData<Operation<P, M>, A, `${Uppercase<M>} ${P}`>>;
 
 /** Same as TypedMethod, resolving to the parsed body and the Response it came from. */
 export type RawMethod<M extends HttpMethod> = <
   P extends PathsWithMethod<paths, M>,
-  I extends OperationInit<Operation<P, M>>,
+  A extends ParseAs | undefined = undefined,
 >(
   path: P,
-  ...init: InitArgs<Operation<P, M>, I>
-) => Promise<{ data: ResponseData<Operation<P, M>, I>; response: Response }>;
+  ...init: InitArgs<Operation<P, M>, OperationInit<Operation<P, M>, A>>
+) => Promise<{
+  data: ResponseData<Operation<P, M>, A, `${Uppercase<M>} ${P}`>;
+  response: Response;
+}>;
 
 /** GET paths whose operation pages with max/offset or nextPageToken. */
 export type PaginatedPath = {
@@ -101,7 +167,7 @@ type PagingQuery<Params> = Params extends { query?: infer Q }
 
 /** The item type of a list: the element type of the array in its success body. */
 export type ItemOf<P extends PaginatedPath> =
-  NonNullable<ResponseData<Operation<P, "get">, {}>> extends infer B
+  NonNullable<ResponseData<Operation<P, "get">, undefined, `GET ${P}`>> extends infer B
     ? { [K in keyof B]-?: NonNullable<B[K]> extends readonly (infer E)[] ? E : never }[keyof B]
     : never;
 

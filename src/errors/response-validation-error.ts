@@ -1,4 +1,5 @@
-import { SeqeraApiError, type SeqeraApiErrorDetails } from "./seqera-api-error.js";
+import type { CallInfo } from "./seqera-api-error.js";
+import { UnexpectedAnswerError } from "./unexpected-answer-error.js";
 
 /** Where an answer leaves its operation's response schema. */
 export interface ResponseIssue {
@@ -17,13 +18,26 @@ export interface ResponseIssue {
 
 /**
  * With `validateResponses: "throw"`: a success answer that leaves its operation's response
- * schema (and so the types). `issues` says where: the property path, what was expected, the value.
+ * schema (and so the types), an answer the client cannot use like any other
+ * (`UnexpectedAnswerError`: `operation`, `field`, the first issue's place, and `answer`).
+ * `issues` says where each is: the property path, what was expected, the value.
  */
-export class ResponseValidationError extends SeqeraApiError {
+export class ResponseValidationError extends UnexpectedAnswerError {
   readonly issues: readonly ResponseIssue[];
 
-  constructor(message: string, details: SeqeraApiErrorDetails & { issues: ResponseIssue[] }) {
-    super(message, details);
+  constructor(
+    message: string,
+    details: CallInfo & { status: number; issues: ResponseIssue[]; answer: unknown },
+  ) {
+    const first = details.issues[0];
+    super(
+      `${details.method} ${details.path}`,
+      // "/workflow/status" is "workflow.status", as UnexpectedAnswerError names a field.
+      first ? first.path.slice(1).replaceAll("/", ".") : "",
+      first?.message ?? "",
+      details.answer,
+      { message, status: details.status },
+    );
     this.issues = details.issues;
   }
 }

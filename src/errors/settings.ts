@@ -34,6 +34,22 @@ export const SETTINGS = {
     cli: "--compute-env (-c)",
     action: "the compute_env input",
   },
+  workDir: {
+    library: "`workDir`",
+    cli: "--work-dir",
+    action: "the workdir input",
+  },
+  /** A relaunch's other pipeline. */
+  pipeline: {
+    library: "`pipeline`",
+    cli: "--pipeline",
+    action: "the pipeline input",
+  },
+  noResume: {
+    library: "`resume: false`",
+    cli: "--no-resume",
+    action: "the resume input set to false",
+  },
 } as const satisfies Record<string, Record<Front, string>>;
 
 export type Setting = keyof typeof SETTINGS;

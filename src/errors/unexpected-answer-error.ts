@@ -17,12 +17,25 @@ export class UnexpectedAnswerError extends SeqeraApiError {
   /** The answer as received. */
   readonly answer: unknown;
 
-  constructor(operation: string, field: string, expected: string, answer: unknown) {
+  /** `told`: a message of a subclass's own, and the answer's status when known. */
+  constructor(
+    operation: string,
+    field: string,
+    expected: string,
+    answer: unknown,
+    told: { message?: string; status?: number } = {},
+  ) {
     const [method = "", path = ""] = operation.split(" ");
     super(
-      `${operation} answered without a usable ${field} (expected ${expected}); the service sent ${quote(answer)}. ` +
-        "The service or a proxy in front of it answered something else than the API describes: check the base URL (TOWER_API_ENDPOINT) and the server's version.",
-      { method, path, operationId: operations[operation]?.operationId ?? operation },
+      told.message ??
+        `${operation} answered without a usable ${field} (expected ${expected}); the service sent ${quote(answer)}. ` +
+          "The service or a proxy in front of it answered something else than the API describes: check the base URL (TOWER_API_ENDPOINT) and the server's version.",
+      {
+        method,
+        path,
+        operationId: operations[operation]?.operationId ?? operation,
+        ...(told.status !== undefined && { status: told.status }),
+      },
     );
     this.operation = operation;
     this.field = field;

@@ -170,7 +170,12 @@ export async function checkResponse(
     typeof issue.value === "string" ? { ...issue, value: redact(issue.value) } : issue,
   );
   if (issues.length > 0 && mode === "throw") {
-    throw new ResponseValidationError(describeIssues(call, issues), { ...call, status, issues });
+    throw new ResponseValidationError(describeIssues(call, issues), {
+      ...call,
+      status,
+      issues,
+      answer: body,
+    });
   }
   return issues;
 }

@@ -26,6 +26,10 @@ export interface Family {
   items?: string;
   /** The field of an item that holds its id; ids are handed on as text. */
   id: string;
+  /** The field of a list item that holds the resource, when an item wraps it with more. */
+  item?: string;
+  /** Where the create operation's answer holds the new resource's id: "pipeline.pipelineId". */
+  created?: string;
   /** The field of an item that holds its name. */
   name: string;
   /**
@@ -60,6 +64,11 @@ export interface FileShape {
   secret?: readonly string[];
   /** Fields the describe answer lacks, each read by its own operation (same path parameter). */
   reads?: Readonly<Record<string, OperationKey>>;
+  /**
+   * A key that is part of the resource's name as its lookup takes it (a resource label is
+   * "name=value"): a change to it is another resource. When given, it also sets `sets`.
+   */
+  identity?: { key: string; sets?: Readonly<Record<string, unknown>> };
   /** What tw sends for a field the service requires and the file may leave out. */
   defaults?: Readonly<Record<string, unknown>>;
   /** Its other keys are the launch settings' flags (automation/launch-settings.ts, tw's). */

@@ -25,11 +25,15 @@ export function toJsonSchema(node: SchemaObject, direction: Direction, base: str
     if (DROPPED.has(key) || key.startsWith("x-")) continue;
     if (key === "$ref") out.$ref = rewriteRef(value as string, base);
     else if (key === "properties" && isRecord(value)) {
+      const required = new Set(Array.isArray(node.required) ? node.required : []);
       out.properties = Object.fromEntries(
-        Object.entries(value).map(([k, v]) => [
-          k,
-          toJsonSchema(v as SchemaObject, direction, base),
-        ]),
+        Object.entries(value).map(([k, v]) => {
+          const property = toJsonSchema(v as SchemaObject, direction, base);
+          // The service (Java, Jackson) reads a null it is sent as the field left out.
+          const absent =
+            direction === "request" && !required.has(k) && (v as SchemaObject).nullable !== true;
+          return [k, absent ? allowNull(property) : property];
+        }),
       );
     } else if (key === "required" && Array.isArray(value)) {
       out.required = value.filter((name) => !isHidden(node, name as string, direction));

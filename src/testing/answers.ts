@@ -211,6 +211,27 @@ export function sampledAnswer(
 }
 
 /**
+ * Why a handler's success answer is refused, if it is: it is checked against the operation's
+ * response schema, as the service's answers are, since an invalid one would otherwise reach the
+ * code under test as if the service could send it. The message says which handler and what is
+ * wrong.
+ */
+export function handlerAnswerError(
+  doc: OpenApiDocument,
+  info: OperationInfo,
+  answer: EmulatorResponse,
+): string | undefined {
+  const { status, schema } = successResponse(doc, info);
+  const body = answer.body;
+  if (answer.status !== status || !schema || info.parseAs !== "json") return undefined;
+  if (typeof body === "string" || body instanceof Uint8Array) return undefined;
+  const error = schemaValidator("response").check(schema, body, "body");
+  return error
+    ? `The handler of ${info.operationId} answered a body the response schema rejects: ${error}. Fix the handler's answer.`
+    : undefined;
+}
+
+/**
  * Writes an answer; a body the content type does not name is sent as JSON. With `end` false the
  * answer is sent whole (its length announced) but the response is left open, for the caller to
  * end once it has read what it must.

@@ -357,7 +357,7 @@ describe("bad inputs: one annotation naming the input, exit 2, nothing sent", ()
     [
       "a work dir for a resumed run",
       { relaunch: "1nightly", workdir: "s3://other" },
-      "workdir is not used when resuming",
+      "the workdir input needs the resume input set to false: a resumed run keeps its work directory",
     ],
     [
       "an endpoint in plain http",

@@ -23,7 +23,7 @@ import {
 } from "../../src/index.js";
 import { type Pipeline } from "../../src/schema/types.js";
 import { type WorkspaceInfo } from "../../src/client/workspaces.js";
-import { type Identified } from "../../src/automation/identified.js";
+import { type Identified } from "../../src/model/identified.js";
 
 export async function typeChecks(client: SeqeraClient): Promise<void> {
   // A launch as read goes back as a request body with no cast.

@@ -8,27 +8,14 @@ import {
 } from "../../src/index.js";
 import { parseParamsText } from "../../src/automation/params.js";
 import type { Emulator } from "../../src/testing/index.js";
-import { FAST, clientOf, seededEmulator } from "./setup.js";
+import { FAST, LAUNCH_PLACES, clientOf, seededEmulator } from "./setup.js";
 
 const YAML_PARAMS = "# inputs\ninput: s3://in/samples.csv # samplesheet\ngenome: GRCh38\n";
 
 let emulator: Emulator;
 beforeAll(async () => {
   emulator = await seededEmulator({
-    computeEnvs: [
-      {
-        id: "ce-prod",
-        name: "aws-prod",
-        workspaceId: 42,
-        primary: true,
-        workDir: "s3://prod/work",
-      },
-      { id: "ce-big", name: "aws-big", workspaceId: 42, primary: false, workDir: "s3://big/work" },
-    ],
-    labels: [
-      { name: "nightly", workspaceId: 42 },
-      { name: "team", value: "bio", workspaceId: 42 },
-    ],
+    ...LAUNCH_PLACES,
     pipelines: [
       {
         name: "rnaseq",

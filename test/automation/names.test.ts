@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
-  AmbiguousNameError,
   ConfigurationError,
   ForbiddenError,
   NameNotFoundError,
@@ -157,18 +156,27 @@ describe("resources by name within a workspace", () => {
     );
   });
 
-  test("an ambiguous name is an AmbiguousNameError telling the matches apart", async () => {
+  test('labels: "name" is a plain label, "name=value" a resource label, each searched by its type as tw does', async () => {
     const client = clientOf(emulator);
+    const from = emulator.requests.length;
+    // Only resource labels are named "team": the plain label "team" does not exist.
     const error = await find.label(client, "team").catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(AmbiguousNameError);
-    expect((error as AmbiguousNameError).matches.map((m) => m.name).sort()).toEqual([
-      "team=bio",
-      "team=chem",
-    ]);
+    expect(error).toBeInstanceOf(NameNotFoundError);
+    expect((error as Error).message).toMatch(/^No label named "team" in workspace 42/);
     await expect(find.label(client, "team=chem")).resolves.toMatchObject({
       name: "team",
       value: "chem",
     });
+    const searches = emulator.requests
+      .slice(from)
+      .filter((r) => r.operationId === "ListLabels" && r.search.includes("search="))
+      .map((r) => new URLSearchParams(r.search))
+      .map((q) => `${q.get("search")} ${q.get("type")}`);
+    expect(searches).toEqual(["team simple", "team resource"]);
+    // A plain label of that name, added since, is found (the kept answer had none: asked again).
+    const plain = emulator.state.labels.add({ name: "team", workspaceId: 42 });
+    await expect(find.label(client, "team")).resolves.toMatchObject({ id: plain.id });
+    emulator.state.labels.delete(plain.id);
   });
 
   test("lists are kept per client; a name missing from a kept list is looked up once more", async () => {

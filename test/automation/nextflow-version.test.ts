@@ -48,6 +48,19 @@ describe("launchPipeline's nextflowVersion, checked against GET /platform/versio
     expect(emulator.state.runs.get(workflowId)).toBeDefined();
   });
 
+  test("the catalog and the compute environment's type are read once per client family", async () => {
+    const client = clientOf(emulator);
+    const from = emulator.requests.length;
+    await Promise.all(
+      [1, 2, 3].map(() => launchPipeline(client, "rnaseq", { nextflowVersion: "25.04.8" })),
+    );
+    await launchPipeline(client.withWorkspace(42), "rnaseq", { nextflowVersion: "24.10.6" });
+    const served = servedSince(emulator, from);
+    expect(served.filter((id) => id === "NextflowVersions")).toHaveLength(1);
+    expect(served.filter((id) => id === "DescribeComputeEnv")).toHaveLength(1);
+    expect(served.filter((id) => id === "CreateWorkflowLaunch")).toHaveLength(4);
+  });
+
   test("a version the catalog lacks: NextflowVersionError naming the choices, nothing launched", async () => {
     const client = clientOf(emulator);
     const from = emulator.requests.length;

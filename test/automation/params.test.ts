@@ -1,6 +1,10 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { mergeParamsText, parseParamsText } from "../../src/automation/params.js";
-import { ConfigurationError } from "../../src/index.js";
+import { ConfigurationError, launchPipeline, type LaunchSettings } from "../../src/index.js";
+import { clientOf, seededEmulator } from "./setup.js";
 
 describe("params merged over a saved launch's paramsText", () => {
   test("JSON: nested objects merge key by key, arrays and scalars replace, indentation kept", async () => {
@@ -110,5 +114,65 @@ describe("params merged over a saved launch's paramsText", () => {
       ConfigurationError,
     );
     await expect(mergeParamsText("a: [1,\n", { a: 1 })).rejects.toBeInstanceOf(ConfigurationError);
+  });
+});
+
+describe("launchPipeline's params: an object, a document as text, or a file", () => {
+  const seed = {
+    computeEnvs: [{ id: "ce1", name: "aws", workspaceId: 42, primary: true, workDir: "s3://w" }],
+    pipelines: [{ name: "rnaseq", workspaceId: 42, launch: { paramsText: "input: a.csv\n" } }],
+  };
+
+  test("a YAML file, then YAML text over it, merged into the saved YAML; a param named file stays a param", async () => {
+    const emulator = await seededEmulator(seed);
+    const dir = await mkdtemp(path.join(tmpdir(), "params-"));
+    try {
+      const file = path.join(dir, "p.json");
+      await writeFile(file, '{"file": "x.csv", "genome": "GRCh38"}');
+      const client = clientOf(emulator);
+      const { workflowId } = await launchPipeline(client, "rnaseq", {
+        paramsFile: file,
+        params: "genome: GRCm39\nskip: { qc: true }\n",
+      });
+      expect(emulator.state.runs.get(workflowId)!.launch.paramsText).toBe(
+        "input: a.csv\nfile: x.csv\ngenome: GRCm39\nskip: { qc: true }\n",
+      );
+      const again = await launchPipeline(client, "rnaseq", { params: { file: "y.csv" } });
+      expect(emulator.state.runs.get(again.workflowId)!.launch.paramsText).toBe(
+        "input: a.csv\nfile: y.csv\n",
+      );
+    } finally {
+      await emulator.close();
+      await rm(dir, { recursive: true });
+    }
+  });
+
+  test("a file that cannot be read, or params that are not an object: a ConfigurationError before any call", async () => {
+    const emulator = await seededEmulator(seed);
+    try {
+      const client = clientOf(emulator);
+      const cases: [LaunchSettings, string][] = [
+        [
+          { paramsFile: "/nonexistent/p.yaml" },
+          "paramsFile /nonexistent/p.yaml: cannot read the file (ENOENT).",
+        ],
+        [
+          { paramsFile: "/" },
+          "paramsFile / is not a regular file (a directory): give the path of a file.",
+        ],
+        [{ params: "- a\n- b\n" }, "params must hold an object of params (name: value)."],
+        [{ params: "genome: [GRCh38" }, "params is neither JSON nor YAML (line 1, column 16:"],
+      ];
+      for (const [settings, message] of cases) {
+        const error = await launchPipeline(client, "rnaseq", settings).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(ConfigurationError);
+        expect((error as Error).message).toContain(message);
+        // The text is not quoted: params may hold a secret.
+        expect((error as Error).message).not.toContain("GRCh38");
+      }
+      expect(emulator.requests).toEqual([]);
+    } finally {
+      await emulator.close();
+    }
   });
 });

@@ -33,6 +33,7 @@ const RUNS = [
     runName: "b",
     status: "SUCCEEDED",
     projectName: "nf-core/rnaseq",
+    userName: "alice",
     submit: "2024-05-06T22:00:00Z",
     start: "2024-05-06T22:00:00Z",
     complete: "2024-05-08T02:00:00Z",
@@ -72,6 +73,7 @@ test("by completion: the runs that ended in the window, from before it too, not 
       workflowId: "r2",
       runName: "b",
       pipeline: "nf-core/rnaseq",
+      userName: "alice",
       status: "SUCCEEDED",
       submit: "2024-05-06T22:00:00Z",
       start: "2024-05-06T22:00:00Z",
@@ -90,9 +92,9 @@ test("by completion: the runs that ended in the window, from before it too, not 
 
 test("by submission: the runs submitted in the window, running ones with their duration so far", async () => {
   const rows = await collect(runSummaries(clientFor(server), { ...WINDOW, by: "submission" }));
-  expect(rows.map((r) => [r.workflowId, r.status, r.complete])).toEqual([
-    ["r4", "SUCCEEDED", "2024-05-10T01:00:00Z"],
-    ["r3", "RUNNING", null],
+  expect(rows.map((r) => [r.workflowId, r.status, r.complete, r.userName])).toEqual([
+    ["r4", "SUCCEEDED", "2024-05-10T01:00:00Z", null],
+    ["r3", "RUNNING", null, null],
   ]);
   expect(rows[1]!.durationMs).toBeGreaterThan(0);
   expect(server.requests.map((r) => r.pathname)).toEqual([

@@ -36,6 +36,41 @@ export const VERSIONED_PIPELINE: Seed = {
   ],
 };
 
+/**
+ * Where the launch tests launch, in workspace 42: two compute environments (aws-prod the
+ * primary, aws-big an aws-batch one) and two labels (nightly, and the resource label team=bio).
+ */
+export const LAUNCH_PLACES = {
+  computeEnvs: [
+    { id: "ce-prod", name: "aws-prod", workspaceId: 42, primary: true, workDir: "s3://prod/work" },
+    {
+      id: "ce-big",
+      name: "aws-big",
+      workspaceId: 42,
+      primary: false,
+      workDir: "s3://big/work",
+      platform: "aws-batch",
+    },
+  ],
+  labels: [
+    { name: "nightly", workspaceId: 42 },
+    { name: "team", value: "bio", workspaceId: 42 },
+  ],
+} satisfies Seed;
+
+/** LAUNCH_PLACES and one pipeline there, rnaseq, saved on aws-prod with one param. */
+export const ONE_PIPELINE: Seed = {
+  ...LAUNCH_PLACES,
+  pipelines: [
+    {
+      name: "rnaseq",
+      workspaceId: 42,
+      repository: "https://github.com/nf-core/rnaseq",
+      launch: { computeEnvId: "ce-prod", revision: "3.14.0", paramsText: '{"input":"a.csv"}' },
+    },
+  ],
+};
+
 /** An emulator with `seed` (after the workspaces above), no rate limit, state moved by the tests. */
 export function seededEmulator(seed: Seed = {}, options: EmulatorOptions = {}): Promise<Emulator> {
   return startEmulator({

@@ -239,6 +239,13 @@ export async function binFolder(main: string, into: string): Promise<string> {
   return bin;
 }
 
+/** Writes a file of the test's own in the temporary folder (named by the process), and gives its path. */
+export async function tempFile(name: string, content: string): Promise<string> {
+  const at = path.join(tmpdir(), `${process.pid}-${name}`);
+  await writeFile(at, content);
+  return at;
+}
+
 /** NDJSON lines parsed. */
 export function lines(stdout: string): unknown[] {
   return stdout

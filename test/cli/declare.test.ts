@@ -112,7 +112,7 @@ test("a failure halfway says what was applied, what failed and what was not atte
       'seqera-api apply: failed at create pipelines "hello" in acme/dev: 400 POST /pipelines: Invalid repository',
     );
     expect(failed.stderr).toContain(
-      '  applied: labels "team", credentials "aws-keys", secrets "API_TOKEN", compute-envs "aws-eu"\n  not attempted: datasets "samples"\n',
+      '  applied: labels "team=genomics", credentials "aws-keys", secrets "API_TOKEN", compute-envs "aws-eu"\n  not attempted: datasets "samples"\n',
     );
   } finally {
     emulator.clearHandlers();

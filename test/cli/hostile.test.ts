@@ -96,11 +96,11 @@ describe("a hostile server", () => {
 
   test("a page whose list is not an array stops --paginate after the items already printed", async () => {
     server.reply(
-      { body: { workflows: [{ id: 1 }, { id: 2 }], totalSize: 4 } },
+      { body: { workflows: [{ workflow: { id: "1" } }, { workflow: { id: "2" } }], totalSize: 4 } },
       { body: { workflows: "oops", totalSize: 4 } },
     );
     const result = await seqera(["ListWorkflows", "--paginate", "-q", "max=2"]);
-    expect(lines(result.stdout)).toEqual([{ id: 1 }, { id: 2 }]);
+    expect(lines(result.stdout)).toEqual([{ workflow: { id: "1" } }, { workflow: { id: "2" } }]);
     expect(result.stderr).toBe(
       'seqera-api: 200 ListWorkflows: GET /workflow answered 200 with "workflows" as string where a list was expected\n',
     );

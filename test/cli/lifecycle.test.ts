@@ -1,19 +1,12 @@
-import { writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { type Emulator } from "seqera-api-client/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { EXIT } from "../../src/cli/exit-codes.js";
 import { runAnswer } from "../testing/valid.js";
-import { runCli, type BuiltCli, type RunOptions, cliAndEmulator } from "./cli.js";
+import { runCli, tempFile, type BuiltCli, type RunOptions, cliAndEmulator } from "./cli.js";
 
 let cli: BuiltCli;
 let emulator: Emulator;
-const dir = tmpdir();
-const file = (name: string, content: string) => {
-  const at = path.join(dir, `${process.pid}-${name}`);
-  return writeFile(at, content).then(() => at);
-};
+const file = tempFile;
 
 beforeAll(async () => {
   ({ cli, emulator } = await cliAndEmulator({

@@ -22,6 +22,7 @@ beforeAll(async () => {
           workspaceId: 42,
           runName: "weekly",
           status: "SUCCEEDED",
+          userName: "alice",
           launch: { pipeline: "https://github.com/nf-core/rnaseq", computeEnvId: "ce1" },
           dateCreated: "2024-05-08T01:00:00Z",
           submit: "2024-05-08T01:00:00Z",
@@ -148,6 +149,8 @@ test("report: the runs completed in the window, one JSON line each", async () =>
     expect.objectContaining({
       workflowId: "done1",
       runName: "weekly",
+      // Who launched it, to group by.
+      userName: "alice",
       status: "SUCCEEDED",
       durationMs: 7_200_000,
       complete: "2024-05-08T03:00:00Z",

@@ -30,7 +30,8 @@ beforeEach(() => {
     emptyToken: false,
   });
 });
-const rows = (n: number) => Array.from({ length: n }, (_, i) => ({ id: i }));
+/** Items as the runs list gives them: each run's id in its `workflow` (the client checks it). */
+const rows = (n: number) => Array.from({ length: n }, (_, i) => ({ workflow: { id: String(i) } }));
 
 const server = await useTestServer((request) => {
   const q = (name: string) => request.query.get(name);
@@ -53,7 +54,8 @@ const server = await useTestServer((request) => {
 });
 
 const queries = () => server.requests.map((r) => r.query);
-const ids = (items: unknown[]) => items.map((item) => (item as { id: number }).id);
+const ids = (items: unknown[]) =>
+  items.map((item) => (item as { workflow: { id: string } }).workflow.id);
 const browse = (init = {}) =>
   clientFor(server).paginate("/data-links/{dataLinkId}/browse", {
     params: { path: { dataLinkId: "dl-1" } },
@@ -119,7 +121,7 @@ describe("paginate, max/offset", () => {
     let seen = 0;
     for await (const item of clientFor(server).paginate("/workflow")) {
       seen++;
-      if ((item as { id: number }).id === 150) break;
+      if (item.workflow.id === "150") break;
     }
     expect(seen).toBe(151);
     expect(server.requests).toHaveLength(2);

@@ -23,7 +23,7 @@ export async function nightly(workspace: string, pipeline: string, samplesheet: 
   const config = { discriminator: "aws-batch", region: "eu-west-1", workDir: "s3://b/w" } as const;
   const computeEnv = { name: "aws", platform: "aws-batch", credentialsId, config } as const;
   const { computeEnvId } = await client.POST("/compute-envs", { body: { computeEnv } });
-  await waitForComputeEnv(client, computeEnvId!, { maxWaitMs: 15 * 60_000 });
+  await waitForComputeEnv(client, computeEnvId, { maxWaitMs: 15 * 60_000 });
 
   // The pipeline as saved in the Launchpad, on the samplesheet (a dataset now), another genome.
   const { url } = await uploadDataset(client, { name: "samples", file: samplesheet });

@@ -16,7 +16,7 @@ async function runPipeline(opts: {
   });
   for (;;) {
     const { workflow } = await client.GET("/workflow/{workflowId}", {
-      params: { path: { workflowId: workflowId! } },
+      params: { path: { workflowId } },
     });
     if (workflow?.status !== "SUBMITTED" && workflow?.status !== "RUNNING") return workflow?.status;
   }

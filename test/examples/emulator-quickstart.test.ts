@@ -18,9 +18,9 @@ test("a run launched on the emulator ends when the test says so", async () => {
     const { workflowId } = await client.POST("/workflow/launch", {
       body: { launch: { pipeline: "https://github.com/nf-core/rnaseq" } },
     });
-    emulator.state.runs.finish(workflowId!, "SUCCEEDED");
+    emulator.state.runs.finish(workflowId, "SUCCEEDED");
     const { workflow } = await client.GET("/workflow/{workflowId}", {
-      params: { path: { workflowId: workflowId! } },
+      params: { path: { workflowId } },
     });
     expect(workflow?.status).toBe("SUCCEEDED");
     // The workspace name was looked up once, then sent as its id.

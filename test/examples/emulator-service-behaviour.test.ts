@@ -42,27 +42,27 @@ test("compute envs, pipeline actions and failures behave as the service's do, wi
       },
     });
     const { computeEnv } = await client.GET("/compute-envs/{computeEnvId}", {
-      params: { path: { computeEnvId: computeEnvId! } },
+      params: { path: { computeEnvId } },
     });
     expect(computeEnv?.config).toMatchObject({ waveEnabled: true, fusion2Enabled: true });
-    emulator.state.computeEnvs.setStatus(computeEnvId!, "AVAILABLE");
+    emulator.state.computeEnvs.setStatus(computeEnvId, "AVAILABLE");
 
     // A GitHub action gets its webhook; triggering it launches a run.
     const { actionId } = await client.POST("/actions", {
       body: {
         name: "on-push",
         source: "github",
-        launch: { pipeline: "https://github.com/acme/rnaseq", computeEnvId: computeEnvId! },
+        launch: { pipeline: "https://github.com/acme/rnaseq", computeEnvId },
       },
     });
     const { action } = await client.GET("/actions/{actionId}", {
-      params: { path: { actionId: actionId! } },
+      params: { path: { actionId } },
     });
     expect(action?.hookUrl).toBe(
       `https://api.github.com/repos/acme/rnaseq/hooks/${action?.hookId}`,
     );
     const { workflowId } = await client.POST("/actions/{actionId}/launch", {
-      params: { path: { actionId: actionId! } },
+      params: { path: { actionId } },
       body: { params: { outdir: "s3://acme-results" } },
     });
     expect(emulator.state.runs.get(workflowId!)?.pipeline).toBe("https://github.com/acme/rnaseq");

@@ -11,6 +11,7 @@ import { connectToEnterprise } from "./enterprise.js";
 import { listRunsOrExplain } from "./handle-errors.js";
 import { launchPipeline } from "./launch-pipeline.js";
 import { failedRuns } from "./list-workflows.js";
+import { relaunchAt } from "./relaunch-at.js";
 import { worker } from "./shared-rate-limit.js";
 import { startRedis } from "../limits/processes.js";
 import { stubTwVariables } from "./tw-variables.js";
@@ -87,6 +88,26 @@ test("launch a pipeline", async () => {
     search: "workspaceId=42",
     body: { launch: { pipeline: "nf-core/rnaseq", computeEnvId: "ce-1" } },
   });
+});
+
+test("relaunch at another revision: an answer's fields, nulls included, go into the request", async () => {
+  const first = await launchPipeline("nf-core/rnaseq", "ce-1");
+  const again = await relaunchAt(first, "3.14.0");
+  expect(emulator.state.runs.get(again)).toMatchObject({ pipeline: "nf-core/rnaseq" });
+  const sent = seen("CreateWorkflowLaunch").at(-1)!;
+  expect(sent).toMatchObject({
+    status: 200,
+    body: {
+      launch: {
+        pipeline: "nf-core/rnaseq",
+        computeEnvId: "ce-1",
+        workDir: "s3://my-bucket/work",
+        revision: "3.14.0",
+      },
+    },
+  });
+  // The first launch set no profiles: the saved launch answers null, sent back as it is.
+  expect((sent.body as { launch: object }).launch).toHaveProperty("configProfiles", null);
 });
 
 test("cancel a run", async () => {

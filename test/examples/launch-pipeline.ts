@@ -11,8 +11,8 @@ export async function launchPipeline(pipeline: string, computeEnvId: string): Pr
     },
   });
   const { workflow } = await client.GET("/workflow/{workflowId}", {
-    params: { path: { workflowId: workflowId! } },
+    params: { path: { workflowId } },
   });
   console.log(`launched ${workflow?.runName ?? workflowId}: ${workflow?.status}`);
-  return workflowId!;
+  return workflowId;
 }

@@ -1,4 +1,7 @@
 import { startEmulator, type Emulator } from "seqera-api-client/testing";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, expect, test, vi } from "vitest";
 import { stubTwVariables } from "./tw-variables.js";
 
@@ -60,4 +63,22 @@ test("launch with tw's settings, resume, rerun afresh, cancel", async () => {
     (r) => r.method === "POST" && r.path === `/workflow/${result.afresh}/cancel`,
   );
   expect(cancelled).toHaveLength(1);
+});
+
+test("params from a YAML file, and as text over it: merged over the saved params", async () => {
+  const { launchFromFile } = await import("./launch-settings.js");
+  const dir = await mkdtemp(path.join(tmpdir(), "params-"));
+  try {
+    const file = path.join(dir, "params.yaml");
+    await writeFile(file, "# from the samplesheet job\noutdir: s3://out\ngenome: GRCh38\n");
+    const workflowId = await launchFromFile(file);
+    const { paramsText } = emulator.state.runs.get(workflowId)!.launch;
+    expect(JSON.parse(paramsText as string)).toEqual({
+      input: "s.csv",
+      outdir: "s3://out",
+      genome: "GRCm39",
+    });
+  } finally {
+    await rm(dir, { recursive: true });
+  }
 });

@@ -22,3 +22,12 @@ export async function rerun(workflowId: string) {
   await cancelRun(client, afresh.workflowId);
   return { resumed: resumed.workflowId, afresh: afresh.workflowId };
 }
+
+/** Launches "rnaseq" with a params file, JSON or YAML as `--params-file` reads it. */
+export async function launchFromFile(paramsFile: string) {
+  const { workflowId } = await launchPipeline(client, "rnaseq", {
+    paramsFile, // deep-merged over the saved params
+    params: "genome: GRCm39", // a params document as text (JSON or YAML), merged over the file's
+  });
+  return workflowId;
+}

@@ -14,7 +14,7 @@ export async function stopStaleStudios(org: string, hours: number) {
     for await (const studio of inWorkspace.paginate("/studios")) {
       if (studio.statusInfo?.status !== "running") continue;
       if (Date.parse(studio.lastStarted ?? "") > before) continue;
-      const path = { sessionId: studio.sessionId! };
+      const path = { sessionId: studio.sessionId };
       await inWorkspace.PUT("/studios/{sessionId}/stop", { params: { path } });
       stopped.push(studio.name!);
     }

@@ -5,6 +5,7 @@ import {
   ConfigurationError,
   createSeqeraClient,
   ResponseValidationError,
+  UnexpectedAnswerError,
   type SeqeraClientOptions,
 } from "../../src/index.js";
 import { type LogEntry } from "../../src/http/log.js";
@@ -66,6 +67,12 @@ test('"throw": a typed error naming the operation, the property paths and the va
     expect.arrayContaining(["/workflow/stats/computeTimeFmt", "/workflow/status"]),
   );
   expect(JSON.stringify(error.issues) + error.message).not.toContain(TOKEN.slice(0, 8));
+  // One shape for an answer the client cannot use: the helpers' catch takes this one too.
+  expect(error).toBeInstanceOf(UnexpectedAnswerError);
+  expect(error.operation).toBe("GET /workflow/{workflowId}");
+  expect(error.field).toBe(error.issues[0].path.slice(1).replaceAll("/", "."));
+  expect(error.answer).toEqual(drifted());
+  expect(Object.keys(error)).not.toContain("answer");
   // The answer was a success: it is not retried.
   expect(server.requests).toHaveLength(1);
 });

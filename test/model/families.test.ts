@@ -3,6 +3,8 @@ import { FAMILIES } from "../../src/model/families.js";
 import type { Family } from "../../src/model/family.js";
 import { idOf, listShape, nameOf } from "../../src/model/derive.js";
 import { hasOperation } from "../../src/openapi/require-operation.js";
+import { deref, successResponse, type OpenApiDocument } from "../../src/openapi/document.js";
+import { loadDocument } from "../../src/openapi/operations-document.js";
 
 const families = Object.entries(FAMILIES) as [string, Family][];
 
@@ -34,4 +36,35 @@ test("ids are read as text, names as given", () => {
   expect(idOf(FAMILIES.credentials, { id: null })).toBe("");
   expect(nameOf(FAMILIES.studios, { name: "lab" })).toBe("lab");
   expect(nameOf(FAMILIES.studios, {})).toBe("");
+});
+
+/** The schema of `key` in an object schema, through $refs and the nullability rule's anyOf. */
+function property(doc: OpenApiDocument, node: unknown, key: string): unknown {
+  const schema = deref(doc, node);
+  if (!schema) return undefined;
+  const own = (schema.properties as Record<string, unknown> | undefined)?.[key];
+  if (own !== undefined) return own;
+  const parts = [...((schema.allOf as unknown[]) ?? []), ...((schema.anyOf as unknown[]) ?? [])];
+  return parts.map((part) => property(doc, part, key)).find((found) => found !== undefined);
+}
+
+const at = (doc: OpenApiDocument, node: unknown, path: string) =>
+  path.split(".").reduce((schema, key) => property(doc, schema, key), node);
+
+test("the ids the client checks are where each family says: its create answer's, its list items'", () => {
+  const doc = loadDocument();
+  const answer = (key: string) => {
+    const [method, path] = key.split(" ") as [string, string];
+    return successResponse(doc, { method, path }).schema;
+  };
+  for (const [name, family] of families) {
+    const { create, list } = family.operations;
+    if (create)
+      expect(at(doc, answer(create), family.created!), `${name}: ${create}`).toBeDefined();
+    const items = deref(doc, property(doc, answer(list), listShape(family).items))?.items;
+    const listed = family.item ? `${family.item}.${family.id}` : family.id;
+    expect(at(doc, items, listed), `${name}: ${list}`).toBeDefined();
+  }
+  // The check has teeth: a path the answer does not have is not found.
+  expect(at(doc, answer("POST /compute-envs"), "id")).toBeUndefined();
 });

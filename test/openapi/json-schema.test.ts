@@ -17,6 +17,21 @@ describe("OpenAPI 3.0 to JSON Schema", () => {
     expect(toJsonSchema(account, "response", "b").required).toEqual(["id", "name"]);
   });
 
+  test("a request's optional property also takes null, which the service reads as absent", () => {
+    const launch = {
+      type: "object",
+      required: ["pipeline"],
+      properties: { pipeline: { type: "string" }, workDir: { type: "string" } },
+    };
+    const request = toJsonSchema(launch, "request", "b").properties;
+    expect(request).toEqual({
+      pipeline: { type: "string" },
+      workDir: { type: ["string", "null"] },
+    });
+    // An answer's properties are as the schema (and its nullability rule) says.
+    expect(toJsonSchema(launch, "response", "b").properties).toEqual(launch.properties);
+  });
+
   test("nullable widens the type, an enum, or a typeless schema", () => {
     expect(toJsonSchema({ type: "string", nullable: true }, "response", "b")).toEqual({
       type: ["string", "null"],

@@ -226,7 +226,7 @@ describe("bodies through the proxy", () => {
       baseUrl: REMOTE,
       allowInsecureHttp: true,
     });
-    api.reply({ body: { label: { id: 1, name: "x", value: "y", resource: true } } });
+    api.reply({ body: { id: 1, name: "x", value: "y", resource: true } });
     await client.POST("/labels", { body: { name: "x", value: "y", resource: true } });
     api.reply(
       { status: 307, headers: { location: `${REMOTE}/datasets/d1/upload?again=1` } },

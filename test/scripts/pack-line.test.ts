@@ -90,9 +90,11 @@ test("package.json: Apache-2.0 with its text and copyright line in LICENSE", asy
 
 test("packed, a line's files are its own: dist-tag, repository from one setting, README install line, CHANGELOG", async () => {
   const dir = await tempDir("pack-manifest-");
-  const readme = "npm install ../seqera-api-client-1.187.0.tgz\nnpm i seqera-api-client@1.187.0\n";
+  const readme =
+    "npm install ../seqera-api-client-1.187.0.tgz\nnpm i seqera-api-client@1.187.0\n" +
+    "[CLI](docs/cli.md#exit-codes), [site](https://x.org/a.md), [up](#top), [mail](mailto:a@b)\n";
   const changelog =
-    "# Changelog\n\nintro\n\n## 1.187.0\n\nNew.\n\n## 1.140.0\n\nOld.\n\n## 1.102.0\n\nOlder.\n";
+    "# Changelog\n\nintro\n\n## 1.187.0\n\nNew.\n\n## 1.140.0\n\nOld ([docs](docs/emulator.md)).\n\n## 1.102.0\n\nOlder.\n";
   const files = { "README.md": readme, "CHANGELOG.md": changelog };
   await writeFile(
     path.join(dir, "package.json"),
@@ -126,8 +128,12 @@ test("packed, a line's files are its own: dist-tag, repository from one setting,
       homepage: "https://github.com/acme/seqera-api-client#readme",
       bugs: { url: "https://github.com/acme/seqera-api-client/issues" },
     },
-    readme: "npm install ../seqera-api-client-1.140.0.tgz\nnpm i seqera-api-client@1.140.0\n",
-    changelog: "# Changelog\n\nintro\n\n## 1.140.0\n\nOld.\n\n## 1.102.0\n\nOlder.\n",
+    // The docs the tarball does not hold: the repository's, at the line's own tag.
+    readme:
+      "npm install ../seqera-api-client-1.140.0.tgz\nnpm i seqera-api-client@1.140.0\n" +
+      "[CLI](https://github.com/acme/seqera-api-client/blob/v1.140.0/docs/cli.md#exit-codes), [site](https://x.org/a.md), [up](#top), [mail](mailto:a@b)\n",
+    changelog:
+      "# Changelog\n\nintro\n\n## 1.140.0\n\nOld ([docs](https://github.com/acme/seqera-api-client/blob/v1.140.0/docs/emulator.md)).\n\n## 1.102.0\n\nOlder.\n",
   });
   // Restored as they were.
   for (const [name, text] of Object.entries(files)) {
@@ -140,7 +146,10 @@ test("packed, a line's files are its own: dist-tag, repository from one setting,
   });
   expect((await packed()).manifest.homepage).toBe("https://github.com/fork/x#readme");
   await strip(none);
-  expect((await packed()).manifest).toEqual({ version: "1.140.0", scripts: {} });
+  const plain = await packed();
+  expect(plain.manifest).toEqual({ version: "1.140.0", scripts: {} });
+  // No repository to link to: the links are left as they are.
+  expect(plain.readme).toContain("[CLI](docs/cli.md#exit-codes)");
   // The source package.json names no repository: nothing to keep in step by hand.
   expect(pkg).not.toHaveProperty("repository");
   expect(JSON.stringify(pkg)).not.toContain("REPLACE_WITH");

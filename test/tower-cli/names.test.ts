@@ -204,7 +204,7 @@ describe("pipelines (PipelinesCmdTest)", () => {
         method: "GET",
         path: "/compute-envs",
         query: { status: "AVAILABLE", workspaceId: "5" },
-        times: 2,
+        // Once (tw asks twice): the name's lookup and the primary read the one kept list.
         answer: { computeEnvs: [{ id: "other", name: "big", primary: true, status: "AVAILABLE" }] },
       },
       {

@@ -112,11 +112,15 @@ describe("tw RunsCmdTest, ported", () => {
   });
 
   test("a resumed run keeps its work dir and pipeline: changing them is refused before any call", async () => {
-    await expect(relaunchRun(mock.client(), RUN, { workDir: "s3://x" })).rejects.toThrow(
-      new ConfigurationError(
-        "relaunchRun: a resumed run keeps its work directory; pass `resume: false` to run in another `workDir`.",
-      ),
+    const error = await relaunchRun(mock.client(), RUN, { workDir: "s3://x" }).catch(
+      (e: unknown) => e,
     );
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expect(error).toMatchObject({
+      option: "workDir",
+      message:
+        "`workDir` needs `resume: false`: a resumed run keeps its work directory, where its cached tasks are.",
+    });
     await expect(
       relaunchRun(mock.client(), RUN, { pipeline: "https://x/y" }),
     ).rejects.toBeInstanceOf(ConfigurationError);

@@ -45,6 +45,65 @@ export async function typeChecks(client: SeqeraClient): Promise<void> {
   // @ts-expect-error the launch body is required
   await client.POST("/workflow/launch", {});
 
+  // A body key the operation does not take is an error naming it, at any depth (a typo, or a
+  // field of a later release): "Object literal may only specify known properties, and 'lanch'
+  // does not exist in type ...".
+  const launch = { computeEnvId: "ce", pipeline: "p" };
+  await client.POST("/workflow/launch", { body: { launch: { ...launch, workDir: "w" } } });
+  // @ts-expect-error workDir, not workdir
+  await client.POST("/workflow/launch", { body: { launch: { ...launch, workdir: "w" } } });
+  await client.POST("/workflow/launch", { body: { launch } });
+  // @ts-expect-error launch, not lanch
+  await client.POST("/workflow/launch", { body: { launch, lanch: launch } });
+  await client.POST("/workflow/launch", { body: { launch }, timeoutMs: 5 });
+  // @ts-expect-error a call option the client does not have
+  await client.POST("/workflow/launch", { body: { launch }, timeout: 5 });
+  await client.raw.PUT("/pipelines/{pipelineId}", {
+    params: { path: { pipelineId: 1 } },
+    body: { name: "rnaseq" },
+  });
+  await client.raw.PUT("/pipelines/{pipelineId}", {
+    params: { path: { pipelineId: 1 } },
+    // @ts-expect-error a field of the pipeline, not of its update request
+    body: { name: "rnaseq", pipelineId: 1 },
+  });
+
+  // A request's optional field takes what an answer gives (null: absent to the service).
+  const { computeEnv } = await client.GET("/compute-envs/{computeEnvId}", {
+    params: { path: { computeEnvId: "ce" } },
+  });
+  const workDir = computeEnv?.config?.workDir;
+  expectTypeOf(workDir).toEqualTypeOf<string | null | undefined>();
+  await client.POST("/workflow/launch", { body: { launch: { ...launch, workDir } } });
+  // A required one does not: the service would refuse the call.
+  await client.POST("/orgs", { body: { organization: { name: "acme", fullName: "Acme" } } });
+  await client.POST("/orgs", {
+    body: {
+      organization: {
+        name: "acme",
+        // @ts-expect-error fullName is required
+        fullName: workDir,
+      },
+    },
+  });
+
+  // The id of what a create operation made is present (the client checks it).
+  const { workflowId } = await client.POST("/workflow/launch", { body: { launch } });
+  expectTypeOf(workflowId).toEqualTypeOf<string>();
+  await client.GET("/workflow/{workflowId}", { params: { path: { workflowId } } });
+  const created = await client.POST("/pipelines", { body: { name: "rnaseq", launch } });
+  expectTypeOf(created.pipeline.pipelineId).toEqualTypeOf<number>();
+  expectTypeOf(created.pipeline.name).toEqualTypeOf<string | null | undefined>();
+  const { data: action } = await client.raw.POST("/actions", {
+    body: { name: "on-push", source: "github", launch },
+  });
+  expectTypeOf(action.actionId).toEqualTypeOf<string>();
+  // An answer that holds no new id is as the schema says.
+  const { computeEnv: described } = await client.GET("/compute-envs/{computeEnvId}", {
+    params: { path: { computeEnvId: "ce" } },
+  });
+  expectTypeOf(described?.id).toEqualTypeOf<string | null | undefined>();
+
   // Call options are typed too.
   await client.GET("/service-info", {
     acceptVersion: "2",
@@ -87,10 +146,16 @@ export async function typeChecks(client: SeqeraClient): Promise<void> {
   expectTypeOf(await client.request("GET", "/anything")).toEqualTypeOf<unknown>();
 
   // paginate(): list paths only; items typed from the list's array; paging params are its own.
+  // A family's listed items have their ids (the client checks them: an answer without one fails).
   for await (const item of client.paginate("/workflow", { limit: 5 })) {
-    expectTypeOf(item).toEqualTypeOf<
-      Readable<Schemas["ListWorkflowsResponse.ListWorkflowsElement"]>
-    >();
+    expectTypeOf(item).toExtend<Readable<Schemas["ListWorkflowsResponse.ListWorkflowsElement"]>>();
+    expectTypeOf(item.workflow.id).toEqualTypeOf<string>();
+    expectTypeOf(item.workflow.runName).toEqualTypeOf<string | null | undefined>();
+  }
+  const { workflows } = await client.GET("/workflow");
+  expectTypeOf(workflows?.[0]?.workflow.id).toEqualTypeOf<string | undefined>();
+  for await (const pipeline of client.paginate("/pipelines")) {
+    expectTypeOf(pipeline.pipelineId).toEqualTypeOf<number>();
   }
   for await (const page of client
     .paginate("/workflow/{workflowId}/tasks", {

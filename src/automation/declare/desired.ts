@@ -3,12 +3,12 @@
  * family's `file.keys` says, files read, references to other resources kept by name until the
  * plan resolves them.
  */
-import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
+import { readUtf8File } from "../../core/text-file.js";
 import { ConfigurationError } from "../../errors/configuration-error.js";
 import { FAMILIES, type FamilyName } from "../../model/families.js";
 import type { Family } from "../../model/family.js";
-import { merge, mergeParamsText, parseParamsText, type Params } from "../params.js";
+import { mergeParamsText, type Params } from "../params.js";
 import { toComputeEnvRequest, toPipelineRequest } from "../convert.js";
 import { launchFlags, type Entry } from "./documents.js";
 
@@ -48,6 +48,7 @@ export async function desiredOf(entry: Entry): Promise<Desired> {
   desired.fields.name = entry.name;
   let params: Params | undefined;
   let paramsFile: string | undefined;
+  let paramsFilePath: string | undefined;
   const settings: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(values)) {
     const ref = shape.refs?.[key];
@@ -63,7 +64,8 @@ export async function desiredOf(entry: Entry): Promise<Desired> {
     if (target === undefined) {
       // A launch setting, by its flag: files read, lists split, as `seqera-api launch` takes them.
       const [setting, flag] = launchFlags().get(key)!;
-      const text = flag.file ? await readFile(path(value), "utf8") : undefined;
+      const label = `${entry.at}: ${key} ${String(value)}`;
+      const text = flag.file ? await readUtf8File(label, path(value)) : undefined;
       settings[setting] = text ?? (flag.list ? listOf(value) : value);
     } else if (target === "@pipeline") settings.pipeline = String(value);
     else if (target === "@type") {
@@ -77,16 +79,24 @@ export async function desiredOf(entry: Entry): Promise<Desired> {
     else if (target === "@params") {
       if (value === null || typeof value !== "object") refuse("params is a mapping of params");
       params = value as Params;
-    } else if (target === "@params-file") paramsFile = await readFile(path(value), "utf8");
-    else if (target === "@upload") desired.upload = { file: path(value), header: false };
+    } else if (target === "@params-file") {
+      paramsFilePath = path(value);
+      paramsFile = await readUtf8File(`${entry.at}: params-file ${String(value)}`, paramsFilePath);
+    } else if (target === "@upload") desired.upload = { file: path(value), header: false };
     else if (target === "@header")
       desired.upload = { file: "", ...desired.upload, header: value === true };
     else if (target === "@body-file") continue;
-    else if (target.startsWith("<"))
-      setPath(desired.fields, target.slice(1), await readFile(path(value), "utf8"));
-    else if (target.startsWith("!")) setPath(desired.fields, target.slice(1), value !== true);
+    else if (target.startsWith("<")) {
+      const label = `${entry.at}: ${key} ${String(value)}`;
+      setPath(desired.fields, target.slice(1), await readUtf8File(label, path(value)));
+    } else if (target.startsWith("!")) setPath(desired.fields, target.slice(1), value !== true);
     else if (target.endsWith("[]")) setPath(desired.fields, target.slice(0, -2), listOf(value));
     else setPath(desired.fields, target, value);
+  }
+  if (shape.identity && values[shape.identity.key] !== undefined) {
+    for (const [field, value] of Object.entries(shape.identity.sets ?? {})) {
+      setPath(desired.fields, field, value);
+    }
   }
   for (const [field, value] of Object.entries(shape.defaults ?? {})) {
     if (getPath(desired.fields, field) === undefined) setPath(desired.fields, field, value);
@@ -94,9 +104,9 @@ export async function desiredOf(entry: Entry): Promise<Desired> {
   if (shape.launchSettings) {
     const { pipeline, ...rest } = settings;
     if (typeof pipeline !== "string") refuse("a launch needs the pipeline (a name or a URL)");
-    if (params !== undefined || paramsFile !== undefined) {
-      rest.params = merge(await parseParamsText(paramsFile), params ?? {});
-    }
+    // launchPipeline reads the file and merges `params` over it.
+    if (paramsFilePath !== undefined) rest.paramsFile = paramsFilePath;
+    if (params !== undefined) rest.params = params;
     desired.launch = { pipeline: pipeline as string, settings: { ...rest, runName: entry.name } };
   } else if (params !== undefined || paramsFile !== undefined) {
     setPath(desired.fields, "launch.paramsText", await mergeParamsText(paramsFile, params ?? {}));
@@ -119,7 +129,7 @@ async function exportedBody(
 ): Promise<Record<string, unknown>> {
   let json: Record<string, unknown>;
   try {
-    json = JSON.parse(await readFile(file, "utf8")) as Record<string, unknown>;
+    json = JSON.parse(await readUtf8File(`file-path ${file}`, file)) as Record<string, unknown>;
   } catch (error) {
     return refuse(`file-path ${file}: ${(error as Error).message}`);
   }

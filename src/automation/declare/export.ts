@@ -5,6 +5,7 @@
  * written as `$VARIABLES` to set before applying.
  */
 import type { SeqeraClient } from "../../client/client.js";
+import { listFamily } from "../../client/family-lookup.js";
 import { ConfigurationError } from "../../errors/configuration-error.js";
 import { idOf, nameOf } from "../../model/derive.js";
 import { FAMILIES, type FamilyName } from "../../model/families.js";
@@ -12,7 +13,6 @@ import type { Family } from "../../model/family.js";
 import { loadDocument } from "../../openapi/operations-document.js";
 import { parseParamsText } from "../params.js";
 import { getPath, isObject } from "./desired.js";
-import { lookupOf } from "./plan.js";
 import { readActual } from "./read.js";
 
 export interface ExportOptions {
@@ -43,7 +43,7 @@ export async function exportResources(
   const out: Record<string, Record<string, unknown>[]> = {};
   for (const kind of kinds) {
     const family: Family = FAMILIES[kind];
-    const items = await lookupOf(kind).list(client, signal, "");
+    const items = await listFamily<object>(client, FAMILIES[kind], {}, {}, signal);
     const entries: Record<string, unknown>[] = [];
     for (const item of items) {
       const actual = await readActual(client, family, item, {}, idOf(family, item), signal);
@@ -100,7 +100,7 @@ async function entryOf(
     const id = getPath(actual, ref.field);
     if (id == null) continue;
     const kind = ref.family as FamilyName;
-    const items = await lookupOf(kind).list(client, signal, "");
+    const items = await listFamily<object>(client, FAMILIES[kind], {}, {}, signal);
     const named = items.find((item) => idOf(FAMILIES[kind], item) === String(id));
     if (named) entry[key] = nameOf(FAMILIES[kind], named);
   }

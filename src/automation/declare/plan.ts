@@ -180,8 +180,14 @@ export async function organizationScope(
   return { orgId: (await find.organization(client, organization, { signal })).orgId };
 }
 
-/** A workspace's or team's name with its organization's ("acme/genomics"), as their lookups take it. */
+/**
+ * Its name as its family's lookup takes it: a workspace's or team's with its organization's
+ * ("acme/genomics"), a resource label's with its value ("team=genomics").
+ */
 export function fullName(entry: Entry): string {
+  const identity = (FAMILIES[entry.kind] as Family).file?.identity?.key;
+  const part = identity === undefined ? undefined : entry.values[identity];
+  if (part !== undefined) return `${entry.name}=${String(part)}`;
   return entry.organization === undefined ? entry.name : `${entry.organization}/${entry.name}`;
 }
 

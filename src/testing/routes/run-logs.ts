@@ -2,7 +2,8 @@ import type { Run, RunTask } from "../state/runs.js";
 import { isActive } from "../state/runs.js";
 import type { EmulatorRequest, EmulatorResponse } from "../types.js";
 import { FORBIDDEN, ok, page, type RouteContext, type StateRoute } from "./context.js";
-import { findRun, millisBetween, runClock } from "./runs.js";
+import { millisBetween, runClock } from "./run-dtos.js";
+import { findRun } from "./runs.js";
 import { realtime, taskCost } from "../state/run-figures.js";
 
 /** A run's tasks, its console log (paged by tokens) and the files it offers, by operationId. */

@@ -8,7 +8,7 @@ export const FILE = readFileSync(new URL("acme.yml", import.meta.url), "utf8");
 
 /** What applying FILE to an empty workspace does, in order of dependence. */
 export const CREATED = [
-  "create labels team",
+  "create labels team=genomics",
   "create credentials aws-keys",
   "create secrets API_TOKEN",
   "create compute-envs aws-eu",

@@ -28,7 +28,7 @@ test("a team and a workspace of an organization, and a label in the new workspac
     expect(plan.steps.map((s) => `${s.action} ${s.kind} ${s.name} ${s.workspace}`)).toEqual([
       "create teams acme/bioinfo null",
       "create workspaces acme/genomics null",
-      "create labels team acme/genomics",
+      "create labels team=bio acme/genomics",
     ]);
     expect((await applyPlan(client, plan)).failed).toBeUndefined();
     const [created] = emu.state.workspaces.all().filter((w) => w.name === "genomics");

@@ -147,9 +147,9 @@ test("on_exists: fail refuses a resource that differs, ignore leaves it; neither
   const { emu, client } = await applied();
   try {
     const drift = (mode: string) =>
-      `labels:\n  - name: team\n    value: other\n    workspace: acme/prod\n    on_exists: ${mode}\n`;
+      `datasets:\n  - name: samples\n    description: other\n    workspace: acme/prod\n    on_exists: ${mode}\n`;
     await expect(planResources(client, [{ text: drift("fail"), file: "l.yml" }])).rejects.toThrow(
-      'l.yml:2: labels "team" exists and differs (value): set on_exists: update to change it, or ignore',
+      'l.yml:2: datasets "samples" exists and differs (description): set on_exists: update to change it, or ignore',
     );
     const ignored = await planResources(client, [drift("ignore")]);
     expect(ignored.steps).toMatchObject([{ action: "unchanged", reason: "on_exists: ignore" }]);
@@ -258,9 +258,9 @@ test("a replaced compute env: the pipeline using it is replaced too (a changed l
 test("a resource named twice is refused with both places", async () => {
   const emu = await seededEmulator();
   try {
-    const twice = "labels:\n  - name: a\n    value: x\n---\nlabels:\n  - name: a\n    value: y\n";
+    const twice = "secrets:\n  - name: a\n    value: x\n---\nsecrets:\n  - name: a\n    value: y\n";
     await expect(planResources(clientOf(emu), [{ text: twice, file: "l.yml" }])).rejects.toThrow(
-      'l.yml:6: labels "a" is named at l.yml:2 too',
+      'l.yml:6: secrets "a" is named at l.yml:2 too',
     );
   } finally {
     await emu.close();
