@@ -1,4 +1,7 @@
 import { readFileSync } from "node:fs";
+import { expect } from "vitest";
+import { applyPlan, planResources } from "../../../src/index.js";
+import { clientOf, seededEmulator } from "../setup.js";
 
 /** The variables acme.yml reads. */
 export const ENV = { AWS_KEY: "AKIA123", AWS_SECRET: "s3cr3t-value", TOKEN: "tok-value" };
@@ -15,3 +18,12 @@ export const CREATED = [
   "create pipelines hello",
   "create datasets samples",
 ];
+
+/** The emulator with FILE applied, and a client of it. */
+export async function applied() {
+  const emu = await seededEmulator({}, { autoAdvance: true });
+  const client = clientOf(emu);
+  const plan = await planResources(client, [FILE], { env: ENV });
+  expect((await applyPlan(client, plan)).failed).toBeUndefined();
+  return { emu, client };
+}
