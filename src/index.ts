@@ -70,3 +70,7 @@ export {
   toPipelineRequest,
 } from "./automation/convert.js";
 export type { Run, RunStatus, Task } from "./schema/types.js";
+// Workspaces as code: seqerakit's files, planned against the service, then applied.
+export { planResources } from "./automation/declare/plan.js";
+export { applyPlan } from "./automation/declare/apply.js";
+export { exportResources } from "./automation/declare/export.js";

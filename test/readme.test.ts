@@ -40,10 +40,10 @@ test("the docs' prose has no line over 200 characters", async () => {
   }
 });
 
-test("the README is a front door: at most 300 lines, linking every docs page, of at most 10", async () => {
+test("the README is a front door: at most 300 lines, linking every docs page, of at most 11", async () => {
   const readme = await read("README.md");
   expect(readme.split("\n").length).toBeLessThanOrEqual(300);
-  expect(pages.filter((page) => page.startsWith("docs/")).length).toBeLessThanOrEqual(10);
+  expect(pages.filter((page) => page.startsWith("docs/")).length).toBeLessThanOrEqual(11);
   for (const page of pages.filter((p) => p !== "README.md")) {
     expect(readme, page).toContain(`](${page})`);
   }

@@ -18,7 +18,8 @@ import { ConfigurationError } from "../errors/configuration-error.js";
 import { NameNotFoundError } from "../errors/name-not-found-error.js";
 import { SETTINGS, toldAs } from "../errors/settings.js";
 import { listShape } from "../model/derive.js";
-import { FAMILIES, type Family } from "../model/families.js";
+import { FAMILIES, type FamilyName } from "../model/families.js";
+import type { Family } from "../model/family.js";
 import { identified, type Identified } from "../model/identified.js";
 import { nearNames } from "../core/near-names.js";
 import { contentUnder, type DataLinkContent } from "./data-links.js";
@@ -357,6 +358,21 @@ export const find: {
   workspace: resolveWorkspace,
   organization: findOrganization,
   team: findTeam,
+};
+
+/** Each family's lookup by its key, for the helpers given kinds as data (plan, export). */
+export const FAMILY_LOOKUPS: Partial<Record<FamilyName, Lookup<object>>> = {
+  organizations: ORGANIZATIONS,
+  teams: TEAMS,
+  workspaces: WORKSPACES,
+  pipelines: PIPELINES,
+  "compute-envs": COMPUTE_ENVS,
+  credentials: CREDENTIALS,
+  datasets: DATASETS,
+  labels: LABELS,
+  secrets: SECRETS,
+  "data-links": DATA_LINKS,
+  studios: STUDIOS,
 };
 
 export { PIPELINES, AVAILABLE_COMPUTE_ENVS, TEAMS };

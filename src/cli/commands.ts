@@ -27,6 +27,9 @@ export const COMMANDS = {
   "compute-envs": { api: true },
   credentials: { api: true },
   secrets: { api: true },
+  plan: { api: true },
+  apply: { api: true },
+  export: { api: true },
 } as const satisfies Record<string, { api: boolean }>;
 
 /** What the first positional argument selects. "call" is an API operation (by id or path). */

@@ -15,6 +15,8 @@ export const EXIT = {
   auth: 4,
   /** Any other failure: another HTTP error, no response, a response that cannot be read. */
   failure: 5,
+  /** plan --detailed-exitcode: the plan has changes to apply. */
+  pending: 6,
   /** Stopped by SIGINT (Ctrl-C): 128 + 2, as a shell reports a process the signal killed. */
   sigint: 130,
   /** Stopped by SIGTERM: 128 + 15. */
@@ -32,6 +34,7 @@ export const EXIT_MEANINGS: Readonly<Record<ExitCode, string>> = {
   [EXIT.timeout]: "timed out: --timeout, or a request's attempts timing out",
   [EXIT.auth]: "authentication: token missing rights, invalid or expired (401/403)",
   [EXIT.failure]: "any other failure: HTTP error, no response, unreadable response",
+  [EXIT.pending]: "plan --detailed-exitcode: changes to apply (0: nothing to do)",
   [EXIT.sigint]: "interrupted by SIGINT (Ctrl-C); a run already launched is printed first",
   [EXIT.sigterm]: "stopped by SIGTERM; a run already launched is printed first",
 };

@@ -31,6 +31,9 @@ Usage:
   seqera-api compute-envs wait <name>       wait for a compute environment to be AVAILABLE
   seqera-api secrets set <name> --from-file -   create or update a pipeline secret from stdin
   seqera-api credentials set <name> --from-file keys.json   create or update credentials
+  seqera-api plan <file.yml>...             what applying seqerakit's files would change
+  seqera-api apply <file.yml>...            create, update or delete what the files say
+  seqera-api export -w org/workspace        a workspace's resources as such a file
   seqera-api emulator [--port N]            serve a local emulator of the API
   seqera-api --version
 
@@ -40,6 +43,24 @@ JSON goes to stdout: indented on a terminal, one line in a pipe. Every failure i
 on stderr, and the exit code says which kind.`;
 
 const USAGE: Record<Exclude<CommandName, "call">, string> = {
+  plan: `seqera-api plan <file.yml|->... [--targets kinds] [--delete] [--json] [--detailed-exitcode]
+
+Reads files in seqerakit's format (several files and --- documents; $VAR and \${VAR} from the
+environment) and prints, for each resource they name, in order of dependence: create, update
+(field by field, secret values redacted), replace (and why), delete (--delete), unchanged,
+or launch (a launch entry: each apply launches). Nothing is changed. Resources are named,
+never given by id: workspace: acme/genomics, compute-env: aws-eu. See
+docs/workspaces-as-code.md.`,
+  apply: `seqera-api apply <file.yml|->... [--targets kinds] [--delete] [--json]
+
+Plans as plan does, prints the plan, then applies it: updates in place where the API can (the id
+kept), replaces where it cannot. Progress goes to stderr. A failure stops there and says what was
+applied, what failed and what was not attempted; apply again completes the rest.`,
+  export: `seqera-api export --workspace org/workspace [--kinds kinds]
+
+Writes the workspace's labels, credentials, secrets, compute environments, pipelines and
+datasets as YAML in seqerakit's format, secret values as $VARIABLES to set: apply it to another
+workspace to copy them.`,
   launch: `seqera-api launch <pipeline> [options]
 seqera-api launch [pipeline] --rows <file|-> [options]
 

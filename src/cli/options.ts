@@ -257,6 +257,37 @@ export const OPTIONS = {
     help: "The participant named is a team of the workspace's organization, not a user.",
     commands: ["participants"],
   },
+  json: {
+    type: "boolean",
+    help: "One JSON line per resource: {kind, name, workspace, action, changes: [{field, from, to}], reason, at}; apply adds its outcome.",
+    commands: ["plan", "apply"],
+  },
+  "detailed-exitcode": {
+    type: "boolean",
+    help: "Exit 6 when the plan has changes to apply, 0 when there is nothing to do (a CI drift check).",
+    commands: ["plan"],
+  },
+  targets: {
+    type: "string",
+    multiple: true,
+    commas: true,
+    value: "kinds",
+    help: "Only these kinds of the files (compute-envs,pipelines), as seqerakit's --targets.",
+    commands: ["plan", "apply"],
+  },
+  delete: {
+    type: "boolean",
+    help: "Delete what the files name, dependents first, instead of creating or updating it.",
+    commands: ["plan", "apply"],
+  },
+  kinds: {
+    type: "string",
+    multiple: true,
+    commas: true,
+    value: "kinds",
+    help: "Export only these kinds (labels,credentials,secrets,compute-envs,pipelines,datasets).",
+    commands: ["export"],
+  },
   timeout: {
     type: "string",
     value: "duration",

@@ -104,7 +104,16 @@ const HANDLERS: Record<Exclude<CommandName, "call">, Handler> = {
   "compute-envs": (line, context) => resource("compute-envs", line, context),
   credentials: (line, context) => resource("credentials", line, context),
   secrets: (line, context) => resource("secrets", line, context),
+  plan: (line, context) => declare("plan", line, context),
+  apply: (line, context) => declare("apply", line, context),
+  export: async (line, context) =>
+    (await import("./declare-command.js")).exportCommand(line.args, line.values, context),
 };
+
+async function declare(command: "plan" | "apply", line: CommandLine, context: CliContext) {
+  const { declareCommand } = await import("./declare-command.js");
+  return declareCommand(command, line.args, line.values, context);
+}
 
 async function runs(command: "runs" | "watch", line: CommandLine, context: CliContext) {
   const { runsCommand } = await import("./runs-command.js");

@@ -9,7 +9,7 @@ import type { SeqeraClient } from "./types.js";
 import { MAX_PAGE_SIZE } from "../openapi/operation-info.js";
 import { paginateUntyped } from "./paginate.js";
 import { idOf, listShape, nameOf } from "../model/derive.js";
-import type { Family } from "../model/families.js";
+import type { Family } from "../model/family.js";
 
 type Query = Record<string, string | number>;
 
@@ -29,30 +29,41 @@ export interface FamilyLookupOptions<T> {
   changedBy?: readonly string[];
 }
 
+/**
+ * The items the family's list operation answers for the query (`visibility=all` for a family of
+ * shared resources): every page, or `page`'s size and limit.
+ */
+export async function listFamily<T>(
+  client: SeqeraClient,
+  family: Family,
+  query: Query,
+  page: { pageSize?: number; limit?: number },
+  signal: AbortSignal | undefined,
+): Promise<T[]> {
+  const shape = listShape(family);
+  const params = { query: { ...(shape.shared && { visibility: "all" }), ...query } };
+  if (!shape.paged) {
+    const body = (await client.request("GET", shape.path, { params, signal })) as Record<
+      string,
+      unknown
+    > | null;
+    return (body?.[shape.items] as T[] | null | undefined) ?? [];
+  }
+  // Untyped: the path is the family's, checked against the table by listShape.
+  return collect(paginateUntyped<T>(client, shape.path, { params, ...page, signal }));
+}
+
 export function familyLookup<T extends object>(
   family: Family,
   options: FamilyLookupOptions<T> = {},
 ): Lookup<T> {
   const shape = listShape(family);
-  const list = async (
+  const list = (
     client: SeqeraClient,
     query: Query,
     page: { pageSize?: number; limit?: number },
     signal: AbortSignal | undefined,
-  ): Promise<T[]> => {
-    const params = {
-      query: { ...(shape.shared && { visibility: "all" }), ...options.query, ...query },
-    };
-    if (!shape.paged) {
-      const body = (await client.request("GET", shape.path, { params, signal })) as Record<
-        string,
-        unknown
-      > | null;
-      return (body?.[shape.items] as T[] | null | undefined) ?? [];
-    }
-    // Untyped: the path is the family's, checked against the table by listShape.
-    return collect(paginateUntyped<T>(client, shape.path, { params, ...page, signal }));
-  };
+  ) => listFamily<T>(client, family, { ...options.query, ...query }, page, signal);
   const from = options.from;
   const listed = from
     ? async (...args: Parameters<typeof list>) =>

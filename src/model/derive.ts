@@ -3,7 +3,7 @@
  * listed (path, paging, search, shared visibility) and how an item's id and name are read.
  */
 import { requireOperation } from "../openapi/require-operation.js";
-import type { Family } from "./families.js";
+import type { Family } from "./family.js";
 
 /** How a family is listed, as the operation table describes its list operation. */
 export interface ListShape {

@@ -6,45 +6,7 @@
  * paging, whether the service searches by name, whether it takes `workspaceId`) is read from it:
  * see `derive.ts`. Adding a family, or a field to compare, is one edit here.
  */
-import type { OperationKey } from "../openapi/require-operation.js";
-
-/** Where a family's resources live: the token's user, an organization, or a workspace. */
-export type Scope = "user" | "organization" | "workspace";
-
-/** The operations a family's resources go through, as keys of the generated operation table. */
-export interface FamilyOperations {
-  list: OperationKey;
-  describe?: OperationKey;
-  create?: OperationKey;
-  update?: OperationKey;
-  delete?: OperationKey;
-}
-
-export interface Family {
-  /** Its noun in messages: "compute environment". */
-  noun: string;
-  scope: Scope;
-  operations: FamilyOperations;
-  /** The list answer's array, for a list the table does not page (the table names the others'). */
-  items?: string;
-  /** The field of an item that holds its id; ids are handed on as text. */
-  id: string;
-  /** The field of a list item that holds the resource, when an item wraps it with more. */
-  item?: string;
-  /** Where the create operation's answer holds the new resource's id: "pipeline.pipelineId". */
-  created?: string;
-  /** The field of an item that holds its name. */
-  name: string;
-  /**
-   * The fields a user sets (a create request's, by the name seqerakit and tw give them in a
-   * file), which a plan compares with what the service answers.
-   */
-  fields: readonly string[];
-  /** Of `fields`, those the update operation changes in place; a change to another replaces. */
-  updatable?: readonly string[];
-  /** The list operation hides shared resources unless asked (`visibility=all`), as tw asks. */
-  shared?: boolean;
-}
+import type { Family } from "./family.js";
 
 export const FAMILIES = {
   organizations: {
@@ -63,6 +25,7 @@ export const FAMILIES = {
     name: "name",
     fields: ["name", "fullName", "description", "location", "website"],
     updatable: ["name", "fullName", "description", "location", "website"],
+    file: { keys: { "full-name": "fullName", description: "description" }, create: "organization" },
   },
   teams: {
     noun: "team",
@@ -79,6 +42,11 @@ export const FAMILIES = {
     name: "name",
     fields: ["name", "description"],
     updatable: ["name", "description"],
+    file: {
+      keys: { description: "description" },
+      unsupported: { members: "use seqera-api teams add <org>/<team> <user>" },
+      create: "team",
+    },
   },
   members: {
     noun: "member",
@@ -109,6 +77,11 @@ export const FAMILIES = {
     name: "name",
     fields: ["name", "fullName", "description", "visibility"],
     updatable: ["name", "fullName", "description", "visibility"],
+    file: {
+      keys: { "full-name": "fullName", description: "description", visibility: "visibility" },
+      create: "workspace",
+      defaults: { visibility: "PRIVATE" },
+    },
   },
   participants: {
     noun: "participant",
@@ -139,6 +112,7 @@ export const FAMILIES = {
     name: "name",
     fields: ["name", "value", "resource"],
     updatable: ["value"],
+    file: { keys: { value: "value" }, identity: { key: "value", sets: { resource: true } } },
   },
   credentials: {
     noun: "credentials",
@@ -156,6 +130,28 @@ export const FAMILIES = {
     name: "name",
     fields: ["name", "provider", "description", "baseUrl", "keys"],
     updatable: ["description", "baseUrl", "keys"],
+    file: {
+      keys: {
+        type: "provider",
+        description: "description",
+        "base-url": "baseUrl",
+        "access-key": "keys.accessKey",
+        "secret-key": "keys.secretKey",
+        "assume-role-arn": "keys.assumeRoleArn",
+        username: "keys.username",
+        password: "keys.password",
+        token: "keys.token",
+        registry: "keys.registry",
+        "batch-account": "keys.batchName",
+        "batch-key": "keys.batchKey",
+        "storage-account": "keys.storageName",
+        "storage-key": "keys.storageKey",
+      },
+      unsupported: { key: "a key file (Google, SSH, Kubernetes) is not read yet" },
+      create: "credentials",
+      update: "credentials",
+      secret: ["keys"],
+    },
   },
   secrets: {
     noun: "secret",
@@ -173,6 +169,7 @@ export const FAMILIES = {
     name: "name",
     fields: ["name", "value"],
     updatable: ["value"],
+    file: { keys: { value: "value" }, secret: ["value"] },
   },
   "compute-envs": {
     noun: "compute environment",
@@ -190,6 +187,45 @@ export const FAMILIES = {
     name: "name",
     fields: ["name", "platform", "description", "credentialsId", "config"],
     updatable: ["name", "description", "credentialsId"],
+    file: {
+      keys: {
+        type: "@type",
+        "config-mode": "@config-mode",
+        "file-path": "@body-file",
+        wait: "@wait",
+        description: "description",
+        "work-dir": "config.workDir",
+        region: "config.region",
+        "pre-run": "<config.preRunScript",
+        "post-run": "<config.postRunScript",
+        "nextflow-config": "<config.nextflowConfig",
+        "fusion-v2": "config.fusion2Enabled",
+        wave: "config.waveEnabled",
+        "fast-storage": "config.nvnmeStorageEnabled",
+        "batch-execution-role": "config.executionRole",
+        "head-job-role": "config.headJobRole",
+        "compute-job-role": "config.computeJobRole",
+        "head-queue": "config.headQueue",
+        "compute-queue": "config.computeQueue",
+        "cli-path": "config.cliPath",
+        fusionSnapshots: "config.fusionSnapshots",
+        snapshots: "config.fusionSnapshots",
+        "provisioning-model": "config.forge.type",
+        "max-cpus": "config.forge.maxCpus",
+        "min-cpus": "config.forge.minCpus",
+        "instance-types": "config.forge.instanceTypes[]",
+        "vpc-id": "config.forge.vpcId",
+        subnets: "config.forge.subnets[]",
+        "security-groups": "config.forge.securityGroups[]",
+        "allow-buckets": "config.forge.allowBuckets[]",
+        fargate: "config.forge.fargateHeadEnabled",
+        gpu: "config.forge.gpuEnabled",
+        "no-ebs-auto-scale": "!config.forge.ebsAutoScale",
+      },
+      refs: { credentials: { family: "credentials", field: "credentialsId" } },
+      unsupported: { labels: "labels on compute environments are not planned yet" },
+      create: "computeEnv",
+    },
   },
   pipelines: {
     noun: "pipeline",
@@ -205,8 +241,34 @@ export const FAMILIES = {
     created: "pipeline.pipelineId",
     name: "name",
     fields: ["name", "description", "icon", "launch"],
-    updatable: ["name", "description", "icon", "launch"],
+    // A changed launch is a new draft version, not the default one launches use: replaced.
+    updatable: ["name", "description", "icon"],
     shared: true,
+    file: {
+      keys: {
+        url: "launch.pipeline",
+        description: "description",
+        "file-path": "@body-file",
+        params: "@params",
+        "params-file": "@params-file",
+        "work-dir": "launch.workDir",
+        revision: "launch.revision",
+        profile: "launch.configProfiles[]",
+        config: "<launch.configText",
+        "pre-run": "<launch.preRunScript",
+        "post-run": "<launch.postRunScript",
+        "pull-latest": "launch.pullLatest",
+        "stub-run": "launch.stubRun",
+        "main-script": "launch.mainScript",
+        "entry-name": "launch.entryName",
+        "schema-name": "launch.schemaName",
+        "user-secrets": "launch.userSecrets[]",
+        "workspace-secrets": "launch.workspaceSecrets[]",
+      },
+      refs: { "compute-env": { family: "compute-envs", field: "launch.computeEnvId" } },
+      unsupported: { labels: "labels on pipelines are not planned yet" },
+      reads: { launch: "GET /pipelines/{pipelineId}/launch" },
+    },
   },
   datasets: {
     noun: "dataset",
@@ -223,6 +285,9 @@ export const FAMILIES = {
     fields: ["name", "description"],
     updatable: ["name", "description"],
     shared: true,
+    file: {
+      keys: { description: "description", "file-path": "@upload", header: "@header" },
+    },
   },
   "data-links": {
     noun: "data link",
@@ -285,8 +350,17 @@ export const FAMILIES = {
     created: "workflowId",
     name: "runName",
     fields: ["pipeline", "computeEnvId", "workDir", "revision", "paramsText", "configProfiles"],
+    // seqerakit's `launch`: a run is launched each time, not kept like the others.
+    file: {
+      keys: { pipeline: "@pipeline", params: "@params", "params-file": "@params-file" },
+      launchSettings: true,
+    },
   },
 } as const satisfies Record<string, Family>;
 
-/** A family's key, as seqerakit names the kinds of a file: "compute-envs", "data-links"… */
+/**
+ * A family's key, as seqerakit names the kinds of a file: "compute-envs", "data-links"… Their
+ * order is the order of dependence (a family needs only those before it): a plan creates in it,
+ * and deletes in reverse.
+ */
 export type FamilyName = keyof typeof FAMILIES;

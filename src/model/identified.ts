@@ -7,7 +7,8 @@
  */
 import { UnexpectedAnswerError } from "../errors/unexpected-answer-error.js";
 import { listShape } from "./derive.js";
-import { FAMILIES, type Family, type FamilyName } from "./families.js";
+import { FAMILIES, type FamilyName } from "./families.js";
+import type { Family } from "./family.js";
 
 /** `T` whose fields `K` are present and not null. */
 export type Identified<T, K extends keyof T> = T & { [P in K]-?: NonNullable<T[P]> };

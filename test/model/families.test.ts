@@ -1,5 +1,6 @@
 import { expect, test } from "vitest";
-import { FAMILIES, type Family } from "../../src/model/families.js";
+import { FAMILIES } from "../../src/model/families.js";
+import type { Family } from "../../src/model/family.js";
 import { idOf, listShape, nameOf } from "../../src/model/derive.js";
 import { hasOperation } from "../../src/openapi/require-operation.js";
 import { deref, successResponse, type OpenApiDocument } from "../../src/openapi/document.js";

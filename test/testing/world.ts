@@ -100,6 +100,9 @@ export function worldFor(emulator: Emulator, operationId: string): World | undef
     UpdateWorkspaceParticipantRole: { role: "maintain" },
     UpdateOrganizationMemberRole: { role: "collaborator" },
     UpdateOrganizationTeam: { description: "changed" },
+    UpdateOrganization: { description: "changed" },
+    UpdateWorkspace: { description: "changed" },
+    UpdateComputeEnv: { description: "changed" },
     CreatePipeline: { name: `new${n}`, launch: { pipeline: "https://github.com/nf-core/x" } },
     CreateComputeEnv: {
       computeEnv: {

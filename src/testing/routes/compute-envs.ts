@@ -93,6 +93,27 @@ export const computeEnvRoutes: Record<string, StateRoute> = {
     return ok({ computeEnvId: env.id });
   },
 
+  /** Renames it, or changes its description or credentials; its configuration stays. */
+  UpdateComputeEnv: computeEnvs.route((env, request, ctx) => {
+    const body = bodyOf(request);
+    if (typeof body.name === "string" && body.name !== env.name) {
+      const taken = computeEnvs.newName(body.name, ctx);
+      if (typeof taken !== "string") return taken;
+    }
+    if (
+      typeof body.credentialsId === "string" &&
+      !findIn(ctx.state.credentials, body.credentialsId, ctx)
+    ) {
+      return badRequest(`Unknown credentials id '${body.credentialsId}'`);
+    }
+    ctx.state.computeEnvs.update(env.id, {
+      ...(typeof body.name === "string" && { name: body.name }),
+      ...(typeof body.description === "string" && { description: body.description }),
+      ...(typeof body.credentialsId === "string" && { credentialsId: body.credentialsId }),
+    });
+    return NO_CONTENT;
+  }),
+
   DeleteComputeEnv: computeEnvs.delete,
 
   UpdateComputeEnvPrimary: computeEnvs.route((env, _request, ctx) => {

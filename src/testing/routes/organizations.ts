@@ -69,6 +69,25 @@ export const organizationRoutes: Record<string, StateRoute> = {
     return ok({ organization: orgDto(ctx, org) });
   },
 
+  /** Renames the organization, or changes its full name or description. */
+  UpdateOrganization(request, ctx) {
+    const org = ctx.state.organizations.get(request.params.orgId as number);
+    if (!org) return FORBIDDEN;
+    const body = bodyOf(request);
+    const other =
+      typeof body.name === "string" && ctx.state.organizations.byName(body.name, undefined);
+    if (other && other.id !== org.id) {
+      return conflict(`An organization named '${String(body.name)}' already exists`);
+    }
+    const text = (key: string) => (typeof body[key] === "string" ? { [key]: body[key] } : {});
+    ctx.state.organizations.update(org.id, {
+      ...text("name"),
+      ...text("fullName"),
+      ...text("description"),
+    });
+    return NO_CONTENT;
+  },
+
   DeleteOrganization(request, ctx) {
     const org = ctx.state.organizations.get(request.params.orgId as number);
     if (!org) return FORBIDDEN;
@@ -109,6 +128,25 @@ export const organizationRoutes: Record<string, StateRoute> = {
     }
     const workspace = ctx.state.workspaces.add({ ...init, org: org.id });
     return ok({ workspace: workspaceDto(ctx, workspace) });
+  },
+
+  /** Renames the workspace, or changes its full name, description or visibility. */
+  UpdateWorkspace(request, ctx) {
+    const workspace = workspaceOf(request.params, ctx);
+    if (!workspace) return FORBIDDEN;
+    const body = bodyOf(request);
+    const taken = ctx.state.workspaces
+      .inOrg(workspace.orgId)
+      .some((w) => w.name === body.name && w.id !== workspace.id);
+    if (taken) return conflict(`A workspace named '${String(body.name)}' already exists`);
+    const text = (key: string) => (typeof body[key] === "string" ? { [key]: body[key] } : {});
+    const updated = ctx.state.workspaces.update(workspace.id, {
+      ...text("name"),
+      ...text("fullName"),
+      ...text("description"),
+      ...text("visibility"),
+    });
+    return ok({ workspace: workspaceDto(ctx, updated) });
   },
 
   DeleteWorkspace(request, ctx) {

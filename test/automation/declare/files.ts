@@ -1,0 +1,29 @@
+import { readFileSync } from "node:fs";
+import { expect } from "vitest";
+import { applyPlan, planResources } from "../../../src/index.js";
+import { clientOf, seededEmulator } from "../setup.js";
+
+/** The variables acme.yml reads. */
+export const ENV = { AWS_KEY: "AKIA123", AWS_SECRET: "s3cr3t-value", TOKEN: "tok-value" };
+
+/** A file with every kind plan and apply support, as seqerakit writes it (docs/workspaces-as-code.md shows it). */
+export const FILE = readFileSync(new URL("acme.yml", import.meta.url), "utf8");
+
+/** What applying FILE to an empty workspace does, in order of dependence. */
+export const CREATED = [
+  "create labels team=genomics",
+  "create credentials aws-keys",
+  "create secrets API_TOKEN",
+  "create compute-envs aws-eu",
+  "create pipelines hello",
+  "create datasets samples",
+];
+
+/** The emulator with FILE applied, and a client of it. */
+export async function applied() {
+  const emu = await seededEmulator({}, { autoAdvance: true });
+  const client = clientOf(emu);
+  const plan = await planResources(client, [FILE], { env: ENV });
+  expect((await applyPlan(client, plan)).failed).toBeUndefined();
+  return { emu, client };
+}

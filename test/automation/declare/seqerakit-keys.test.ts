@@ -1,0 +1,219 @@
+/**
+ * What seqerakit's files hold besides names and plain fields: its template's compute env keys,
+ * tw's exported JSON (file-path), params files, pipelines on a replaced compute env, launches.
+ */
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { expect, test } from "vitest";
+import { applyPlan, planResources } from "../../../src/index.js";
+import { clientOf, seededEmulator } from "../setup.js";
+import { applied, ENV, FILE } from "./files.js";
+
+test("a compute env written with the keys of seqerakit's template is sent as the API's fields", async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), "declare-"));
+  const emu = await seededEmulator({
+    credentials: [{ name: "aws-creds", workspaceId: 42, id: "c1" }],
+  });
+  try {
+    await writeFile(path.join(dir, "pre-run.sh"), "echo pre\n");
+    await writeFile(
+      path.join(dir, "ce.yml"),
+      `compute-envs:
+  - type: aws-batch
+    config-mode: forge
+    name: batch
+    workspace: acme/prod
+    credentials: aws-creds
+    region: eu-west-1
+    work-dir: s3://bucket
+    pre-run: ./pre-run.sh
+    provisioning-model: SPOT
+    fusion-v2: false
+    fusionSnapshots: true
+    instance-types: 'c6i,r6i'
+    no-ebs-auto-scale: true
+    max-cpus: 500
+    subnets: 'subnet-1,subnet-2'
+    wait: AVAILABLE
+    on_exists: ignore
+`,
+    );
+    const client = clientOf(emu);
+    const text = await readFile(path.join(dir, "ce.yml"), "utf8");
+    const plan = await planResources(client, [{ text, file: path.join(dir, "ce.yml") }]);
+    const from = emu.requests.length;
+    // wait: AVAILABLE waits until the service has made it (CREATING until then).
+    const waited = applyPlan(client, plan);
+    await expect.poll(() => emu.state.computeEnvs.list(42).length).toBe(1);
+    emu.state.computeEnvs.update(emu.state.computeEnvs.list(42)[0]!.id, { status: "AVAILABLE" });
+    expect((await waited).failed).toBeUndefined();
+    const served = emu.requests.slice(from);
+    // The wait polled the new compute env.
+    expect(served.map((r) => r.operationId)).toContain("DescribeComputeEnv");
+    const created = served.find((r) => r.operationId === "CreateComputeEnv");
+    expect(created?.body).toEqual({
+      computeEnv: {
+        name: "batch",
+        platform: "aws-batch",
+        credentialsId: "c1",
+        config: {
+          discriminator: "aws-batch",
+          region: "eu-west-1",
+          workDir: "s3://bucket",
+          preRunScript: "echo pre\n",
+          fusion2Enabled: false,
+          fusionSnapshots: true,
+          forge: {
+            type: "SPOT",
+            instanceTypes: ["c6i", "r6i"],
+            ebsAutoScale: false,
+            maxCpus: 500,
+            subnets: ["subnet-1", "subnet-2"],
+          },
+        },
+      },
+    });
+  } finally {
+    await emu.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test("a replaced compute env: the pipeline using it is replaced too (a changed launch would be a draft), and a second plan has nothing to do", async () => {
+  const { emu, client } = await applied();
+  try {
+    const moved = FILE.replace("eu-west-1", "eu-central-1");
+    const plan = await planResources(client, [moved], { env: ENV });
+    expect(plan.steps.filter((s) => s.action !== "unchanged")).toMatchObject([
+      { kind: "compute-envs", action: "replace" },
+      {
+        kind: "pipelines",
+        action: "replace",
+        changes: [
+          { field: "launch.computeEnvId", to: '(compute-envs "aws-eu", replaced by this plan)' },
+        ],
+        reason:
+          "launch.computeEnvId cannot change in place (PUT /pipelines/{pipelineId} does not change launch)",
+      },
+    ]);
+    expect((await applyPlan(client, plan)).failed).toBeUndefined();
+    const [env] = emu.state.computeEnvs.list(42);
+    expect(env).toMatchObject({ region: "eu-central-1" });
+    expect(emu.state.pipelines.list(42)[0]?.launch).toMatchObject({ computeEnvId: env!.id });
+    expect((await planResources(client, [moved], { env: ENV })).pending).toBe(0);
+  } finally {
+    await emu.close();
+  }
+});
+
+test("a pipeline's new description is an update in place: its id, launch and labels are kept", async () => {
+  const { emu, client } = await applied();
+  try {
+    const [pipeline] = emu.state.pipelines.list(42);
+    const label = emu.state.labels.add({ name: "kept", workspaceId: 42 });
+    emu.state.pipelines.update(pipeline!.id, { labelIds: [label.id] });
+    const described = FILE.replace(
+      "    revision: master",
+      "    revision: master\n    description: hi",
+    );
+    const plan = await planResources(client, [described], { env: ENV });
+    expect(plan.steps.filter((s) => s.action !== "unchanged")).toMatchObject([
+      { kind: "pipelines", action: "update", changes: [{ field: "description", to: "hi" }] },
+    ]);
+    expect((await applyPlan(client, plan)).failed).toBeUndefined();
+    expect(emu.state.pipelines.list(42)).toMatchObject([
+      { id: pipeline!.id, description: "hi", labelIds: [label.id] },
+    ]);
+    expect((await planResources(client, [described], { env: ENV })).pending).toBe(0);
+  } finally {
+    await emu.close();
+  }
+});
+
+test("file-path reads tw's exported JSON, params-file a params file, relative to the file; several files are one plan", async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), "declare-"));
+  const emu = await seededEmulator({
+    credentials: [{ name: "aws-creds", workspaceId: 42, id: "c1" }],
+  });
+  try {
+    // What `tw compute-envs export` writes: the configuration, tagged with its platform.
+    await writeFile(
+      path.join(dir, "ce.json"),
+      JSON.stringify({ discriminator: "aws-batch", region: "eu-west-1", workDir: "s3://w" }),
+    );
+    await writeFile(path.join(dir, "params.yaml"), "genome: GRCh38\n");
+    const computeEnvs =
+      "compute-envs:\n  - name: exported\n    workspace: acme/prod\n    credentials: aws-creds\n    file-path: ce.json\n";
+    const pipelines =
+      "pipelines:\n  - name: rnaseq\n    workspace: acme/prod\n    url: https://github.com/nf-core/rnaseq\n    compute-env: exported\n    params-file: params.yaml\n    params:\n      outdir: s3://out\n";
+    const sources = [
+      { text: computeEnvs, file: path.join(dir, "ce.yml") },
+      { text: pipelines, file: path.join(dir, "pipelines.yml") },
+    ];
+    const client = clientOf(emu);
+    const plan = await planResources(client, sources);
+    expect(plan.steps.map((s) => `${s.action} ${s.kind}`)).toEqual([
+      "create compute-envs",
+      "create pipelines",
+    ]);
+    expect((await applyPlan(client, plan)).failed).toBeUndefined();
+    const [env] = emu.state.computeEnvs.list(42);
+    expect(env).toMatchObject({
+      platform: "aws-batch",
+      region: "eu-west-1",
+      workDir: "s3://w",
+      credentialsId: "c1",
+    });
+    const launch = emu.state.pipelines.list(42)[0]?.launch;
+    expect(launch).toMatchObject({ computeEnvId: env!.id });
+    expect(launch?.paramsText).toContain("genome: GRCh38");
+    expect(launch?.paramsText).toContain("outdir: s3://out");
+    expect((await planResources(client, sources)).pending).toBe(0);
+  } finally {
+    await emu.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test("launch entries launch a run each time they are applied, with their settings by tw's names", async () => {
+  const { emu, client } = await applied();
+  try {
+    const file = `launch:
+  - name: hello-run
+    workspace: acme/prod
+    pipeline: https://github.com/nextflow-io/hello
+    compute-env: aws-eu
+    revision: main
+    profile: test,docker
+    params:
+      outdir: s3://bucket/out
+`;
+    const plan = await planResources(client, [file]);
+    expect(plan.steps).toMatchObject([
+      {
+        kind: "launch",
+        name: "hello-run",
+        action: "launch",
+        changes: [{ field: "pipeline", to: "https://github.com/nextflow-io/hello" }],
+      },
+    ]);
+    expect(plan.pending).toBe(1);
+    // The service made the compute environment: a launch takes an AVAILABLE one.
+    emu.state.computeEnvs.update(emu.state.computeEnvs.list(42)[0]!.id, { status: "AVAILABLE" });
+    expect((await applyPlan(client, plan)).failed).toBeUndefined();
+    const launched = emu.requests.filter((r) => r.operationId === "CreateWorkflowLaunch");
+    expect(launched.map((r) => (r.body as { launch: object }).launch)).toMatchObject([
+      {
+        runName: "hello-run",
+        pipeline: "https://github.com/nextflow-io/hello",
+        revision: "main",
+        configProfiles: ["test", "docker"],
+        computeEnvId: emu.state.computeEnvs.list(42)[0]!.id,
+      },
+    ]);
+    expect((await planResources(client, [file], { delete: true })).steps).toEqual([]);
+  } finally {
+    await emu.close();
+  }
+});
