@@ -50,19 +50,14 @@ export function stepRuns(emulator: Emulator, ms: number): () => void {
   return () => clearInterval(timer);
 }
 
-/** Runs launched from now on end FAILED at FASTQC, killed, with three lines of stderr. */
+/** Runs launched from now on (from the workspace's pipelines) end FAILED at FASTQC, killed. */
 export function failLaunchedRuns(emulator: Emulator): void {
-  const seeded = new Set(emulator.state.runs.list(7).map((run) => run.id));
-  emulator.setHandler("DescribeWorkflow", (request) => {
-    const run = emulator.state.runs.get(String(request.params.workflowId));
-    if (run && !seeded.has(run.id) && !run.ending) {
-      run.ending = {
-        status: "FAILED",
-        task: "FASTQC",
-        exitStatus: 137,
-        stderr: "reading\nsorting\nKilled",
-      };
-    }
-    return undefined;
-  });
+  for (const pipeline of emulator.state.pipelines.list(7)) {
+    pipeline.ending = {
+      status: "FAILED",
+      task: "FASTQC",
+      exitStatus: 137,
+      stderr: "reading\nsorting\nKilled",
+    };
+  }
 }
