@@ -9,7 +9,9 @@ const FRAGMENT_CHARS = 8;
 const MASK = "[REDACTED]";
 
 export function createRedactor(secret: string): Redact {
-  const size = Math.min(FRAGMENT_CHARS, secret.length);
+  if (secret === "") return (text) => text;
+  if (secret.length < FRAGMENT_CHARS) return wordRedactor(secret);
+  const size = FRAGMENT_CHARS;
   const fragments = new Set<string>();
   for (let i = 0; i + size <= secret.length; i++) fragments.add(secret.slice(i, i + size));
   return (text) => {
@@ -32,4 +34,16 @@ export function createRedactor(secret: string): Redact {
     if (runStart < 0) return text;
     return out + text.slice(copied, runStart) + MASK + text.slice(runEnd);
   };
+}
+
+/**
+ * A secret shorter than a fragment (a secret's value may be "1234") is removed only where it
+ * stands as a whole word: masking every "a" of a message would mangle it and, by where the masks
+ * fall, show the secret.
+ */
+function wordRedactor(secret: string): Redact {
+  // The u flag allows escapes of syntax characters only ("-" is plain outside a class).
+  const escaped = secret.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&");
+  const word = new RegExp(`(?<![\\p{L}\\p{N}_])${escaped}(?![\\p{L}\\p{N}_])`, "gu");
+  return (text) => text.replace(word, MASK);
 }

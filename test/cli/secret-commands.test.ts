@@ -79,6 +79,21 @@ describe("secrets set", () => {
     expect(result.stderr + result.stdout).not.toContain(VALUE.slice(4, 14));
   });
 
+  test("a short value ('a'): an error echoing it hides it, and the rest of the line reads as it is", async () => {
+    emulator.setHandler("UpdatePipelineSecret", () => ({
+      status: 400,
+      body: { message: "Invalid secret value 'a': a value is too short" },
+    }));
+    const result = await seqera(["secrets", "set", "DB_PASSWORD", "--from-file", "-"], {
+      stdin: "a",
+    });
+    expect(result.code).toBe(EXIT.usage);
+    expect(result.stderr).toContain(
+      "Invalid secret value '[REDACTED]': [REDACTED] value is too short",
+    );
+    expect(result.stderr).toContain("seqera-api secrets");
+  });
+
   test.each([
     [["secrets", "set", "X"], "--from-file"],
     [["secrets", "set", "X", VALUE], "Usage: seqera-api secrets set <name> --from-file"],
