@@ -62,6 +62,11 @@ export interface FileShape {
   update?: string;
   /** Fields the service never answers back (secret values): never compared, shown redacted. */
   secret?: readonly string[];
+  /**
+   * Fields the answer holds at another path than the request's (an id in the object it names:
+   * `credentialsId` as `credentials.0.id`), read there when the answer lacks them.
+   */
+  answers?: Readonly<Record<string, string>>;
   /** Fields the describe answer lacks, each read by its own operation (same path parameter). */
   reads?: Readonly<Record<string, OperationKey>>;
   /**

@@ -166,12 +166,12 @@ export function setPath(target: Record<string, unknown>, path: string, value: un
   node[last] = isObject(existing) && isObject(value) ? { ...existing, ...value } : value;
 }
 
-/** The value at `a.b.c`, undefined when absent. */
+/** The value at `a.b.c` (`a.0.b`: an item of a list), undefined when absent. */
 export function getPath(source: unknown, path: string): unknown {
   let node = source;
   for (const part of path.split(".")) {
-    if (!isObject(node)) return undefined;
-    node = node[part];
+    if (node === null || typeof node !== "object") return undefined;
+    node = (node as Record<string, unknown>)[part];
   }
   return node;
 }

@@ -1,0 +1,157 @@
+import { expect, test } from "vitest";
+import { applyPlan, planResources } from "../../../src/index.js";
+import { applied, ENV, FILE } from "./files.js";
+
+/** An action and a data link as seqerakit writes them, in acme.yml's workspace. */
+const MORE = `data-links:
+  - name: results
+    workspace: acme/prod
+    uri: s3://bucket/results
+    provider: aws
+    credentials: aws-keys
+    description: the results
+    on_exists: update
+actions:
+  - type: tower
+    name: nightly
+    workspace: acme/prod
+    pipeline: https://github.com/nextflow-io/hello
+    compute-env: aws-eu
+    work-dir: s3://bucket/work
+    revision: master
+    params:
+      outdir: s3://bucket/nightly
+    on_exists: update
+`;
+
+const at = (text: string) => ({ text, file: "more.yml" });
+
+test("actions and data links are created with their references' ids, then unchanged", async () => {
+  const { emu, client } = await applied();
+  try {
+    const plan = await planResources(client, [at(MORE)]);
+    expect(plan.steps.map((s) => `${s.action} ${s.kind} ${s.name} ${s.at}`)).toEqual([
+      "create data-links results more.yml:2",
+      "create actions nightly more.yml:10",
+    ]);
+    const [env] = emu.state.computeEnvs.list(42);
+    const credentials = emu.state.credentials.list(42).find((c) => c.name === "aws-keys");
+    expect(plan.steps[1]!.changes).toContainEqual({ field: "launch.computeEnvId", to: env!.id });
+    const from = emu.requests.length;
+    expect((await applyPlan(client, plan)).failed).toBeUndefined();
+    const sent = emu.requests.slice(from).filter((r) => r.method === "POST");
+    expect(sent.map((r) => [r.operationId, r.body])).toEqual([
+      [
+        "CreateCustomDataLink",
+        {
+          name: "results",
+          resourceRef: "s3://bucket/results",
+          provider: "aws",
+          credentialsId: credentials!.id,
+          description: "the results",
+          type: "bucket",
+        },
+      ],
+      [
+        "CreateAction",
+        {
+          name: "nightly",
+          source: "tower",
+          launch: {
+            pipeline: "https://github.com/nextflow-io/hello",
+            computeEnvId: env!.id,
+            workDir: "s3://bucket/work",
+            revision: "master",
+            paramsText: expect.stringContaining("s3://bucket/nightly"),
+          },
+        },
+      ],
+    ]);
+    const again = await planResources(client, [at(MORE)]);
+    expect(again.steps.map((s) => s.action)).toEqual(["unchanged", "unchanged"]);
+    expect(again.pending).toBe(0);
+  } finally {
+    await emu.close();
+  }
+});
+
+test("a changed launch updates the action in place; a changed type replaces it, and says why", async () => {
+  const { emu, client } = await applied();
+  try {
+    await applyPlan(client, await planResources(client, [at(MORE)]));
+    const [action] = emu.state.resources.list("/actions", 42);
+    const moved = MORE.replace("revision: master", "revision: dev");
+    const plan = await planResources(client, [at(moved)]);
+    const changed = plan.steps.filter((s) => s.action !== "unchanged");
+    expect(changed).toMatchObject([
+      { action: "update", changes: [{ field: "launch.revision", from: "master", to: "dev" }] },
+    ]);
+    const from = emu.requests.length;
+    await applyPlan(client, plan);
+    expect(emu.requests.slice(from).map((r) => r.operationId)).toContain("UpdateAction");
+    expect(emu.state.resources.list("/actions", 42)).toMatchObject([{ id: action!.id }]);
+    expect((await planResources(client, [at(moved)])).pending).toBe(0);
+    const github = moved.replace("type: tower", "type: github");
+    const replace = (await planResources(client, [at(github)])).steps.find(
+      (s) => s.action !== "unchanged",
+    );
+    expect(replace).toMatchObject({
+      action: "replace",
+      changes: [{ field: "source", from: "tower", to: "github" }],
+      reason: "source cannot change in place (PUT /actions/{actionId} does not change source)",
+    });
+    const described = MORE.replace("description: the results", "description: all results");
+    const update = await planResources(client, [at(described)]);
+    expect(update.steps[0]).toMatchObject({
+      action: "update",
+      changes: [{ field: "description", from: "the results", to: "all results" }],
+    });
+    const [link] = emu.state.dataLinks.list(42);
+    await applyPlan(client, update);
+    expect(emu.state.dataLinks.list(42)).toMatchObject([
+      { id: link!.id, description: "all results" },
+    ]);
+  } finally {
+    await emu.close();
+  }
+});
+
+test("--delete deletes actions before pipelines and compute envs, data links before credentials", async () => {
+  const { emu, client } = await applied();
+  try {
+    await applyPlan(client, await planResources(client, [at(MORE)]));
+    const plan = await planResources(client, [FILE, at(MORE)], { env: ENV, delete: true });
+    expect(plan.steps.map((s) => `${s.action} ${s.kind}`)).toEqual([
+      "delete actions",
+      "delete data-links",
+      "delete datasets",
+      "delete pipelines",
+      "delete compute-envs",
+      "delete secrets",
+      "delete credentials",
+      "delete labels",
+    ]);
+    expect((await applyPlan(client, plan)).failed).toBeUndefined();
+    expect(emu.state.resources.list("/actions", 42)).toEqual([]);
+  } finally {
+    await emu.close();
+  }
+});
+
+test("a reference to a compute env or credentials that exist nowhere is a plan error at its line", async () => {
+  const { emu, client } = await applied();
+  try {
+    await expect(
+      planResources(client, [at(MORE.replace("compute-env: aws-eu", "compute-env: aws-us"))]),
+    ).rejects.toThrow(
+      'more.yml:10: actions "nightly": compute environment "aws-us" is neither in the files nor in acme/prod',
+    );
+    await expect(
+      planResources(client, [at(MORE.replace("credentials: aws-keys", "credentials: gone"))]),
+    ).rejects.toThrow(
+      'more.yml:2: data-links "results": credentials "gone" is neither in the files nor in acme/prod',
+    );
+  } finally {
+    await emu.close();
+  }
+});
