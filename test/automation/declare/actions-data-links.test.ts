@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { applyPlan, planResources } from "../../../src/index.js";
+import { applyPlan, exportResources, planResources } from "../../../src/index.js";
 import { applied, ENV, FILE } from "./files.js";
 
 /** An action and a data link as seqerakit writes them, in acme.yml's workspace. */
@@ -151,6 +151,43 @@ test("a reference to a compute env or credentials that exist nowhere is a plan e
     ).rejects.toThrow(
       'more.yml:2: data-links "results": credentials "gone" is neither in the files nor in acme/prod',
     );
+  } finally {
+    await emu.close();
+  }
+});
+
+test("an export writes actions and data links back: applied to an empty workspace, a copy with nothing left to do", async () => {
+  const { emu, client } = await applied();
+  try {
+    await applyPlan(client, await planResources(client, [at(MORE)]));
+    const exported = await exportResources(client);
+    expect(exported).toContain(`data-links:
+  - name: results
+    uri: s3://bucket/results
+    provider: aws
+    description: the results
+    credentials: aws-keys
+actions:
+  - name: nightly
+    type: tower
+    pipeline: https://github.com/nextflow-io/hello
+    params:
+      outdir: s3://bucket/nightly
+    work-dir: s3://bucket/work
+    revision: master
+    compute-env: aws-eu
+`);
+    const env = {
+      API_TOKEN_VALUE: "tok-value",
+      AWS_KEYS_ACCESS_KEY: "AKIA123",
+      AWS_KEYS_SECRET_KEY: "s3cr3t-value",
+      AWS_KEYS_ASSUME_ROLE_ARN: "",
+    };
+    const dev = client.withWorkspace("acme/dev");
+    const copy = await applyPlan(dev, await planResources(dev, [exported], { env }));
+    expect(copy.failed).toBeUndefined();
+    expect(copy.applied.map((s) => s.kind).slice(-2)).toEqual(["data-links", "actions"]);
+    expect((await planResources(dev, [exported], { env })).pending).toBe(0);
   } finally {
     await emu.close();
   }
