@@ -1,38 +1,20 @@
+import { readFileSync } from "node:fs";
 import { expect, test } from "vitest";
 import { applyPlan, exportResources, planResources } from "../../../src/index.js";
 import { applied, ENV, FILE } from "./files.js";
 
-/** An action and a data link as seqerakit writes them, in acme.yml's workspace. */
-const MORE = `data-links:
-  - name: results
-    workspace: acme/prod
-    uri: s3://bucket/results
-    provider: aws
-    credentials: aws-keys
-    description: the results
-    on_exists: update
-actions:
-  - type: tower
-    name: nightly
-    workspace: acme/prod
-    pipeline: https://github.com/nextflow-io/hello
-    compute-env: aws-eu
-    work-dir: s3://bucket/work
-    revision: master
-    params:
-      outdir: s3://bucket/nightly
-    on_exists: update
-`;
+/** An action and a data link as seqerakit writes them, in acme.yml's workspace (the docs show it). */
+const MORE = readFileSync(new URL("actions.yml", import.meta.url), "utf8");
 
-const at = (text: string) => ({ text, file: "more.yml" });
+const at = (text: string) => ({ text, file: "actions.yml" });
 
 test("actions and data links are created with their references' ids, then unchanged", async () => {
   const { emu, client } = await applied();
   try {
     const plan = await planResources(client, [at(MORE)]);
     expect(plan.steps.map((s) => `${s.action} ${s.kind} ${s.name} ${s.at}`)).toEqual([
-      "create data-links results more.yml:2",
-      "create actions nightly more.yml:10",
+      "create data-links results actions.yml:2",
+      "create actions nightly actions.yml:10",
     ]);
     const [env] = emu.state.computeEnvs.list(42);
     const credentials = emu.state.credentials.list(42).find((c) => c.name === "aws-keys");
@@ -144,12 +126,12 @@ test("a reference to a compute env or credentials that exist nowhere is a plan e
     await expect(
       planResources(client, [at(MORE.replace("compute-env: aws-eu", "compute-env: aws-us"))]),
     ).rejects.toThrow(
-      'more.yml:10: actions "nightly": compute environment "aws-us" is neither in the files nor in acme/prod',
+      'actions.yml:10: actions "nightly": compute environment "aws-us" is neither in the files nor in acme/prod',
     );
     await expect(
       planResources(client, [at(MORE.replace("credentials: aws-keys", "credentials: gone"))]),
     ).rejects.toThrow(
-      'more.yml:2: data-links "results": credentials "gone" is neither in the files nor in acme/prod',
+      'actions.yml:2: data-links "results": credentials "gone" is neither in the files nor in acme/prod',
     );
   } finally {
     await emu.close();
