@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { expect, test } from "vitest";
 import { applyPlan, exportResources, planResources } from "../../../src/index.js";
-import { applied, ENV, FILE } from "./files.js";
+import { applied, ENV, EXPORTED_ENV, FILE } from "./files.js";
 
 /** An action and a data link as seqerakit writes them, in acme.yml's workspace (the docs show it). */
 const MORE = readFileSync(new URL("actions.yml", import.meta.url), "utf8");
@@ -159,12 +159,7 @@ actions:
     revision: master
     compute-env: aws-eu
 `);
-    const env = {
-      API_TOKEN_VALUE: "tok-value",
-      AWS_KEYS_ACCESS_KEY: "AKIA123",
-      AWS_KEYS_SECRET_KEY: "s3cr3t-value",
-      AWS_KEYS_ASSUME_ROLE_ARN: "",
-    };
+    const env = EXPORTED_ENV;
     const dev = client.withWorkspace("acme/dev");
     const copy = await applyPlan(dev, await planResources(dev, [exported], { env }));
     expect(copy.failed).toBeUndefined();

@@ -6,6 +6,17 @@ import { clientOf, seededEmulator } from "../setup.js";
 /** The variables acme.yml reads. */
 export const ENV = { AWS_KEY: "AKIA123", AWS_SECRET: "s3cr3t-value", TOKEN: "tok-value" };
 
+/**
+ * The variables an export of FILE's workspace reads (its secret values); every key of the
+ * provider is written, and one not used is set empty.
+ */
+export const EXPORTED_ENV = {
+  API_TOKEN_VALUE: "tok-value",
+  AWS_KEYS_ACCESS_KEY: "AKIA123",
+  AWS_KEYS_SECRET_KEY: "s3cr3t-value",
+  AWS_KEYS_ASSUME_ROLE_ARN: "",
+};
+
 /** A file with every kind plan and apply support, as seqerakit writes it (docs/workspaces-as-code.md shows it). */
 export const FILE = readFileSync(new URL("acme.yml", import.meta.url), "utf8");
 

@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
-import { applyPlan, planResources } from "../../../src/index.js";
-import { applied, ENV, FILE } from "./files.js";
+import { applyPlan, exportResources, planResources } from "../../../src/index.js";
+import { applied, ENV, EXPORTED_ENV, FILE } from "./files.js";
 
 /** A studio as seqerakit's e2e file writes it, on acme.yml's compute env. */
 const STUDIO = `studios:
@@ -91,6 +91,30 @@ test("a missing compute env, and seqerakit's keys not read yet, are refused at t
     await expect(planResources(client, [at(`${STUDIO}    auto-start: false\n`)])).rejects.toThrow(
       "studios.yml:11: studios: auto-start is not supported yet: studios are created started, as the service does by default",
     );
+  } finally {
+    await emu.close();
+  }
+});
+
+test("an export writes a studio back: applied to an empty workspace, a copy with nothing left to do", async () => {
+  const { emu, client } = await applied();
+  try {
+    await applyPlan(client, await planResources(client, [at(STUDIO)]));
+    const exported = await exportResources(client);
+    expect(exported).toContain(`studios:
+  - name: rstudio
+    template: public.cr.seqera.io/platform/data-studio-ride:2025.04.1-0.8
+    description: An RStudio environment
+    cpu: 2
+    memory: 4096
+    lifespan: 8
+`);
+    expect(exported).toContain("    compute-env: aws-eu\n");
+    const dev = client.withWorkspace("acme/dev");
+    const copy = await applyPlan(dev, await planResources(dev, [exported], { env: EXPORTED_ENV }));
+    expect(copy.failed).toBeUndefined();
+    expect(copy.applied.at(-1)).toMatchObject({ kind: "studios", name: "rstudio" });
+    expect((await planResources(dev, [exported], { env: EXPORTED_ENV })).pending).toBe(0);
   } finally {
     await emu.close();
   }
