@@ -1,16 +1,13 @@
-import { readFileSync } from "node:fs";
 import { expect, test } from "vitest";
 import { applyPlan, exportResources, planResources } from "../../../src/index.js";
-import { applied, ENV, EXPORTED_ENV, FILE } from "./files.js";
+import { ACTIONS, onApplied, ENV, EXPORTED_ENV, FILE } from "./files.js";
 
-/** An action and a data link as seqerakit writes them, in acme.yml's workspace (the docs show it). */
-const MORE = readFileSync(new URL("actions.yml", import.meta.url), "utf8");
+const MORE = ACTIONS;
 
 const at = (text: string) => ({ text, file: "actions.yml" });
 
 test("actions and data links are created with their references' ids, then unchanged", async () => {
-  const { emu, client } = await applied();
-  try {
+  await onApplied(async ({ emu, client }) => {
     const plan = await planResources(client, [at(MORE)]);
     expect(plan.steps.map((s) => `${s.action} ${s.kind} ${s.name} ${s.at}`)).toEqual([
       "create data-links results actions.yml:2",
@@ -52,14 +49,11 @@ test("actions and data links are created with their references' ids, then unchan
     const again = await planResources(client, [at(MORE)]);
     expect(again.steps.map((s) => s.action)).toEqual(["unchanged", "unchanged"]);
     expect(again.pending).toBe(0);
-  } finally {
-    await emu.close();
-  }
+  });
 });
 
 test("a changed launch updates the action in place; a changed type replaces it, and says why", async () => {
-  const { emu, client } = await applied();
-  try {
+  await onApplied(async ({ emu, client }) => {
     await applyPlan(client, await planResources(client, [at(MORE)]));
     const [action] = emu.state.resources.list("/actions", 42);
     const moved = MORE.replace("revision: master", "revision: dev");
@@ -93,36 +87,27 @@ test("a changed launch updates the action in place; a changed type replaces it, 
     expect(emu.state.dataLinks.list(42)).toMatchObject([
       { id: link!.id, description: "all results" },
     ]);
-  } finally {
-    await emu.close();
-  }
+  });
 });
 
 test("--delete deletes actions before pipelines and compute envs, data links before credentials", async () => {
-  const { emu, client } = await applied();
-  try {
+  await onApplied(async ({ emu, client }) => {
     await applyPlan(client, await planResources(client, [at(MORE)]));
     const plan = await planResources(client, [FILE, at(MORE)], { env: ENV, delete: true });
-    expect(plan.steps.map((s) => `${s.action} ${s.kind}`)).toEqual([
+    // Then acme.yml's, credentials after pipelines and compute envs (plan-apply.test.ts).
+    expect(plan.steps.map((s) => `${s.action} ${s.kind}`).slice(0, 4)).toEqual([
       "delete actions",
       "delete data-links",
       "delete datasets",
       "delete pipelines",
-      "delete compute-envs",
-      "delete secrets",
-      "delete credentials",
-      "delete labels",
     ]);
     expect((await applyPlan(client, plan)).failed).toBeUndefined();
     expect(emu.state.resources.list("/actions", 42)).toEqual([]);
-  } finally {
-    await emu.close();
-  }
+  });
 });
 
 test("a reference to a compute env or credentials that exist nowhere is a plan error at its line", async () => {
-  const { emu, client } = await applied();
-  try {
+  await onApplied(async ({ client }) => {
     await expect(
       planResources(client, [at(MORE.replace("compute-env: aws-eu", "compute-env: aws-us"))]),
     ).rejects.toThrow(
@@ -133,14 +118,11 @@ test("a reference to a compute env or credentials that exist nowhere is a plan e
     ).rejects.toThrow(
       'actions.yml:2: data-links "results": credentials "gone" is neither in the files nor in acme/prod',
     );
-  } finally {
-    await emu.close();
-  }
+  });
 });
 
 test("an export writes actions and data links back: applied to an empty workspace, a copy with nothing left to do", async () => {
-  const { emu, client } = await applied();
-  try {
+  await onApplied(async ({ client }) => {
     await applyPlan(client, await planResources(client, [at(MORE)]));
     const exported = await exportResources(client);
     expect(exported).toContain(`data-links:
@@ -165,7 +147,5 @@ actions:
     expect(copy.failed).toBeUndefined();
     expect(copy.applied.map((s) => s.kind).slice(-2)).toEqual(["data-links", "actions"]);
     expect((await planResources(dev, [exported], { env })).pending).toBe(0);
-  } finally {
-    await emu.close();
-  }
+  });
 });

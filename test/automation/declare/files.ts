@@ -20,6 +20,9 @@ export const EXPORTED_ENV = {
 /** A file with every kind plan and apply support, as seqerakit writes it (docs/workspaces-as-code.md shows it). */
 export const FILE = readFileSync(new URL("acme.yml", import.meta.url), "utf8");
 
+/** A data link and an action in FILE's workspace, on its credentials and compute env (the docs show it). */
+export const ACTIONS = readFileSync(new URL("actions.yml", import.meta.url), "utf8");
+
 /** What applying FILE to an empty workspace does, in order of dependence. */
 export const CREATED = [
   "create labels team=genomics",
@@ -37,4 +40,16 @@ export async function applied() {
   const plan = await planResources(client, [FILE], { env: ENV });
   expect((await applyPlan(client, plan)).failed).toBeUndefined();
   return { emu, client };
+}
+
+/** Runs `check` on the emulator with FILE applied, then closes the emulator. */
+export async function onApplied(
+  check: (made: Awaited<ReturnType<typeof applied>>) => Promise<void>,
+): Promise<void> {
+  const made = await applied();
+  try {
+    await check(made);
+  } finally {
+    await made.emu.close();
+  }
 }

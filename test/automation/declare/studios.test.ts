@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
 import { applyPlan, exportResources, planResources } from "../../../src/index.js";
-import { applied, ENV, EXPORTED_ENV, FILE } from "./files.js";
+import { onApplied, ENV, EXPORTED_ENV, FILE } from "./files.js";
 
 /** A studio as seqerakit's e2e file writes it, on acme.yml's compute env. */
 const STUDIO = `studios:
@@ -18,8 +18,7 @@ const STUDIO = `studios:
 const at = (text: string) => ({ text, file: "studios.yml" });
 
 test("a studio is created on its compute env, then unchanged; a changed one is replaced, and the plan says why", async () => {
-  const { emu, client } = await applied();
-  try {
+  await onApplied(async ({ emu, client }) => {
     const [env] = emu.state.computeEnvs.list(42);
     const plan = await planResources(client, [at(STUDIO)]);
     expect(plan.steps.map((s) => `${s.action} ${s.kind} ${s.name} ${s.at}`)).toEqual([
@@ -57,14 +56,11 @@ test("a studio is created on its compute env, then unchanged; a changed one is r
       emu.requests.slice(before).flatMap((r) => (r.method === "GET" ? [] : [r.operationId])),
     ).toEqual(["DeleteDataStudio", "CreateDataStudio"]);
     expect((await planResources(client, [at(bigger)])).pending).toBe(0);
-  } finally {
-    await emu.close();
-  }
+  });
 });
 
 test("--delete deletes studios before the compute envs they run in", async () => {
-  const { emu, client } = await applied();
-  try {
+  await onApplied(async ({ client }) => {
     await applyPlan(client, await planResources(client, [at(STUDIO)]));
     const plan = await planResources(client, [FILE, at(STUDIO)], { env: ENV, delete: true });
     expect(plan.steps.map((s) => `${s.action} ${s.kind}`).slice(0, 5)).toEqual([
@@ -75,14 +71,11 @@ test("--delete deletes studios before the compute envs they run in", async () =>
       "delete secrets",
     ]);
     expect((await applyPlan(client, plan)).failed).toBeUndefined();
-  } finally {
-    await emu.close();
-  }
+  });
 });
 
 test("a missing compute env, and seqerakit's keys not read yet, are refused at their line", async () => {
-  const { emu, client } = await applied();
-  try {
+  await onApplied(async ({ client }) => {
     await expect(
       planResources(client, [at(STUDIO.replace("compute-env: aws-eu", "compute-env: gone"))]),
     ).rejects.toThrow(
@@ -91,14 +84,11 @@ test("a missing compute env, and seqerakit's keys not read yet, are refused at t
     await expect(planResources(client, [at(`${STUDIO}    auto-start: false\n`)])).rejects.toThrow(
       "studios.yml:11: studios: auto-start is not supported yet: studios are created started, as the service does by default",
     );
-  } finally {
-    await emu.close();
-  }
+  });
 });
 
 test("an export writes a studio back: applied to an empty workspace, a copy with nothing left to do", async () => {
-  const { emu, client } = await applied();
-  try {
+  await onApplied(async ({ client }) => {
     await applyPlan(client, await planResources(client, [at(STUDIO)]));
     const exported = await exportResources(client);
     expect(exported).toContain(`studios:
@@ -115,7 +105,5 @@ test("an export writes a studio back: applied to an empty workspace, a copy with
     expect(copy.failed).toBeUndefined();
     expect(copy.applied.at(-1)).toMatchObject({ kind: "studios", name: "rstudio" });
     expect((await planResources(dev, [exported], { env: EXPORTED_ENV })).pending).toBe(0);
-  } finally {
-    await emu.close();
-  }
+  });
 });
