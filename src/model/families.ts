@@ -323,6 +323,7 @@ export const FAMILIES = {
     updatable: ["name", "description", "credentialsId"],
     file: {
       keys: { uri: "resourceRef", provider: "provider", description: "description" },
+      required: ["uri", "provider"],
       refs: { credentials: { family: "credentials", field: "credentialsId" } },
       // The answer lists the link's credentials; the request names them by id.
       answers: { credentialsId: "credentials.0.id" },
@@ -360,6 +361,7 @@ export const FAMILIES = {
         lifespan: "configuration.lifespanHours",
         private: "isPrivate",
       },
+      required: ["compute-env"],
       refs: { "compute-env": { family: "compute-envs", field: "computeEnvId" } },
       answers: { dataStudioToolUrl: "template.repository", computeEnvId: "computeEnv.id" },
       replaced:
@@ -395,6 +397,7 @@ export const FAMILIES = {
     updatable: ["name", "launch"],
     file: {
       keys: { type: "source", pipeline: "launch.pipeline", ...LAUNCH_KEYS },
+      required: ["type", "pipeline"],
       refs: { "compute-env": { family: "compute-envs", field: "launch.computeEnvId" } },
       answers: { "launch.computeEnvId": "launch.computeEnv.id" },
     },

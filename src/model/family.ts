@@ -76,6 +76,8 @@ export interface FileShape {
   identity?: { key: string; sets?: Readonly<Record<string, unknown>> };
   /** What tw sends for a field the service requires and the file may leave out. */
   defaults?: Readonly<Record<string, unknown>>;
+  /** Keys an entry must have, as tw requires the options: refused before any request. */
+  required?: readonly string[];
   /** Why a change replaces it, when the model gives it no update operation. */
   replaced?: string;
   /** Its other keys are the launch settings' flags (automation/launch-settings.ts, tw's). */

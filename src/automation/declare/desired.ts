@@ -41,6 +41,8 @@ export async function desiredOf(entry: Entry): Promise<Desired> {
   };
   const desired: Desired = { fields: {}, refs: [] };
   const { values } = entry;
+  const missing = (shape.required ?? []).filter((key) => values[key] === undefined);
+  if (missing.length) refuse(`${missing.join(", ")} required`);
   // An exported JSON (tw compute-envs export, tw pipelines export) first; the keys go on top.
   if (values["file-path"] !== undefined && shape.keys["file-path"] === "@body-file") {
     desired.fields = await exportedBody(entry.kind, path(values["file-path"]), refuse);

@@ -106,7 +106,7 @@ test("--delete deletes actions before pipelines and compute envs, data links bef
   });
 });
 
-test("a reference to a compute env or credentials that exist nowhere is a plan error at its line", async () => {
+test("a reference to a compute env or credentials that exist nowhere, or an action without its type, is a plan error at its line", async () => {
   await onApplied(async ({ client }) => {
     await expect(
       planResources(client, [at(MORE.replace("compute-env: aws-eu", "compute-env: aws-us"))]),
@@ -118,6 +118,9 @@ test("a reference to a compute env or credentials that exist nowhere is a plan e
     ).rejects.toThrow(
       'actions.yml:2: data-links "results": credentials "gone" is neither in the files nor in acme/prod',
     );
+    await expect(
+      planResources(client, [at(MORE.replace("  - type: tower\n    name", "  - name"))]),
+    ).rejects.toThrow('actions.yml:10: actions "nightly": type required');
   });
 });
 
