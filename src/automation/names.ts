@@ -64,6 +64,7 @@ export const CREDENTIALS = familyLookup<Credentials>(FAMILIES.credentials);
 const DATASETS = familyLookup<Dataset>(FAMILIES.datasets);
 const DATA_LINKS = familyLookup<DataLink>(FAMILIES["data-links"]);
 const STUDIOS = familyLookup<Studio>(FAMILIES.studios);
+const ACTIONS = familyLookup<object>(FAMILIES.actions);
 /**
  * Labels as tw's LabelsFinder searches them: "name" a plain label (`search=name&type=simple`),
  * "name=value" a resource label (`search=name&type=resource`), so that neither is taken for the
@@ -373,6 +374,7 @@ export const FAMILY_LOOKUPS: Partial<Record<FamilyName, Lookup<object>>> = {
   secrets: SECRETS,
   "data-links": DATA_LINKS,
   studios: STUDIOS,
+  actions: ACTIONS,
 };
 
 export { PIPELINES, AVAILABLE_COMPUTE_ENVS, TEAMS };

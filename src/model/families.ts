@@ -8,6 +8,28 @@
  */
 import type { Family } from "./family.js";
 
+/**
+ * The keys of a saved launch (tw's launch options), which pipelines and actions both hold under
+ * `launch`.
+ */
+const LAUNCH_KEYS = {
+  params: "@params",
+  "params-file": "@params-file",
+  "work-dir": "launch.workDir",
+  revision: "launch.revision",
+  profile: "launch.configProfiles[]",
+  config: "<launch.configText",
+  "pre-run": "<launch.preRunScript",
+  "post-run": "<launch.postRunScript",
+  "pull-latest": "launch.pullLatest",
+  "stub-run": "launch.stubRun",
+  "main-script": "launch.mainScript",
+  "entry-name": "launch.entryName",
+  "schema-name": "launch.schemaName",
+  "user-secrets": "launch.userSecrets[]",
+  "workspace-secrets": "launch.workspaceSecrets[]",
+} as const;
+
 export const FAMILIES = {
   organizations: {
     noun: "organization",
@@ -249,25 +271,12 @@ export const FAMILIES = {
         url: "launch.pipeline",
         description: "description",
         "file-path": "@body-file",
-        params: "@params",
-        "params-file": "@params-file",
-        "work-dir": "launch.workDir",
-        revision: "launch.revision",
-        profile: "launch.configProfiles[]",
-        config: "<launch.configText",
-        "pre-run": "<launch.preRunScript",
-        "post-run": "<launch.postRunScript",
-        "pull-latest": "launch.pullLatest",
-        "stub-run": "launch.stubRun",
-        "main-script": "launch.mainScript",
-        "entry-name": "launch.entryName",
-        "schema-name": "launch.schemaName",
-        "user-secrets": "launch.userSecrets[]",
-        "workspace-secrets": "launch.workspaceSecrets[]",
+        ...LAUNCH_KEYS,
       },
       refs: { "compute-env": { family: "compute-envs", field: "launch.computeEnvId" } },
       unsupported: { labels: "labels on pipelines are not planned yet" },
       reads: { launch: "GET /pipelines/{pipelineId}/launch" },
+      answers: { "launch.computeEnvId": "launch.computeEnv.id" },
     },
   },
   datasets: {
@@ -302,8 +311,24 @@ export const FAMILIES = {
     id: "id",
     created: "id",
     name: "name",
-    fields: ["name", "description", "type", "provider", "resourceRef", "publicAccessible"],
-    updatable: ["name", "description"],
+    fields: [
+      "name",
+      "description",
+      "type",
+      "provider",
+      "resourceRef",
+      "publicAccessible",
+      "credentialsId",
+    ],
+    updatable: ["name", "description", "credentialsId"],
+    file: {
+      keys: { uri: "resourceRef", provider: "provider", description: "description" },
+      required: ["uri", "provider"],
+      refs: { credentials: { family: "credentials", field: "credentialsId" } },
+      // The answer lists the link's credentials; the request names them by id.
+      answers: { credentialsId: "credentials.0.id" },
+      defaults: { type: "bucket" },
+    },
   },
   studios: {
     noun: "studio",
@@ -317,7 +342,41 @@ export const FAMILIES = {
     id: "sessionId",
     created: "studio.sessionId",
     name: "name",
-    fields: ["name", "description", "dataStudioToolUrl", "computeEnvId", "configuration"],
+    fields: [
+      "name",
+      "description",
+      "dataStudioToolUrl",
+      "computeEnvId",
+      "configuration",
+      "isPrivate",
+    ],
+    file: {
+      keys: {
+        template: "dataStudioToolUrl",
+        "custom-template": "dataStudioToolUrl",
+        description: "description",
+        cpu: "configuration.cpu",
+        memory: "configuration.memory",
+        gpu: "configuration.gpu",
+        lifespan: "configuration.lifespanHours",
+        private: "isPrivate",
+      },
+      required: ["compute-env"],
+      refs: { "compute-env": { family: "compute-envs", field: "computeEnvId" } },
+      answers: { dataStudioToolUrl: "template.repository", computeEnvId: "computeEnv.id" },
+      replaced:
+        "PUT /studios/{sessionId} changes a stopped studio only, and a studio is started when created",
+      unsupported: {
+        "auto-start": "studios are created started, as the service does by default",
+        "mount-data": "mounted data links are not planned yet",
+        "mount-data-uris": "mounted data links are not planned yet",
+        "mount-data-ids": "mounted data links are not planned yet",
+        "mount-data-resource-refs": "mounted data links are not planned yet",
+        "conda-env-yml": "a conda environment file is not read yet",
+        labels: "labels on studios are not planned yet",
+        wait: "waiting for a studio is not planned yet",
+      },
+    },
   },
   actions: {
     noun: "action",
@@ -334,7 +393,14 @@ export const FAMILIES = {
     created: "actionId",
     name: "name",
     fields: ["name", "source", "launch"],
+    // Its source (tower, github) is chosen when created: a change replaces it.
     updatable: ["name", "launch"],
+    file: {
+      keys: { type: "source", pipeline: "launch.pipeline", ...LAUNCH_KEYS },
+      required: ["type", "pipeline"],
+      refs: { "compute-env": { family: "compute-envs", field: "launch.computeEnvId" } },
+      answers: { "launch.computeEnvId": "launch.computeEnv.id" },
+    },
   },
   runs: {
     noun: "run",

@@ -62,6 +62,11 @@ export interface FileShape {
   update?: string;
   /** Fields the service never answers back (secret values): never compared, shown redacted. */
   secret?: readonly string[];
+  /**
+   * Fields the answer holds at another path than the request's (an id in the object it names:
+   * `credentialsId` as `credentials.0.id`), read there when the answer lacks them.
+   */
+  answers?: Readonly<Record<string, string>>;
   /** Fields the describe answer lacks, each read by its own operation (same path parameter). */
   reads?: Readonly<Record<string, OperationKey>>;
   /**
@@ -71,6 +76,10 @@ export interface FileShape {
   identity?: { key: string; sets?: Readonly<Record<string, unknown>> };
   /** What tw sends for a field the service requires and the file may leave out. */
   defaults?: Readonly<Record<string, unknown>>;
+  /** Keys an entry must have, as tw requires the options: refused before any request. */
+  required?: readonly string[];
+  /** Why a change replaces it, when the model gives it no update operation. */
+  replaced?: string;
   /** Its other keys are the launch settings' flags (automation/launch-settings.ts, tw's). */
   launchSettings?: boolean;
   /** seqerakit's keys not read yet, and why: refused as such rather than as unknown. */

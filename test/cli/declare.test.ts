@@ -7,7 +7,7 @@ import path from "node:path";
 import type { Emulator } from "seqera-api-client/testing";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { EXIT } from "../../src/cli/exit-codes.js";
-import { ENV, FILE } from "../automation/declare/files.js";
+import { ACTIONS, ENV, FILE } from "../automation/declare/files.js";
 import { cliAndEmulator, runCli, runScript, type BuiltCli } from "./cli.js";
 
 let cli: BuiltCli;
@@ -172,4 +172,26 @@ test("the docs' CI job: a pull request shows the plan, main applies it and finds
     /Applied 6 changes\.\nNothing to do: 6 resources are as the files say\.\n$/,
   );
   expect(emulator.state.computeEnvs.list(44).map((c) => c.name)).toEqual(["aws-eu"]);
+});
+
+test("an action's changed revision is an update, its changed type a replace that says why", async () => {
+  await writeFile(path.join(work, "actions.yml"), ACTIONS);
+  expect((await seqera(["apply", "acme.yml", "actions.yml"])).code).toBe(EXIT.ok);
+  const changed = ACTIONS.replace("revision: master", "revision: dev");
+  const update = await seqera(["plan", "-", "--targets", "actions"], { stdin: changed });
+  expect(update.stdout).toBe(
+    '~ update actions "nightly" in acme/prod\n    launch.revision: "master" → "dev"\nPlan: 0 to create, 1 to update, 0 to replace, 0 to delete; 0 unchanged.\n',
+  );
+  const github = ACTIONS.replace("type: tower", "type: github");
+  const replace = await seqera(["plan", "-", "--targets", "actions"], { stdin: github });
+  expect(replace.stdout).toBe(
+    '-/+ replace actions "nightly" in acme/prod: source cannot change in place (PUT /actions/{actionId} does not change source)\n    source: "tower" → "github"\nPlan: 0 to create, 0 to update, 1 to replace, 0 to delete; 0 unchanged.\n',
+  );
+  const from = emulator.requests.length;
+  expect((await seqera(["apply", "-", "--targets", "actions"], { stdin: changed })).code).toBe(
+    EXIT.ok,
+  );
+  expect(
+    emulator.requests.slice(from).flatMap((r) => (r.method === "GET" ? [] : [r.operationId])),
+  ).toEqual(["UpdateAction"]);
 });

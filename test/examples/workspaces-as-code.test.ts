@@ -38,9 +38,15 @@ test("a seqerakit file applied from the library, then again: nothing changes the
   );
 });
 
-test("the page's file is the one the tests apply", async () => {
+test("the page's files are the ones the tests apply", async () => {
   const page = await readFile(new URL("../../docs/workspaces-as-code.md", import.meta.url), "utf8");
-  const shown =
-    /<!-- file: test\/automation\/declare\/acme\.yml -->\n\n```yaml\n([\s\S]*?)```\n/.exec(page);
-  expect(shown?.[1]).toBe(FILE);
+  const shown = [...page.matchAll(/<!-- file: (\S+) -->\n\n```yaml\n([\s\S]*?)```\n/g)];
+  expect(shown.map(([, file]) => file)).toEqual([
+    "test/automation/declare/acme.yml",
+    "test/automation/declare/actions.yml",
+  ]);
+  expect(shown[0]![2]).toBe(FILE);
+  for (const [, file, text] of shown) {
+    expect(text).toBe(await readFile(new URL(`../../${file}`, import.meta.url), "utf8"));
+  }
 });

@@ -41,6 +41,8 @@ export async function desiredOf(entry: Entry): Promise<Desired> {
   };
   const desired: Desired = { fields: {}, refs: [] };
   const { values } = entry;
+  const missing = (shape.required ?? []).filter((key) => values[key] === undefined);
+  if (missing.length) refuse(`${missing.join(", ")} required`);
   // An exported JSON (tw compute-envs export, tw pipelines export) first; the keys go on top.
   if (values["file-path"] !== undefined && shape.keys["file-path"] === "@body-file") {
     desired.fields = await exportedBody(entry.kind, path(values["file-path"]), refuse);
@@ -166,12 +168,12 @@ export function setPath(target: Record<string, unknown>, path: string, value: un
   node[last] = isObject(existing) && isObject(value) ? { ...existing, ...value } : value;
 }
 
-/** The value at `a.b.c`, undefined when absent. */
+/** The value at `a.b.c` (`a.0.b`: an item of a list), undefined when absent. */
 export function getPath(source: unknown, path: string): unknown {
   let node = source;
   for (const part of path.split(".")) {
-    if (!isObject(node)) return undefined;
-    node = node[part];
+    if (node === null || typeof node !== "object") return undefined;
+    node = (node as Record<string, unknown>)[part];
   }
   return node;
 }

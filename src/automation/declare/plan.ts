@@ -163,7 +163,7 @@ export async function planResources(
       else {
         const why = update
           ? `${fixed.map((c) => c.field).join(", ")} cannot change in place (${update} does not change ${[...new Set(fixed.map((c) => topOf(c.field)))].join(", ")})`
-          : `the API has no update operation for a ${family.noun}`;
+          : (family.file?.replaced ?? `the API has no update operation for a ${family.noun}`);
         step("replace", changes, why);
       }
     }

@@ -5,7 +5,7 @@
 import type { SeqeraClient } from "../../client/client.js";
 import { idOf } from "../../model/derive.js";
 import type { Family } from "../../model/family.js";
-import { getPath, isObject } from "./desired.js";
+import { getPath, isObject, setPath } from "./desired.js";
 
 /** One field's change; a secret's value is shown as "(redacted)". */
 export interface PlanChange {
@@ -34,13 +34,11 @@ export async function readActual(
     : { ...listed };
   for (const [field, operation] of Object.entries(family.file?.reads ?? {})) {
     const answer = (await callOn(client, operation, path, id, signal))?.[field];
-    if (isObject(answer)) {
-      // A launch answers its compute environment whole; a request names it by id.
-      const computeEnv = answer.computeEnv;
-      if (isObject(computeEnv) && answer.computeEnvId === undefined)
-        answer.computeEnvId = computeEnv.id;
-      actual[field] = answer;
-    }
+    if (isObject(answer)) actual[field] = answer;
+  }
+  for (const [field, at] of Object.entries(family.file?.answers ?? {})) {
+    const value = getPath(actual, at);
+    if (getPath(actual, field) === undefined && value !== undefined) setPath(actual, field, value);
   }
   return actual;
 }

@@ -31,8 +31,8 @@ test("an unknown kind is refused with the near kinds", async () => {
 });
 
 test("a kind plan does not support yet is named as such", async () => {
-  expect(await refusal("actions:\n  - name: bio\n")).toBe(
-    "acme.yml:1: actions: not supported yet by plan and apply (see docs/workspaces-as-code.md)",
+  expect(await refusal("members:\n  - name: bio\n")).toBe(
+    "acme.yml:1: members: not supported yet by plan and apply (see docs/workspaces-as-code.md)",
   );
 });
 

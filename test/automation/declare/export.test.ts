@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
 import { applyPlan, exportResources, planResources } from "../../../src/index.js";
 import { clientOf, seededEmulator } from "../setup.js";
-import { ENV, FILE } from "./files.js";
+import { ENV, EXPORTED_ENV, FILE } from "./files.js";
 
 /** FILE as exported: no workspace, secret values as variables, references by name. */
 const EXPORTED = `labels:
@@ -47,13 +47,7 @@ test("an export applied to an empty workspace makes a copy that the export plans
     expect(exported).toBe(EXPORTED);
     // Secret values are variables to set: never the value, which the service does not answer.
     expect(exported).not.toContain("s3cr3t-value");
-    const env = {
-      API_TOKEN_VALUE: "tok-value",
-      AWS_KEYS_ACCESS_KEY: "AKIA123",
-      AWS_KEYS_SECRET_KEY: "s3cr3t-value",
-      // Every key of the provider is written; one not used is set empty (or removed from the file).
-      AWS_KEYS_ASSUME_ROLE_ARN: "",
-    };
+    const env = EXPORTED_ENV;
     const dev = client.withWorkspace("acme/dev");
     const copy = await applyPlan(dev, await planResources(dev, [exported], { env }));
     expect(copy.failed).toBeUndefined();

@@ -1,0 +1,109 @@
+import { expect, test } from "vitest";
+import { applyPlan, exportResources, planResources } from "../../../src/index.js";
+import { onApplied, ENV, EXPORTED_ENV, FILE } from "./files.js";
+
+/** A studio as seqerakit's e2e file writes it, on acme.yml's compute env. */
+const STUDIO = `studios:
+  - name: rstudio
+    description: An RStudio environment
+    workspace: acme/prod
+    template: public.cr.seqera.io/platform/data-studio-ride:2025.04.1-0.8
+    compute-env: aws-eu
+    cpu: 2
+    memory: 4096
+    lifespan: 8
+    on_exists: update
+`;
+
+const at = (text: string) => ({ text, file: "studios.yml" });
+
+test("a studio is created on its compute env, then unchanged; a changed one is replaced, and the plan says why", async () => {
+  await onApplied(async ({ emu, client }) => {
+    const [env] = emu.state.computeEnvs.list(42);
+    const plan = await planResources(client, [at(STUDIO)]);
+    expect(plan.steps.map((s) => `${s.action} ${s.kind} ${s.name} ${s.at}`)).toEqual([
+      "create studios rstudio studios.yml:2",
+    ]);
+    const from = emu.requests.length;
+    expect((await applyPlan(client, plan)).failed).toBeUndefined();
+    const sent = emu.requests.slice(from).filter((r) => r.method === "POST");
+    expect(sent.map((r) => [r.operationId, r.body])).toEqual([
+      [
+        "CreateDataStudio",
+        {
+          name: "rstudio",
+          description: "An RStudio environment",
+          dataStudioToolUrl: "public.cr.seqera.io/platform/data-studio-ride:2025.04.1-0.8",
+          computeEnvId: env!.id,
+          configuration: { cpu: 2, memory: 4096, lifespanHours: 8 },
+        },
+      ],
+    ]);
+    expect((await planResources(client, [at(STUDIO)])).pending).toBe(0);
+    const bigger = STUDIO.replace("memory: 4096", "memory: 8192");
+    const replace = await planResources(client, [at(bigger)]);
+    expect(replace.steps).toMatchObject([
+      {
+        action: "replace",
+        changes: [{ field: "configuration.memory", from: 4096, to: 8192 }],
+        reason:
+          "PUT /studios/{sessionId} changes a stopped studio only, and a studio is started when created",
+      },
+    ]);
+    const before = emu.requests.length;
+    expect((await applyPlan(client, replace)).failed).toBeUndefined();
+    expect(
+      emu.requests.slice(before).flatMap((r) => (r.method === "GET" ? [] : [r.operationId])),
+    ).toEqual(["DeleteDataStudio", "CreateDataStudio"]);
+    expect((await planResources(client, [at(bigger)])).pending).toBe(0);
+  });
+});
+
+test("--delete deletes studios before the compute envs they run in", async () => {
+  await onApplied(async ({ client }) => {
+    await applyPlan(client, await planResources(client, [at(STUDIO)]));
+    const plan = await planResources(client, [FILE, at(STUDIO)], { env: ENV, delete: true });
+    expect(plan.steps.map((s) => `${s.action} ${s.kind}`).slice(0, 5)).toEqual([
+      "delete studios",
+      "delete datasets",
+      "delete pipelines",
+      "delete compute-envs",
+      "delete secrets",
+    ]);
+    expect((await applyPlan(client, plan)).failed).toBeUndefined();
+  });
+});
+
+test("a missing compute env, and seqerakit's keys not read yet, are refused at their line", async () => {
+  await onApplied(async ({ client }) => {
+    await expect(
+      planResources(client, [at(STUDIO.replace("compute-env: aws-eu", "compute-env: gone"))]),
+    ).rejects.toThrow(
+      'studios.yml:2: studios "rstudio": compute environment "gone" is neither in the files nor in acme/prod',
+    );
+    await expect(planResources(client, [at(`${STUDIO}    auto-start: false\n`)])).rejects.toThrow(
+      "studios.yml:11: studios: auto-start is not supported yet: studios are created started, as the service does by default",
+    );
+  });
+});
+
+test("an export writes a studio back: applied to an empty workspace, a copy with nothing left to do", async () => {
+  await onApplied(async ({ client }) => {
+    await applyPlan(client, await planResources(client, [at(STUDIO)]));
+    const exported = await exportResources(client);
+    expect(exported).toContain(`studios:
+  - name: rstudio
+    template: public.cr.seqera.io/platform/data-studio-ride:2025.04.1-0.8
+    description: An RStudio environment
+    cpu: 2
+    memory: 4096
+    lifespan: 8
+`);
+    expect(exported).toContain("    compute-env: aws-eu\n");
+    const dev = client.withWorkspace("acme/dev");
+    const copy = await applyPlan(dev, await planResources(dev, [exported], { env: EXPORTED_ENV }));
+    expect(copy.failed).toBeUndefined();
+    expect(copy.applied.at(-1)).toMatchObject({ kind: "studios", name: "rstudio" });
+    expect((await planResources(dev, [exported], { env: EXPORTED_ENV })).pending).toBe(0);
+  });
+});
