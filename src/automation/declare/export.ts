@@ -21,10 +21,19 @@ export interface ExportOptions {
   signal?: AbortSignal;
 }
 
-/** The kinds an export writes (those kept in a workspace: not runs), in order of dependence. */
+/**
+ * The kinds an export writes (those kept in a workspace: not runs), in order of dependence;
+ * not participants yet, whose list takes the workspace's organization in its path.
+ */
 const EXPORTED = (Object.keys(FAMILIES) as FamilyName[]).filter((kind) => {
   const family: Family = FAMILIES[kind];
-  return family.file !== undefined && family.scope === "workspace" && !family.file.launchSettings;
+  const participants = family.operations.list.includes("{workspaceId}");
+  return (
+    family.file !== undefined &&
+    family.scope === "workspace" &&
+    !family.file.launchSettings &&
+    !participants
+  );
 });
 
 /** The client's workspace's resources as YAML in seqerakit's format (no `workspace` keys). */
