@@ -1,32 +1,11 @@
+import { readFileSync } from "node:fs";
 import { expect, test } from "vitest";
 import { applyPlan, planResources } from "../../../src/index.js";
 import type { Emulator } from "../../../src/testing/index.js";
 import { clientOf, seededEmulator } from "../setup.js";
 
 /** seqerakit's members, teams (with members) and participants, as its templates write them. */
-const FILE = `members:
-  - user: bo@acme.org
-    organization: acme
-teams:
-  - name: bioinfo
-    organization: acme
-    description: the bioinformaticians
-    members:
-      - ana@acme.org
-      - bo@acme.org
-    overwrite: True
-participants:
-  - name: bioinfo
-    type: TEAM
-    workspace: acme/dev
-    role: ADMIN
-    overwrite: True
-  - name: bo@acme.org
-    type: MEMBER
-    workspace: acme/dev
-    role: LAUNCH
-    overwrite: True
-`;
+const FILE = readFileSync(new URL("members.yml", import.meta.url), "utf8");
 
 const seeded = () =>
   seededEmulator({ members: [{ org: "acme", userName: "ana", email: "ana@acme.org" }] });
