@@ -9,7 +9,8 @@ import { resolveWorkspace } from "../client/workspaces.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
 import { FAMILIES } from "../model/families.js";
 import type { FamilyName } from "../model/families.js";
-import { find } from "./names.js";
+import { MAX_PAGE_SIZE } from "../openapi/operation-info.js";
+import { organizationOf } from "./names.js";
 
 type Listed = { userName?: string | null; email?: string | null };
 export type FoundMember = Listed & { memberId: string; orgName: string };
@@ -42,20 +43,17 @@ async function membersOf(
   search: boolean,
   signal: AbortSignal | undefined,
 ): Promise<FoundMember[]> {
-  const slash = ref.indexOf("/");
-  if (slash <= 0) {
-    throw new ConfigurationError(
-      `Member ${JSON.stringify(ref)}: name a member as "organization/user", e.g. "acme/ana@acme.org"`,
-    );
-  }
-  const orgName = ref.slice(0, slash);
-  const { orgId } = await find.organization(client, orgName, { signal });
+  const { orgId, orgName, name } = await organizationOf(
+    client,
+    ref,
+    "user",
+    "ana@acme.org",
+    signal,
+  );
   const members = await collect(
     client.paginate("/orgs/{orgId}/members", {
-      params: {
-        path: { orgId: Number(orgId) },
-        query: search ? { search: ref.slice(slash + 1) } : {},
-      },
+      params: { path: { orgId: Number(orgId) }, query: search ? { search: name } : {} },
+      ...(!search && { limit: MAX_PAGE_SIZE }),
       signal,
     }),
   );

@@ -5,30 +5,25 @@
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Emulator } from "seqera-api-client/testing";
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { afterAll, expect, test } from "vitest";
 import { EXIT } from "../../src/cli/exit-codes.js";
 import { cliAndEmulator, runCli, type BuiltCli } from "./cli.js";
 
 const FILE = await readFile(new URL("../automation/declare/members.yml", import.meta.url), "utf8");
 
-let cli: BuiltCli;
-let emulator: Emulator;
-let work: string;
-beforeAll(async () => {
-  ({ cli, emulator, work } = (await cliAndEmulator(
-    {
-      rateLimit: false,
-      seed: {
-        organizations: [{ name: "acme" }],
-        workspaces: [{ org: "acme", name: "dev", id: 43 }],
-        members: [{ org: "acme", userName: "ana", email: "ana@acme.org" }],
-      },
+const { cli, emulator, work } = (await cliAndEmulator(
+  {
+    rateLimit: false,
+    seed: {
+      organizations: [{ name: "acme" }],
+      workspaces: [{ org: "acme", name: "dev", id: 43 }],
+      members: [{ org: "acme", userName: "ana", email: "ana@acme.org" }],
     },
-    "declare-members-",
-  )) as { cli: BuiltCli; emulator: Emulator; work: string });
-  await writeFile(path.join(work, "members.yml"), FILE);
-});
-afterAll(() => emulator?.close());
+  },
+  "declare-members-",
+)) as { cli: BuiltCli; emulator: Emulator; work: string };
+await writeFile(path.join(work, "members.yml"), FILE);
+afterAll(() => emulator.close());
 
 const seqera = (args: string[]) =>
   runCli(cli.main, args, {
