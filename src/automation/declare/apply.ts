@@ -22,7 +22,7 @@ import {
 } from "./plan.js";
 import { getPath, setPath } from "./desired.js";
 import { callOn } from "./read.js";
-import { addTeamMembers, applyMembership } from "./membership.js";
+import { matchTeamMembers, applyMembership } from "./membership.js";
 
 export interface ApplyOptions {
   /** Called before each step that changes something, and after it succeeded. */
@@ -52,7 +52,7 @@ export async function applyPlan(
     try {
       const inWorkspace = clientFor(client, work.entry);
       await applyStep(inWorkspace, step, work, options.signal);
-      await addTeamMembers(inWorkspace, step, work, options.signal);
+      await matchTeamMembers(inWorkspace, step, work, options.signal);
     } catch (error) {
       result.failed = { step, error };
       result.notAttempted = todo.slice(index + 1);

@@ -1,13 +1,13 @@
 /**
  * The membership kinds in a plan: a member is added to its organization, a participant to its
  * workspace and given its role (an add, then the role: one step, by members.ts's helpers), and
- * a team's `members` are added to it (those missing; none is removed). Whom they name must be
- * in the organization, or in the files, before anything is applied: the service would refuse
- * it halfway.
+ * a team's members made those of its `members` (as seqerakit's re-created team has them). Whom
+ * they name must be in the organization, or in the files, before anything is applied: the
+ * service would refuse it halfway.
  */
 import { ENUMS } from "../../../generated/enums.js";
 import type { SeqeraClient } from "../../client/client.js";
-import { collect, lookupOptional, type Lookup } from "../../client/lookup.js";
+import { collect, lookup, lookupOptional, type Lookup } from "../../client/lookup.js";
 import { ConfigurationError } from "../../errors/configuration-error.js";
 import type { WorkspaceRole } from "../../schema/types.js";
 import { addMembers, isUser, setWorkspaceRole } from "../members.js";
@@ -82,7 +82,7 @@ export async function checkMembership(
   }
 }
 
-/** The team's members the files name and it lacks (an existing team's members listed). */
+/** The team's members, when they differ from those the files name (its current ones listed). */
 export async function teamMemberChanges(
   client: SeqeraClient,
   work: StepWork,
@@ -91,23 +91,38 @@ export async function teamMemberChanges(
   const wanted = work.desired.members;
   if (!wanted) return [];
   const current =
-    work.id === undefined
-      ? []
-      : await collect(
-          client.paginate("/orgs/{orgId}/teams/{teamId}/members", {
-            params: { path: { orgId: Number(work.scope.orgId), teamId: Number(work.id) } },
-            signal,
-          }),
-        );
-  const missing = wanted.filter((user) => !current.some((member) => isUser(member, user)));
-  if (missing.length === 0) return [];
+    work.id === undefined ? [] : await teamMembers(client, work.scope.orgId!, work.id, signal);
+  const { missing, extra } = differences(current, wanted);
+  if (missing.length === 0 && extra.length === 0) return [];
   const names = current.map((member) => member.email ?? member.userName ?? "");
-  return [{ field: "members", ...(names.length && { from: names }), to: [...names, ...missing] }];
+  return [{ field: "members", ...(names.length && { from: names }), to: wanted }];
+}
+
+type TeamMember = { memberId?: number | null; userName?: string | null; email?: string | null };
+
+function teamMembers(
+  client: SeqeraClient,
+  orgId: string,
+  teamId: string,
+  signal: AbortSignal | undefined,
+): Promise<TeamMember[]> {
+  const path = { orgId: Number(orgId), teamId: Number(teamId) };
+  return collect(
+    client.paginate("/orgs/{orgId}/teams/{teamId}/members", { params: { path }, signal }),
+  );
+}
+
+/** The users the team lacks, and its members the files do not name. */
+function differences(current: readonly TeamMember[], wanted: readonly string[]) {
+  return {
+    missing: wanted.filter((user) => !current.some((member) => isUser(member, user))),
+    extra: current.filter((member) => !wanted.some((user) => isUser(member, user))),
+  };
 }
 
 /**
  * A member's or participant's create or update, by the membership helpers; a team whose only
- * change is its members is left as it is (applyPlan adds them). Whether the step was done here.
+ * change is its members is left as it is (applyPlan matches them). Whether the step was done here.
  */
 export async function applyMembership(
   client: SeqeraClient,
@@ -129,13 +144,25 @@ export async function applyMembership(
   return entry.kind === "teams" && step.changes.every((change) => change.field === "members");
 }
 
-/** Adds the team's missing members, after the team is created or updated. */
-export async function addTeamMembers(
+/**
+ * Makes the team's members those the files name, after the team is created or updated: the
+ * missing ones added (members.ts's helper), the others removed.
+ */
+export async function matchTeamMembers(
   client: SeqeraClient,
   step: PlanStep,
   work: StepWork,
   signal: AbortSignal | undefined,
 ): Promise<void> {
   const { members } = work.desired;
-  if (members && step.action !== "delete") await addMembers(client, step.name, members, { signal });
+  if (!members || step.action === "delete") return;
+  await addMembers(client, step.name, members, { signal });
+  const { orgId, teamId } = await lookup(client, TEAMS, step.name, signal);
+  const { extra } = differences(await teamMembers(client, orgId, teamId, signal), members);
+  for (const { memberId } of extra) {
+    await client.DELETE("/orgs/{orgId}/teams/{teamId}/members/{memberId}/delete", {
+      params: { path: { orgId: Number(orgId), teamId: Number(teamId), memberId: memberId! } },
+      signal,
+    });
+  }
 }

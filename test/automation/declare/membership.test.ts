@@ -78,7 +78,7 @@ test("members, a team's members and participants: created in order, then nothing
   }
 });
 
-test("a team's missing members are added, and those the file does not name are kept", async () => {
+test("a team's members are made those of the file: the missing added, the others removed", async () => {
   const emu = await seededEmulator({
     members: [
       { org: "acme", userName: "ana", email: "ana@acme.org" },
@@ -92,14 +92,23 @@ test("a team's missing members are added, and those the file does not name are k
       "teams:\n  - name: bioinfo\n    organization: acme\n    members: [bo]\n    on_exists: update\n";
     const plan = await planResources(client, [file]);
     expect(plan.steps).toMatchObject([
-      {
-        action: "update",
-        changes: [{ field: "members", from: ["ana@acme.org"], to: ["ana@acme.org", "bo"] }],
-      },
+      { action: "update", changes: [{ field: "members", from: ["ana@acme.org"], to: ["bo"] }] },
     ]);
-    expect((await applyPlan(client, plan)).failed).toBeUndefined();
     const team = emu.state.teams.all().find((t) => t.name === "bioinfo")!;
-    expect(team.memberIds.map((id) => emu.state.members.get(id)!.userName)).toEqual(["ana", "bo"]);
+    const [ana] = team.memberIds;
+    const from = emu.requests.length;
+    expect((await applyPlan(client, plan)).failed).toBeUndefined();
+    // The team itself is left alone: only its members change.
+    const teamPath = `/orgs/${team.orgId}/teams/${team.id}/members`;
+    expect(
+      emu.requests
+        .slice(from)
+        .filter((r) => r.method !== "GET")
+        .map((r) => `${r.method} ${r.path}`),
+    ).toEqual([`POST ${teamPath}`, `DELETE ${teamPath}/${ana}/delete`]);
+    expect(
+      emu.state.teams.get(team.id)!.memberIds.map((id) => emu.state.members.get(id)!.userName),
+    ).toEqual(["bo"]);
     expect((await planResources(client, [file])).pending).toBe(0);
   } finally {
     await emu.close();
