@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { expect, test } from "vitest";
-import { applyPlan, planResources } from "../../../src/index.js";
+import { applyPlan, exportResources, planResources } from "../../../src/index.js";
 import type { Emulator } from "../../../src/testing/index.js";
 import { clientOf, seededEmulator } from "../setup.js";
 
@@ -46,6 +46,29 @@ test("members, a team's members and participants: created in order, then nothing
     ]);
     expect(participants(emu, 43)).toEqual(["bo@acme.org launch", "bioinfo admin"]);
     expect((await planResources(client, [FILE])).pending).toBe(0);
+
+    // Exported (when asked for), then applied to another workspace: a copy with nothing to do.
+    const exported = await exportResources(client.withWorkspace("acme/dev"), {
+      kinds: ["participants"],
+    });
+    expect(exported).toBe(`participants:
+  - name: emulated-user@example.com
+    type: MEMBER
+    role: owner
+  - name: ana@acme.org
+    type: MEMBER
+    role: launch
+  - name: bo@acme.org
+    type: MEMBER
+    role: launch
+  - name: bioinfo
+    type: TEAM
+    role: admin
+`);
+    const prod = client.withWorkspace("acme/prod");
+    expect((await applyPlan(prod, await planResources(prod, [exported]))).failed).toBeUndefined();
+    expect((await planResources(prod, [exported])).pending).toBe(0);
+    expect(await exportResources(prod, { kinds: ["participants"] })).toBe(exported);
 
     const changed = FILE.replace("role: LAUNCH", "role: MAINTAIN");
     const update = await planResources(client, [changed]);
