@@ -138,6 +138,36 @@ test("a team's members are made those of the file: the missing added, the others
   }
 });
 
+test("a participant of a workspace the same files create is added once the workspace exists", async () => {
+  const emu = await seeded();
+  try {
+    const client = clientOf(emu);
+    const file = `workspaces:
+  - name: lab
+    organization: acme
+    full-name: The lab
+participants:
+  - name: ana
+    workspace: acme/lab
+    role: MAINTAIN
+`;
+    const plan = await planResources(client, [file]);
+    expect(plan.steps.map((s) => `${s.action} ${s.kind} ${s.name}`)).toEqual([
+      "create workspaces acme/lab",
+      "create participants ana",
+    ]);
+    expect((await applyPlan(client, plan)).failed).toBeUndefined();
+    const lab = emu.state.workspaces.all().find((w) => w.name === "lab")!;
+    const ana = emu.state.members.all().find((m) => m.userName === "ana")!;
+    expect(
+      emu.state.participants.inWorkspace(lab.id).find((p) => p.memberId === ana.id)?.role,
+    ).toBe("maintain");
+    expect((await planResources(client, [file])).pending).toBe(0);
+  } finally {
+    await emu.close();
+  }
+});
+
 test("a user or team neither in the organization nor in the files is an error of the plan, at its line", async () => {
   const emu = await seeded();
   try {
