@@ -52,8 +52,9 @@ export async function checkMembership(
   let named: { kind: "members" | "teams"; name: string }[] = [];
   if (entry.kind === "participants") {
     const type = String(desired.fields.type ?? "MEMBER").toUpperCase();
-    const role = String(desired.fields.wspRole).toLowerCase();
+    const role = String(desired.fields.wspRole ?? "").toLowerCase();
     if (!TYPES.includes(type)) refuse(`type is ${TYPES.join(" or ")}, not ${type}`);
+    if (role === "") refuse("a participant needs its role");
     if (ROLES && !ROLES.includes(role)) {
       refuse(`role is one of ${ROLES.join(", ")}, not ${role}`);
     }
@@ -73,8 +74,8 @@ export async function checkMembership(
         e.organization === organization &&
         e.name.toLowerCase() === name.toLowerCase(),
     );
-    const lookup: Lookup<object> = kind === "teams" ? TEAMS : MEMBERS;
-    if (inFiles || (await lookupOptional(client, lookup, `${organization}/${name}`, signal))) {
+    const kept: Lookup<object> = kind === "teams" ? TEAMS : MEMBERS;
+    if (inFiles || (await lookupOptional(client, kept, `${organization}/${name}`, signal))) {
       continue;
     }
     const noun = kind === "teams" ? "team" : "user";

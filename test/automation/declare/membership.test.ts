@@ -197,6 +197,9 @@ test("a user or team neither in the organization nor in the files is an error of
     ).rejects.toThrow(
       'm.yml:2: participants "ana": role is one of owner, admin, maintain, launch, connect, view, not boss',
     );
+    await expect(plan("participants:\n  - name: ana\n    workspace: acme/dev\n")).rejects.toThrow(
+      'm.yml:2: participants "ana": a participant needs its role',
+    );
     await expect(plan("members:\n  - name: ana\n    organization: acme\n")).rejects.toThrow(
       'm.yml:2: members takes no key "name"',
     );
