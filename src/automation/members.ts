@@ -13,7 +13,7 @@ import { find, TEAMS } from "./names.js";
 import type { WorkspaceRole } from "../schema/types.js";
 
 /** Whether a member or participant is `user` (a user name or an e-mail, in any case). */
-const isUser = (
+export const isUser = (
   entry: { userName?: string | null; email?: string | null },
   user: string,
 ): boolean => [entry.userName, entry.email].some((n) => n?.toLowerCase() === user.toLowerCase());

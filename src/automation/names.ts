@@ -117,20 +117,10 @@ async function teamsOf(
   search: boolean,
   signal: AbortSignal | undefined,
 ): Promise<FoundTeam[]> {
-  const slash = ref.indexOf("/");
-  if (slash <= 0) {
-    throw new ConfigurationError(
-      `Team ${JSON.stringify(ref)}: name a team as "organization/team", e.g. "acme/bioinfo"`,
-    );
-  }
-  const orgName = ref.slice(0, slash);
-  const { orgId } = await lookup(client, ORGANIZATIONS, orgName, signal);
+  const { orgId, orgName, name } = await organizationOf(client, ref, "team", "bioinfo", signal);
   const teams = await collect(
     client.paginate("/orgs/{orgId}/teams", {
-      params: {
-        path: { orgId: Number(orgId) },
-        query: search ? { search: ref.slice(slash + 1) } : {},
-      },
+      params: { path: { orgId: Number(orgId) }, query: search ? { search: name } : {} },
       ...(!search && { limit: MAX_PAGE_SIZE }),
       signal,
     }),
@@ -140,6 +130,28 @@ async function teamsOf(
       ? []
       : [{ ...t, teamId: String(t.teamId), name: t.name, orgId, orgName }],
   );
+}
+
+/**
+ * The organization of "organization/name" (a team, a member) by its name, and the name in it;
+ * ConfigurationError when the organization is not said.
+ */
+export async function organizationOf(
+  client: SeqeraClient,
+  ref: string,
+  noun: string,
+  example: string,
+  signal: AbortSignal | undefined,
+): Promise<{ orgId: string; orgName: string; name: string }> {
+  const slash = ref.indexOf("/");
+  if (slash <= 0) {
+    throw new ConfigurationError(
+      `${noun[0]!.toUpperCase()}${noun.slice(1)} ${JSON.stringify(ref)}: name a ${noun} as "organization/${noun}", e.g. "acme/${example}"`,
+    );
+  }
+  const orgName = ref.slice(0, slash);
+  const { orgId } = await lookup(client, ORGANIZATIONS, orgName, signal);
+  return { orgId, orgName, name: ref.slice(slash + 1) };
 }
 
 /**

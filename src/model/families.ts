@@ -49,6 +49,22 @@ export const FAMILIES = {
     updatable: ["name", "fullName", "description", "location", "website"],
     file: { keys: { "full-name": "fullName", description: "description" }, create: "organization" },
   },
+  // Before teams: a team's members are the organization's.
+  members: {
+    noun: "member",
+    scope: "organization",
+    operations: {
+      list: "GET /orgs/{orgId}/members",
+      create: "PUT /orgs/{orgId}/members/add",
+      delete: "DELETE /orgs/{orgId}/members/{memberId}",
+    },
+    id: "memberId",
+    created: "member.memberId",
+    name: "email",
+    fields: ["email", "role"],
+    // seqerakit names a member by `user` (a user name or an e-mail), not `name`.
+    file: { keys: { user: "@name" } },
+  },
   teams: {
     noun: "team",
     scope: "organization",
@@ -62,26 +78,10 @@ export const FAMILIES = {
     id: "teamId",
     created: "team.teamId",
     name: "name",
-    fields: ["name", "description"],
-    updatable: ["name", "description"],
-    file: {
-      keys: { description: "description" },
-      unsupported: { members: "use seqera-api teams add <org>/<team> <user>" },
-      create: "team",
-    },
-  },
-  members: {
-    noun: "member",
-    scope: "organization",
-    operations: {
-      list: "GET /orgs/{orgId}/members",
-      create: "PUT /orgs/{orgId}/members/add",
-      delete: "DELETE /orgs/{orgId}/members/{memberId}",
-    },
-    id: "memberId",
-    created: "member.memberId",
-    name: "email",
-    fields: ["email", "role"],
+    // `members`: the team's users, added by the membership helper rather than sent with it.
+    fields: ["name", "description", "members"],
+    updatable: ["name", "description", "members"],
+    file: { keys: { description: "description", members: "@members" }, create: "team" },
   },
   workspaces: {
     noun: "workspace",
@@ -119,6 +119,8 @@ export const FAMILIES = {
     name: "email",
     fields: ["email", "teamName", "wspRole"],
     updatable: ["wspRole"],
+    // `name` is a user's (type MEMBER) or a team's (type TEAM); added, then given its role.
+    file: { keys: { type: "type", role: "wspRole" } },
   },
   labels: {
     noun: "label",

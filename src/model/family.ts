@@ -50,7 +50,8 @@ export interface Family {
  * sets, as a dotted path. A path ending in `[]` takes a comma-separated list; one starting with
  * `<` takes a file's path and sends its text, with `!` a flag and sends its negation (tw's
  * `--no-…` options); a value starting with `@` is read by the
- * declarative layer itself (`@wait`, `@body-file`, `@params`…). `name`, `workspace`,
+ * declarative layer itself (`@wait`, `@body-file`, `@params`…; `@name` names the entry in place
+ * of `name`, `@members` lists a team's members). `name`, `workspace`,
  * `on_exists` and `overwrite` go with every kind.
  */
 export interface FileShape {

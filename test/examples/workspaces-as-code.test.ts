@@ -44,6 +44,7 @@ test("the page's files are the ones the tests apply", async () => {
   expect(shown.map(([, file]) => file)).toEqual([
     "test/automation/declare/acme.yml",
     "test/automation/declare/actions.yml",
+    "test/automation/declare/members.yml",
   ]);
   expect(shown[0]![2]).toBe(FILE);
   for (const [, file, text] of shown) {

@@ -22,6 +22,7 @@ import {
 } from "./plan.js";
 import { getPath, setPath } from "./desired.js";
 import { callOn } from "./read.js";
+import { matchTeamMembers, applyMembership } from "./membership.js";
 
 export interface ApplyOptions {
   /** Called before each step that changes something, and after it succeeded. */
@@ -49,7 +50,9 @@ export async function applyPlan(
     if (!work) throw new TypeError("applyPlan: the plan was not made by planResources");
     options.onStep?.(step, "start");
     try {
-      await applyStep(clientFor(client, work.entry), step, work, options.signal);
+      const inWorkspace = clientFor(client, work.entry);
+      await applyStep(inWorkspace, step, work, options.signal);
+      await matchTeamMembers(inWorkspace, step, work, options.signal);
     } catch (error) {
       result.failed = { step, error };
       result.notAttempted = todo.slice(index + 1);
@@ -77,6 +80,7 @@ async function applyStep(
     await callOn(client, operations.delete!, work.scope, work.id!, signal);
     if (step.action === "delete") return;
   }
+  if (await applyMembership(client, step, work, signal)) return;
   const fields = structuredClone(work.desired.fields);
   // A reference to a resource this plan created is resolved now that it exists.
   for (const ref of work.desired.refs) {

@@ -27,6 +27,8 @@ export interface Desired {
   wait?: string;
   /** A dataset's file to upload, and whether its first row is a header. */
   upload?: { file: string; header: boolean };
+  /** A team's members (user names or e-mails), added by the membership helper. */
+  members?: string[];
   /** A `launch` entry: the pipeline (a Launchpad name or a URL) and the launch's settings. */
   launch?: { pipeline: string; settings: Record<string, unknown> };
 }
@@ -87,7 +89,8 @@ export async function desiredOf(entry: Entry): Promise<Desired> {
     } else if (target === "@upload") desired.upload = { file: path(value), header: false };
     else if (target === "@header")
       desired.upload = { file: "", ...desired.upload, header: value === true };
-    else if (target === "@body-file") continue;
+    else if (target === "@members") desired.members = listOf(value).map(String);
+    else if (target === "@body-file" || target === "@name") continue;
     else if (target.startsWith("<")) {
       const label = `${entry.at}: ${key} ${String(value)}`;
       setPath(desired.fields, target.slice(1), await readUtf8File(label, path(value)));

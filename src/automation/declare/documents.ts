@@ -64,13 +64,19 @@ export function launchFlags(): Map<string, [keyof LaunchSettings, LaunchFlag]> {
   );
 }
 
+/** The key naming an entry: `name`, or another (seqerakit names a member by `user`). */
+function nameKeyOf(family: Family): string {
+  const keys = family.file?.keys ?? {};
+  return Object.keys(keys).find((key) => keys[key] === "@name") ?? "name";
+}
+
 /** The keys an entry of this family may have. */
 export function keysOf(family: Family): string[] {
   const scope = { user: [], organization: ["organization"], workspace: ["workspace"] }[
     family.scope
   ];
   return [
-    ...COMMON_KEYS,
+    ...COMMON_KEYS.filter((key) => key !== "name" || nameKeyOf(family) === "name"),
     ...scope,
     ...Object.keys(family.file?.keys ?? {}),
     ...Object.keys(family.file?.refs ?? {}),
@@ -175,8 +181,16 @@ function entryOf(
   dir: string,
   refuse: (message: string) => never,
 ): Entry {
-  const { name, workspace, organization, on_exists: onExists, overwrite, ...rest } = values;
-  if (typeof name !== "string" || name === "") refuse(`${kind}: an entry needs a name`);
+  const nameKey = nameKeyOf(FAMILIES[kind]);
+  const {
+    [nameKey]: name,
+    workspace,
+    organization,
+    on_exists: onExists,
+    overwrite,
+    ...rest
+  } = values;
+  if (typeof name !== "string" || name === "") refuse(`${kind}: an entry needs a ${nameKey}`);
   if (FAMILIES[kind].scope === "organization" && typeof organization !== "string") {
     refuse(`${kind} "${name}": organization names the organization it belongs to`);
   }

@@ -14,9 +14,10 @@ import { loadDocument } from "../../openapi/operations-document.js";
 import { parseParamsText } from "../params.js";
 import { getPath, isObject } from "./desired.js";
 import { readActual } from "./read.js";
+import { PARTICIPANTS } from "../membership-lookups.js";
 
 export interface ExportOptions {
-  /** Only these kinds; default every kind plan and apply support. */
+  /** Only these kinds; default every kind plan and apply support but participants. */
   kinds?: readonly string[];
   signal?: AbortSignal;
 }
@@ -26,6 +27,11 @@ const EXPORTED = (Object.keys(FAMILIES) as FamilyName[]).filter((kind) => {
   const family: Family = FAMILIES[kind];
   return family.file !== undefined && family.scope === "workspace" && !family.file.launchSettings;
 });
+/**
+ * Written only when asked for: participants name the organization's users and teams, which a
+ * copy in another organization does not have.
+ */
+const ASKED: readonly FamilyName[] = ["participants"];
 
 /** The client's workspace's resources as YAML in seqerakit's format (no `workspace` keys). */
 export async function exportResources(
@@ -39,11 +45,17 @@ export async function exportResources(
       `Cannot export ${unknown.join(", ")}: the kinds are ${EXPORTED.join(", ")}`,
     );
   }
-  const kinds = EXPORTED.filter((k) => !options.kinds || options.kinds.includes(k));
+  const kinds = EXPORTED.filter((k) =>
+    options.kinds ? options.kinds.includes(k) : !ASKED.includes(k),
+  );
   const out: Record<string, Record<string, unknown>[]> = {};
   for (const kind of kinds) {
     const family: Family = FAMILIES[kind];
-    const items = await listFamily<object>(client, FAMILIES[kind], {}, {}, signal);
+    // Participants' list takes the workspace's organization in its path: their lookup finds it.
+    const items =
+      kind === "participants"
+        ? await PARTICIPANTS.list(client, signal, "")
+        : await listFamily<object>(client, FAMILIES[kind], {}, {}, signal);
     const entries: Record<string, unknown>[] = [];
     for (const item of items) {
       const actual = await readActual(client, family, item, {}, idOf(family, item), signal);
@@ -62,7 +74,8 @@ async function entryOf(
   actual: Record<string, unknown>,
   signal: AbortSignal | undefined,
 ): Promise<Record<string, unknown>> {
-  const name = nameOf(family, actual);
+  // A team participant has no e-mail: it is named by its team.
+  const name = nameOf(family, actual) || String(actual.teamName ?? "");
   const entry: Record<string, unknown> = { name };
   const shape = family.file!;
   const secret = shape.secret ?? [];

@@ -11,6 +11,8 @@ import { ConfigurationError } from "../../errors/configuration-error.js";
 import { FAMILIES, type FamilyName } from "../../model/families.js";
 import type { Family } from "../../model/family.js";
 import { FAMILY_LOOKUPS, find } from "../names.js";
+import { MEMBERSHIP_LOOKUPS, workspacePath } from "../membership-lookups.js";
+import { checkMembership, teamMemberChanges } from "./membership.js";
 import {
   familyKey,
   kindName,
@@ -138,17 +140,24 @@ export async function planResources(
         ? undefined
         : await lookupOptional(inWorkspace, lookupOf(entry.kind), name, signal);
     if (found) work.id = lookupOf(entry.kind).id(found);
+    // A participant's paths name its workspace and organization by id.
+    if (found && family.operations.list.includes("{workspaceId}")) {
+      const { orgId, workspaceId } = await workspacePath(inWorkspace, signal);
+      work.scope = { orgId, workspaceId };
+    }
     if (options.delete) {
       if (found) step("delete");
       continue;
     }
     await resolveReferences(inWorkspace, work, entries, inNewWorkspace, replaced, signal);
+    await checkMembership(inWorkspace, work, entries, signal);
+    const members = await teamMemberChanges(inWorkspace, work, signal);
     if (!found) {
-      step("create", diff(family, work.desired.fields, {}, true));
+      step("create", [...diff(family, work.desired.fields, {}, true), ...members]);
       continue;
     }
     const actual = await readActual(inWorkspace, family, found, work.scope, work.id!, signal);
-    const changes = diff(family, work.desired.fields, actual, false);
+    const changes = [...diff(family, work.desired.fields, actual, false), ...members];
     if (changes.length === 0) step("unchanged");
     else if (entry.onExists === "ignore") step("unchanged", [], "on_exists: ignore");
     else if (entry.onExists === "fail") {
@@ -192,7 +201,7 @@ export function fullName(entry: Entry): string {
 }
 
 export function lookupOf(kind: FamilyName): Lookup<object> {
-  const found = FAMILY_LOOKUPS[kind];
+  const found = FAMILY_LOOKUPS[kind] ?? MEMBERSHIP_LOOKUPS[kind];
   if (!found) throw new ConfigurationError(`${kind}: not supported yet by plan and apply`);
   return found;
 }

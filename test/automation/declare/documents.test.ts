@@ -30,12 +30,6 @@ test("an unknown kind is refused with the near kinds", async () => {
   );
 });
 
-test("a kind plan does not support yet is named as such", async () => {
-  expect(await refusal("members:\n  - name: bio\n")).toBe(
-    "acme.yml:1: members: not supported yet by plan and apply (see docs/workspaces-as-code.md)",
-  );
-});
-
 test("an unset variable is refused by name, never sent empty; a set one is used as is", async () => {
   const file = "secrets:\n  - name: TOKEN\n    value: ${GITHUB_TOKEN}\n";
   expect(await refusal(file)).toBe("acme.yml:3: $GITHUB_TOKEN is not set in the environment");

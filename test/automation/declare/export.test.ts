@@ -71,7 +71,7 @@ test("--kinds exports those kinds only; an unknown one is refused", async () => 
       "secrets:\n  - name: TOKEN\n    value: $TOKEN_VALUE\n",
     );
     await expect(exportResources(client, { kinds: ["secret"] })).rejects.toThrow(
-      "Cannot export secret: the kinds are labels, credentials, secrets, compute-envs, pipelines, datasets",
+      "Cannot export secret: the kinds are participants, labels, credentials, secrets, compute-envs, pipelines, datasets",
     );
   } finally {
     await emu.close();
