@@ -27,19 +27,22 @@ export async function declareCommand(
     );
   }
   const { planResources, applyPlan } = await import("../index.js");
+  const { entriesToPlan } = await import("../automation/declare/plan.js");
+  const documents: { text: string; file: string }[] = [];
+  for (const file of args) {
+    const text = file === "-" ? await context.stdin() : await readUtf8File(file, file);
+    documents.push({ text, file });
+  }
+  const options = {
+    env: context.env,
+    ...(values.targets && { targets: values.targets }),
+    ...(values.delete && { delete: true }),
+  };
+  // Bad files are refused before the session's first request (the workspace's lookup).
+  await entriesToPlan(documents, options);
   return withSession(command, values, context, async ({ client, scope }) => {
     const { signal } = scope;
-    const documents = [];
-    for (const file of args) {
-      const text = file === "-" ? await context.stdin() : await readUtf8File(file, file, signal);
-      documents.push({ text, file });
-    }
-    const plan = await planResources(client, documents, {
-      env: context.env,
-      signal,
-      ...(values.targets && { targets: values.targets }),
-      ...(values.delete && { delete: true }),
-    });
+    const plan = await planResources(client, documents, { ...options, signal });
     if (command === "plan") {
       await printPlan(plan, values, context);
       return values["detailed-exitcode"] && plan.pending > 0 ? EXIT.pending : EXIT.ok;

@@ -195,3 +195,16 @@ test("an action's changed revision is an update, its changed type a replace that
     emulator.requests.slice(from).flatMap((r) => (r.method === "GET" ? [] : [r.operationId])),
   ).toEqual(["UpdateAction"]);
 });
+
+test("a bad file is refused at its line before any request, a workspace given or not", async () => {
+  await writeFile(path.join(work, "bad.yml"), "labels:\n  - name: a\n    valu: b\n");
+  for (const workspace of [[], ["-w", "acme/prod"]]) {
+    const from = emulator.requests.length;
+    const result = await seqera(["plan", "bad.yml", ...workspace]);
+    expect(result).toMatchObject({
+      code: EXIT.usage,
+      stderr: 'seqera-api: bad.yml:3: labels takes no key "valu" (did you mean value?)\n',
+    });
+    expect(emulator.requests.slice(from)).toEqual([]);
+  }
+});

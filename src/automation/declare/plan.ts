@@ -71,6 +71,26 @@ export const WORK = new WeakMap<PlanStep, StepWork>();
 const ORDER = Object.keys(FAMILIES);
 
 /**
+ * The files' entries (`entries`, which references may name) and those a plan takes, in its
+ * order (`chosen`): bad input (a file, a key, a variable, a target) is a ConfigurationError
+ * here, before any request.
+ */
+export async function entriesToPlan(
+  documents: readonly (DeclarationSource | string)[],
+  options: Pick<PlanOptions, "env" | "targets" | "delete"> = {},
+): Promise<{ entries: Entry[]; chosen: Entry[] }> {
+  const entries = await readEntries(documents, options.env ?? process.env);
+  const targets = options.targets?.map(familyKey);
+  const unknown = (targets ?? []).filter((t) => !(t in FAMILIES));
+  if (unknown.length) throw new ConfigurationError(`--targets: unknown kind ${unknown.join(", ")}`);
+  const chosen = entries
+    .filter((e) => !targets || targets.includes(e.kind))
+    .sort((a, b) => ORDER.indexOf(a.kind) - ORDER.indexOf(b.kind));
+  if (options.delete) chosen.reverse();
+  return { entries, chosen };
+}
+
+/**
  * Reads the files (checked before any request), then finds and compares each resource they
  * name; ConfigurationError for bad input or a reference to a resource neither in the files
  * nor in the service.
@@ -81,14 +101,7 @@ export async function planResources(
   options: PlanOptions = {},
 ): Promise<Plan> {
   const { signal } = options;
-  const entries = await readEntries(documents, options.env ?? process.env);
-  const targets = options.targets?.map(familyKey);
-  const unknown = (targets ?? []).filter((t) => !(t in FAMILIES));
-  if (unknown.length) throw new ConfigurationError(`--targets: unknown kind ${unknown.join(", ")}`);
-  const chosen = entries
-    .filter((e) => !targets || targets.includes(e.kind))
-    .sort((a, b) => ORDER.indexOf(a.kind) - ORDER.indexOf(b.kind));
-  if (options.delete) chosen.reverse();
+  const { entries, chosen } = await entriesToPlan(documents, options);
   // Organizations and workspaces the files create: what goes in them is created too, with no
   // lookup there yet (an organization's id is found when applied).
   const newOrganizations = new Set<string>();
