@@ -47,7 +47,15 @@ export const FAMILIES = {
     name: "name",
     fields: ["name", "fullName", "description", "location", "website"],
     updatable: ["name", "fullName", "description", "location", "website"],
-    file: { keys: { "full-name": "fullName", description: "description" }, create: "organization" },
+    file: {
+      keys: {
+        "full-name": "fullName",
+        description: "description",
+        location: "location",
+        website: "website",
+      },
+      create: "organization",
+    },
   },
   // Before teams: a team's members are the organization's.
   members: {

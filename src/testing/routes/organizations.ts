@@ -1,5 +1,5 @@
 import { SCHEMA_VERSION } from "../../../generated/version.js";
-import type { Member, Organization, Workspace } from "../state/organizations.js";
+import type { Member, Organization, OrganizationInit, Workspace } from "../state/organizations.js";
 import { DERIVED_ROLES, type Team, type WorkspaceRole } from "../state/participants.js";
 import type { EmulatorRequest } from "../types.js";
 import {
@@ -60,7 +60,7 @@ export const organizationRoutes: Record<string, StateRoute> = {
   },
 
   CreateOrganization(request, ctx) {
-    const init = bodyOf(request).organization as { name: string; fullName: string } | undefined;
+    const init = bodyOf(request).organization as OrganizationInit | undefined;
     if (!init) return badRequest("Missing organization");
     if (ctx.state.organizations.byName(init.name, undefined)) {
       return conflict(`An organization named '${init.name}' already exists`);
@@ -69,7 +69,7 @@ export const organizationRoutes: Record<string, StateRoute> = {
     return ok({ organization: orgDto(ctx, org) });
   },
 
-  /** Renames the organization, or changes its full name or description. */
+  /** Renames the organization, or changes its full name, description, location or website. */
   UpdateOrganization(request, ctx) {
     const org = ctx.state.organizations.get(request.params.orgId as number);
     if (!org) return FORBIDDEN;
@@ -84,6 +84,8 @@ export const organizationRoutes: Record<string, StateRoute> = {
       ...text("name"),
       ...text("fullName"),
       ...text("description"),
+      ...text("location"),
+      ...text("website"),
     });
     return NO_CONTENT;
   },
@@ -297,6 +299,8 @@ function orgDto(ctx: RouteContext, org: Organization): Record<string, unknown> {
     name: org.name,
     fullName: org.fullName,
     description: org.description,
+    location: org.location,
+    website: org.website,
     memberId: me?.id,
     memberRole: me?.role,
   });

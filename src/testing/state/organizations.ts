@@ -8,6 +8,8 @@ export interface Organization extends Entity<number> {
   name: string;
   fullName: string;
   description?: string;
+  location?: string;
+  website?: string;
 }
 
 export interface OrganizationInit extends Dated {
@@ -16,6 +18,8 @@ export interface OrganizationInit extends Dated {
   /** Default: the name. */
   fullName?: string;
   description?: string;
+  location?: string;
+  website?: string;
 }
 
 export interface Workspace extends Entity<number> {
@@ -100,6 +104,8 @@ export class OrganizationStore extends Store<Organization> {
       name: init.name,
       fullName: init.fullName ?? init.name,
       ...(init.description !== undefined && { description: init.description }),
+      ...(init.location !== undefined && { location: init.location }),
+      ...(init.website !== undefined && { website: init.website }),
       dateCreated,
       lastUpdated: timestamp(init.lastUpdated, dateCreated),
     });

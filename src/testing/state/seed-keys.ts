@@ -114,6 +114,8 @@ export const SEED_ITEMS: Record<string, Shape> = {
     name: true,
     fullName: true,
     description: true,
+    location: true,
+    website: true,
   }),
   workspaces: shape<WorkspaceInit>({
     ...DATED,

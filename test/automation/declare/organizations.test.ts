@@ -82,6 +82,8 @@ test("a new organization, its team and workspace, and a secret in that workspace
     const file = `organizations:
   - name: newco
     full-name: New Co
+    location: Global
+    website: https://newco.example/
     on_exists: update
 workspaces:
   - name: lab
@@ -104,20 +106,32 @@ secrets:
     ]);
     expect((await applyPlan(client, plan)).failed).toBeUndefined();
     const org = emu.state.organizations.all().find((o) => o.name === "newco");
-    expect(org).toMatchObject({ fullName: "New Co" });
+    expect(org).toMatchObject({
+      fullName: "New Co",
+      location: "Global",
+      website: "https://newco.example/",
+    });
     const [lab] = emu.state.workspaces.inOrg(org!.id);
     expect(emu.state.secrets.list(lab!.id).map((s) => s.name)).toEqual(["TOKEN"]);
     expect((await planResources(client, [file])).pending).toBe(0);
-    const renamed = await planResources(client, [file.replace("New Co", "NewCo Ltd")]);
+    const changed = file.replace("New Co", "NewCo Ltd").replace("Global", "Lisbon");
+    const renamed = await planResources(client, [changed]);
     expect(renamed.steps.filter((s) => s.action !== "unchanged")).toMatchObject([
       {
         kind: "organizations",
         action: "update",
-        changes: [{ field: "fullName", to: "NewCo Ltd" }],
+        changes: [
+          { field: "fullName", to: "NewCo Ltd" },
+          { field: "location", from: "Global", to: "Lisbon" },
+        ],
       },
     ]);
     await applyPlan(client, renamed);
-    expect(emu.state.organizations.get(org!.id)).toMatchObject({ fullName: "NewCo Ltd" });
+    expect(emu.state.organizations.get(org!.id)).toMatchObject({
+      fullName: "NewCo Ltd",
+      location: "Lisbon",
+      website: "https://newco.example/",
+    });
     const deleted = await applyPlan(client, await planResources(client, [file], { delete: true }));
     expect(deleted.applied.map((s) => s.kind)).toEqual([
       "secrets",
