@@ -217,3 +217,38 @@ test("launch entries launch a run each time they are applied, with their setting
     await emu.close();
   }
 });
+
+test("Azure credentials as seqerakit's template writes them (batch-name, storage-name: tw's options)", async () => {
+  const emu = await seededEmulator();
+  try {
+    const client = clientOf(emu);
+    const file = `credentials:
+  - type: azure
+    name: azure-creds
+    workspace: acme/prod
+    batch-key: $AZURE_BATCH_KEY
+    batch-name: my_batch
+    storage-key: $AZURE_STORAGE_KEY
+    storage-name: my_storage
+`;
+    const env = { AZURE_BATCH_KEY: "batch-secret-1", AZURE_STORAGE_KEY: "storage-secret-2" };
+    expect((await applyPlan(client, await planResources(client, [file], { env }))).failed).toBe(
+      undefined,
+    );
+    const created = emu.requests.find((r) => r.operationId === "CreateCredentials");
+    expect(created?.body).toMatchObject({
+      credentials: {
+        name: "azure-creds",
+        provider: "azure",
+        keys: {
+          batchName: "my_batch",
+          batchKey: "batch-secret-1",
+          storageName: "my_storage",
+          storageKey: "storage-secret-2",
+        },
+      },
+    });
+  } finally {
+    await emu.close();
+  }
+});
