@@ -51,7 +51,7 @@ export interface Family {
  * `<` takes a file's path and sends its text, with `!` a flag and sends its negation (tw's
  * `--no-…` options); a value starting with `@` is read by the
  * declarative layer itself (`@wait`, `@body-file`, `@params`…; `@name` names the entry in place
- * of `name`, `@members` lists a team's members). `name`, `workspace`,
+ * of `name`, `@members` lists a team's members, `@key` reads credentials' key file). `name`, `workspace`,
  * `on_exists` and `overwrite` go with every kind.
  */
 export interface FileShape {

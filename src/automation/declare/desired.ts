@@ -34,6 +34,12 @@ export interface Desired {
 }
 
 /** The entry's fields, files read (relative to the entry's file). */
+/** Where credentials' key file goes, by provider: Google's service account JSON, an SSH key. */
+const KEY_FILE_FIELDS: Readonly<Record<string, string>> = {
+  google: "keys.data",
+  ssh: "keys.privateKey",
+};
+
 export async function desiredOf(entry: Entry): Promise<Desired> {
   const family: Family = FAMILIES[entry.kind];
   const shape = family.file!;
@@ -90,7 +96,14 @@ export async function desiredOf(entry: Entry): Promise<Desired> {
     else if (target === "@header")
       desired.upload = { file: "", ...desired.upload, header: value === true };
     else if (target === "@members") desired.members = listOf(value).map(String);
-    else if (target === "@body-file" || target === "@name") continue;
+    else if (target === "@key") {
+      // tw's --key names a file; what it holds depends on the provider.
+      const field =
+        KEY_FILE_FIELDS[String(values.type)] ??
+        refuse(`key is a file of google or ssh credentials, not ${String(values.type)}`);
+      const label = `${entry.at}: ${key} ${String(value)}`;
+      setPath(desired.fields, field, await readUtf8File(label, path(value)));
+    } else if (target === "@body-file" || target === "@name") continue;
     else if (target.startsWith("<")) {
       const label = `${entry.at}: ${key} ${String(value)}`;
       setPath(desired.fields, target.slice(1), await readUtf8File(label, path(value)));

@@ -252,3 +252,34 @@ test("Azure credentials as seqerakit's template writes them (batch-name, storage
     await emu.close();
   }
 });
+
+test("Google credentials' key is the service account file, read relative to the YAML; an AWS key is refused", async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), "declare-"));
+  const emu = await seededEmulator();
+  try {
+    const client = clientOf(emu);
+    await writeFile(path.join(dir, "sa.json"), '{"type": "service_account"}\n');
+    const file = path.join(dir, "creds.yml");
+    const text = `credentials:
+  - type: google
+    name: gcp
+    workspace: acme/prod
+    key: $GOOGLE_KEY
+`;
+    const env = { GOOGLE_KEY: "sa.json" };
+    const plan = await planResources(client, [{ text, file }], { env });
+    expect(JSON.stringify(plan)).not.toContain("service_account");
+    expect((await applyPlan(client, plan)).failed).toBeUndefined();
+    const created = emu.requests.find((r) => r.operationId === "CreateCredentials");
+    expect(created?.body).toMatchObject({
+      credentials: { provider: "google", keys: { data: '{"type": "service_account"}\n' } },
+    });
+    const aws = text.replace("type: google", "type: aws");
+    await expect(planResources(client, [{ text: aws, file }], { env })).rejects.toThrow(
+      `${file}:2: credentials "gcp": key is a file of google or ssh credentials, not aws`,
+    );
+  } finally {
+    await emu.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
