@@ -42,10 +42,13 @@ beforeEach(() => {
 const env = () => towerEnv(emulator, "acme/prod");
 const seqera = (args: string[], options: RunOptions = {}) =>
   runCli(cli.main, args, { env: env(), ...options });
-/** The launch requests the emulator received, by run name. */
+/**
+ * The launches the emulator accepted: a loaded machine may bunch the calls into a 429, which
+ * the client retries (the service did nothing; the emulator logs it without its body).
+ */
 const launches = () =>
   emulator.requests
-    .filter((r) => r.operationId === "CreateWorkflowLaunch")
+    .filter((r) => r.operationId === "CreateWorkflowLaunch" && r.status === 200)
     .map((r) => (r.body as { launch: Record<string, unknown> }).launch);
 const byRow = (stdout: string) =>
   (lines(stdout) as Record<string, unknown>[]).sort((a, b) => Number(a.row) - Number(b.row));

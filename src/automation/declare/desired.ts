@@ -3,6 +3,7 @@
  * family's `file.keys` says, files read, references to other resources kept by name until the
  * plan resolves them.
  */
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { readUtf8File } from "../../core/text-file.js";
 import { ConfigurationError } from "../../errors/configuration-error.js";
@@ -43,7 +44,12 @@ const KEY_FILE_FIELDS: Readonly<Record<string, string>> = {
 export async function desiredOf(entry: Entry): Promise<Desired> {
   const family: Family = FAMILIES[entry.kind];
   const shape = family.file!;
-  const path = (file: unknown) => resolve(entry.dir, String(file));
+  // A file named in the YAML: beside it, else from the working directory, as tw reads the
+  // paths seqerakit hands it (its own files name them from where it runs).
+  const path = (file: unknown) => {
+    const beside = resolve(entry.dir, String(file));
+    return existsSync(beside) ? beside : resolve(String(file));
+  };
   const refuse = (message: string): never => {
     throw new ConfigurationError(`${entry.at}: ${entry.kind} "${entry.name}": ${message}`);
   };

@@ -9,6 +9,7 @@ import { ENUMS } from "../../../generated/enums.js";
 import type { SeqeraClient } from "../../client/client.js";
 import { collect, lookup, lookupOptional, type Lookup } from "../../client/lookup.js";
 import { ConfigurationError } from "../../errors/configuration-error.js";
+import { NameNotFoundError } from "../../errors/name-not-found-error.js";
 import type { WorkspaceRole } from "../../schema/types.js";
 import { addMembers, isUser, setWorkspaceRole } from "../members.js";
 import { MEMBERS, workspacePath } from "../membership-lookups.js";
@@ -67,6 +68,9 @@ export async function checkMembership(
     (entry.workspace?.includes("/")
       ? entry.workspace.split("/")[0]!
       : (await workspacePath(client, signal)).orgName);
+  const newOrganization = entries.some(
+    (e) => e.kind === "organizations" && e.name === organization,
+  );
   for (const { kind, name } of named) {
     const inFiles = entries.some(
       (e) =>
@@ -75,9 +79,16 @@ export async function checkMembership(
         e.name.toLowerCase() === name.toLowerCase(),
     );
     const kept: Lookup<object> = kind === "teams" ? TEAMS : MEMBERS;
-    if (inFiles || (await lookupOptional(client, kept, `${organization}/${name}`, signal))) {
-      continue;
-    }
+    if (inFiles) continue;
+    const known = await lookupOptional(client, kept, `${organization}/${name}`, signal).catch(
+      (error: unknown) => {
+        // An organization the files create is not in the service yet: nobody is in it.
+        const orgMissing = error instanceof NameNotFoundError && error.kind === "organization";
+        if (orgMissing && newOrganization) return undefined;
+        throw error;
+      },
+    );
+    if (known) continue;
     const noun = kind === "teams" ? "team" : "user";
     refuse(`${noun} "${name}" is neither in the files nor in organization ${organization}`);
   }

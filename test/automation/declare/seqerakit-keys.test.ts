@@ -283,3 +283,68 @@ test("Google credentials' key is the service account file, read relative to the 
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+test("a file the YAML names that is not beside it is read from the working directory, as tw reads seqerakit's paths", async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), "declare-"));
+  const emu = await seededEmulator({
+    credentials: [{ name: "aws-creds", workspaceId: 42, id: "c1" }],
+  });
+  try {
+    await writeFile(
+      path.join(dir, "ce.json"),
+      JSON.stringify({ discriminator: "aws-batch", region: "eu-west-1", workDir: "s3://w" }),
+    );
+    // seqerakit's e2e file names its JSON from the repository's root: ./examples/yaml/….
+    const fromHere = `./${path.relative(process.cwd(), path.join(dir, "ce.json"))}`;
+    const text = `compute-envs:\n  - name: exported\n    workspace: acme/prod\n    credentials: aws-creds\n    file-path: ${fromHere}\n`;
+    const plan = await planResources(clientOf(emu), [
+      { text, file: path.join(dir, "yaml", "ce.yml") },
+    ]);
+    expect(plan.steps[0]?.changes).toContainEqual({ field: "config.region", to: "eu-west-1" });
+  } finally {
+    await emu.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test("an organization the files create has only the users the files put in it", async () => {
+  const emu = await seededEmulator();
+  try {
+    const file = `organizations:
+  - name: newco
+    full-name: New Co
+members:
+  - user: bo@newco.org
+    organization: newco
+teams:
+  - name: staff
+    organization: newco
+    members: [bo@newco.org]
+workspaces:
+  - name: lab
+    organization: newco
+    full-name: The lab
+participants:
+  - name: bo@newco.org
+    type: MEMBER
+    workspace: newco/lab
+    role: LAUNCH
+  - name: cy@newco.org
+    workspace: newco/lab
+    role: LAUNCH
+`;
+    await expect(planResources(clientOf(emu), [file])).rejects.toThrow(
+      'document 1:20: participants "cy@newco.org": user "cy@newco.org" is neither in the files nor in organization newco',
+    );
+    const plan = await planResources(clientOf(emu), [file.slice(0, file.indexOf("  - name: cy"))]);
+    expect(plan.steps.map((s) => `${s.action} ${s.kind} ${s.name}`)).toEqual([
+      "create organizations newco",
+      "create members newco/bo@newco.org",
+      "create teams newco/staff",
+      "create workspaces newco/lab",
+      "create participants bo@newco.org",
+    ]);
+  } finally {
+    await emu.close();
+  }
+});
