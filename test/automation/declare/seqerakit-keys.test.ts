@@ -131,17 +131,25 @@ test("a pipeline's new description is an update in place: its id, launch and lab
   }
 });
 
-test("file-path reads tw's exported JSON, params-file a params file, relative to the file; several files are one plan", async () => {
+/**
+ * A folder holding what `tw compute-envs export` writes (ce.json: the configuration, tagged
+ * with its platform), and an emulator with the credentials it names.
+ */
+async function exportedComputeEnv() {
   const dir = await mkdtemp(path.join(tmpdir(), "declare-"));
+  await writeFile(
+    path.join(dir, "ce.json"),
+    JSON.stringify({ discriminator: "aws-batch", region: "eu-west-1", workDir: "s3://w" }),
+  );
   const emu = await seededEmulator({
     credentials: [{ name: "aws-creds", workspaceId: 42, id: "c1" }],
   });
+  return { dir, emu };
+}
+
+test("file-path reads tw's exported JSON, params-file a params file, relative to the file; several files are one plan", async () => {
+  const { dir, emu } = await exportedComputeEnv();
   try {
-    // What `tw compute-envs export` writes: the configuration, tagged with its platform.
-    await writeFile(
-      path.join(dir, "ce.json"),
-      JSON.stringify({ discriminator: "aws-batch", region: "eu-west-1", workDir: "s3://w" }),
-    );
     await writeFile(path.join(dir, "params.yaml"), "genome: GRCh38\n");
     const computeEnvs =
       "compute-envs:\n  - name: exported\n    workspace: acme/prod\n    credentials: aws-creds\n    file-path: ce.json\n";
@@ -285,15 +293,8 @@ test("Google credentials' key is the service account file, read relative to the 
 });
 
 test("a file the YAML names that is not beside it is read from the working directory, as tw reads seqerakit's paths", async () => {
-  const dir = await mkdtemp(path.join(tmpdir(), "declare-"));
-  const emu = await seededEmulator({
-    credentials: [{ name: "aws-creds", workspaceId: 42, id: "c1" }],
-  });
+  const { dir, emu } = await exportedComputeEnv();
   try {
-    await writeFile(
-      path.join(dir, "ce.json"),
-      JSON.stringify({ discriminator: "aws-batch", region: "eu-west-1", workDir: "s3://w" }),
-    );
     // seqerakit's e2e file names its JSON from the repository's root: ./examples/yaml/….
     const fromHere = `./${path.relative(process.cwd(), path.join(dir, "ce.json"))}`;
     const text = `compute-envs:\n  - name: exported\n    workspace: acme/prod\n    credentials: aws-creds\n    file-path: ${fromHere}\n`;
