@@ -61,6 +61,8 @@ export type ListedIds = { [F in FamilyName as Operations<F>["list"]]: ListedAt<F
 interface IdPlace {
   items?: string;
   path: string;
+  /** `path` split once: the check runs on every answer of these operations. */
+  keys: readonly string[];
 }
 
 let places: Map<string, IdPlace> | undefined;
@@ -72,9 +74,11 @@ function idPlace(operation: string): IdPlace | undefined {
       const { create, list } = family.operations;
       const listed = family.item ? `${family.item}.${family.id}` : family.id;
       const entries: [string, IdPlace][] = [
-        [list, { items: listShape(family).items, path: listed }],
+        [list, { items: listShape(family).items, path: listed, keys: listed.split(".") }],
       ];
-      if (create && family.created) entries.push([create, { path: family.created }]);
+      if (create && family.created) {
+        entries.push([create, { path: family.created, keys: family.created.split(".") }]);
+      }
       return entries;
     }),
   );
@@ -89,10 +93,9 @@ function idPlace(operation: string): IdPlace | undefined {
 export function checkAnsweredIds(operation: string, answer: unknown): void {
   const place = idPlace(operation);
   if (place === undefined) return;
-  const { items, path } = place;
+  const { items, path, keys } = place;
   const list = items === undefined ? [answer] : (answer as Record<string, unknown> | null)?.[items];
   if (!Array.isArray(list)) return;
-  const keys = path.split(".");
   for (const item of list) {
     const id = keys.reduce<unknown>(
       (value, key) => (value as Record<string, unknown>)?.[key],
