@@ -78,7 +78,7 @@ export async function writeGenerated(
 }
 
 /**
- * The renderer pulls in typescript, openapi-typescript and prettier (seconds to load); loading
+ * The renderer pulls in typescript and openapi-typescript (seconds to load); loading
  * it only once the input is known good lets bad input fail at once.
  */
 async function render(prepared: PreparedSchema): Promise<Rendered> {

@@ -52,7 +52,7 @@ describe("npm run generate", () => {
 
   test("copies.ts: every launch field of the release but the rule's exceptions is copied", async () => {
     const text = (await read(first, "copies.ts")).toString();
-    const copied = JSON.parse(/launch: (\[[^\]]*\])/.exec(text)![1]!.replace(/,\s*\]/, "]"));
+    const copied = JSON.parse(/COPIED_FIELDS = ([\s\S]*?) as const;/.exec(text)![1]!).launch;
     const doc = JSON.parse((await read(first, "openapi.json")).toString());
     const fields = Object.keys(doc.components.schemas.WorkflowLaunchRequest.properties).sort();
     expect(copied).toEqual(
