@@ -217,7 +217,7 @@ export const FAMILIES = {
     id: "id",
     created: "computeEnvId",
     name: "name",
-    fields: ["name", "platform", "description", "credentialsId", "config"],
+    fields: ["name", "platform", "description", "credentialsId", "config", "labels"],
     updatable: ["name", "description", "credentialsId"],
     file: {
       keys: {
@@ -255,7 +255,8 @@ export const FAMILIES = {
         "no-ebs-auto-scale": "!config.forge.ebsAutoScale",
       },
       refs: { credentials: { family: "credentials", field: "credentialsId" } },
-      unsupported: { labels: "labels on compute environments are not planned yet" },
+      // No operation changes a compute environment's labels: a change replaces it.
+      labels: { resource: true },
       create: "computeEnv",
     },
   },
@@ -272,9 +273,9 @@ export const FAMILIES = {
     id: "pipelineId",
     created: "pipeline.pipelineId",
     name: "name",
-    fields: ["name", "description", "icon", "launch"],
+    fields: ["name", "description", "icon", "launch", "labels"],
     // A changed launch is a new draft version, not the default one launches use: replaced.
-    updatable: ["name", "description", "icon"],
+    updatable: ["name", "description", "icon", "labels"],
     shared: true,
     file: {
       keys: {
@@ -284,7 +285,7 @@ export const FAMILIES = {
         ...LAUNCH_KEYS,
       },
       refs: { "compute-env": { family: "compute-envs", field: "launch.computeEnvId" } },
-      unsupported: { labels: "labels on pipelines are not planned yet" },
+      labels: {},
       reads: { launch: "GET /pipelines/{pipelineId}/launch" },
       answers: { "launch.computeEnvId": "launch.computeEnv.id" },
     },

@@ -24,6 +24,8 @@ export interface Desired {
   /** The create request's fields, as families.ts's `fields` name them. */
   fields: Record<string, unknown>;
   refs: Reference[];
+  /** The create operation's query parameters (`?` keys: a studio's `autoStart`). */
+  query?: Record<string, unknown>;
   /** `wait: AVAILABLE`: the status to wait for after a create. */
   wait?: string;
   /** A dataset's file to upload, and whether its first row is a header. */
@@ -67,6 +69,10 @@ export async function desiredOf(entry: Entry): Promise<Desired> {
   let paramsFilePath: string | undefined;
   const settings: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(values)) {
+    if (key === "labels" && shape.labels) {
+      desired.fields.labels = labelTexts(value, shape.labels.resource === true, refuse);
+      continue;
+    }
     const ref = shape.refs?.[key];
     if (ref) {
       desired.refs.push({
@@ -114,6 +120,7 @@ export async function desiredOf(entry: Entry): Promise<Desired> {
       const label = `${entry.at}: ${key} ${String(value)}`;
       setPath(desired.fields, target.slice(1), await readUtf8File(label, path(value)));
     } else if (target.startsWith("!")) setPath(desired.fields, target.slice(1), value !== true);
+    else if (target.startsWith("?")) desired.query = { ...desired.query, [target.slice(1)]: value };
     else if (target.endsWith("[]")) setPath(desired.fields, target.slice(0, -2), listOf(value));
     else setPath(desired.fields, target, value);
   }
@@ -164,6 +171,28 @@ async function exportedBody(
   const computeEnv =
     "config" in json ? json : { platform: json.discriminator, config: json, name: "(file)" };
   return { ...toComputeEnvRequest(computeEnv as never).computeEnv };
+}
+
+/**
+ * The labels of a `labels` key, checked as tw's Label converters check them (one `=` at most,
+ * neither side blank; a resource label's value required where `resource`), sorted: the order
+ * the plan compares them in, and the one the answer's are read in.
+ */
+function labelTexts(
+  value: unknown,
+  resource: boolean,
+  refuse: (message: string) => never,
+): string[] {
+  const texts = listOf(value).map(String);
+  for (const text of texts) {
+    const [name, labelValue, extra] = text.split("=").map((part) => part.trim());
+    if (extra !== undefined || !name || labelValue === "" || (resource && !labelValue)) {
+      refuse(
+        `labels: ${JSON.stringify(text)} is not ${resource ? "a resource label (name=value)" : 'a label ("name" or "name=value")'}`,
+      );
+    }
+  }
+  return [...new Set(texts)].sort();
 }
 
 function listOf(value: unknown): unknown[] {

@@ -89,7 +89,7 @@ async function entryOf(
     } else if (target === "@params") {
       const text = getPath(actual, "launch.paramsText");
       if (typeof text === "string" && text.trim()) entry[key] = await parseParamsText(text);
-    } else if (target.startsWith("@") || target.startsWith("<")) continue;
+    } else if (/^[@<?]/.test(target)) continue;
     else {
       const path = target.replace(/^!|\[\]$/g, "");
       if (written.has(path)) continue;
@@ -116,6 +116,11 @@ async function entryOf(
     const items = await listFamily<object>(client, FAMILIES[kind], {}, {}, signal);
     const named = items.find((item) => idOf(FAMILIES[kind], item) === String(id));
     if (named) entry[key] = nameOf(FAMILIES[kind], named);
+  }
+  const labels = actual.labels;
+  if (shape.labels && Array.isArray(labels) && labels.length) {
+    // As seqerakit's template writes them, tw's option's text: "label1,label2".
+    entry.labels = labels.join(",");
   }
   return entry;
 }
