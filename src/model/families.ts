@@ -255,7 +255,9 @@ export const FAMILIES = {
         "no-ebs-auto-scale": "!config.forge.ebsAutoScale",
       },
       refs: { credentials: { family: "credentials", field: "credentialsId" } },
-      // No operation changes a compute environment's labels: a change replaces it.
+      // tw's `compute-envs add --labels` (Label.ResourceLabelsConverter: "Label value is
+      // required") sends CreateComputeEnvRequest.labelIds; no operation changes them after,
+      // so a change replaces it.
       labels: { resource: true },
       create: "computeEnv",
     },
@@ -285,6 +287,9 @@ export const FAMILIES = {
         ...LAUNCH_KEYS,
       },
       refs: { "compute-env": { family: "compute-envs", field: "launch.computeEnvId" } },
+      // tw's `pipelines add --labels` (LabelsOptionalOptions, split on ","): "name" or
+      // "name=value", those missing created (LabelsFinder's CREATE); PUT /pipelines/{id}
+      // changes them (its labelIds), so a change is in place.
       labels: {},
       reads: { launch: "GET /pipelines/{pipelineId}/launch" },
       answers: { "launch.computeEnvId": "launch.computeEnv.id" },
@@ -360,6 +365,7 @@ export const FAMILIES = {
       "computeEnvId",
       "configuration",
       "isPrivate",
+      "labels",
     ],
     file: {
       keys: {
@@ -371,21 +377,28 @@ export const FAMILIES = {
         gpu: "configuration.gpu",
         lifespan: "configuration.lifespanHours",
         private: "isPrivate",
+        // tw's `studios add --auto-start` (default false): `autoStart` of the create's query.
+        "auto-start": "?autoStart",
+        "conda-env-yml": "<configuration.condaEnvironment",
+        // tw's --mount-data-ids: the data links' ids, as `configuration.mountData` holds them.
+        "mount-data-ids": "configuration.mountData[]",
       },
       required: ["compute-env"],
-      refs: { "compute-env": { family: "compute-envs", field: "computeEnvId" } },
+      refs: {
+        "compute-env": { family: "compute-envs", field: "computeEnvId" },
+        // tw's --mount-data: data links by name, sent by id (DataLinkService.getDataLinkIds).
+        "mount-data": { family: "data-links", field: "configuration.mountData", list: true },
+      },
       answers: { dataStudioToolUrl: "template.repository", computeEnvId: "computeEnv.id" },
+      // tw's StudioResourceLabelsConverter: resource labels only, sent as labelIds.
+      labels: { resource: true },
       replaced:
-        "PUT /studios/{sessionId} changes a stopped studio only, and a studio is started when created",
+        "PUT /studios/{sessionId} changes a stopped studio only, and the plan does not stop it",
       unsupported: {
-        "auto-start": "studios are created started, as the service does by default",
-        "mount-data": "mounted data links are not planned yet",
-        "mount-data-uris": "mounted data links are not planned yet",
-        "mount-data-ids": "mounted data links are not planned yet",
-        "mount-data-resource-refs": "mounted data links are not planned yet",
-        "conda-env-yml": "a conda environment file is not read yet",
-        labels: "labels on studios are not planned yet",
-        wait: "waiting for a studio is not planned yet",
+        "mount-data-uris": "data links are not looked up by URI yet: name them with mount-data",
+        "mount-data-resource-refs":
+          "data links are not looked up by URI yet: name them with mount-data",
+        wait: "waiting for a studio's status is not planned yet",
       },
     },
   },

@@ -57,8 +57,11 @@ export interface Family {
  */
 export interface FileShape {
   keys: Readonly<Record<string, string>>;
-  /** Keys naming another family's resource of the same workspace; the field gets its id. */
-  refs?: Readonly<Record<string, { family: string; field: string }>>;
+  /**
+   * Keys naming another family's resource of the same workspace; the field gets its id. With
+   * `list`, a comma-separated list of names, the field a list of their ids.
+   */
+  refs?: Readonly<Record<string, { family: string; field: string; list?: boolean }>>;
   /** The create (update) request holds the fields under this key: `{ computeEnv: {...} }`. */
   create?: string;
   update?: string;

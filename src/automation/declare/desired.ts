@@ -75,11 +75,16 @@ export async function desiredOf(entry: Entry): Promise<Desired> {
     }
     const ref = shape.refs?.[key];
     if (ref) {
-      desired.refs.push({
-        family: ref.family as FamilyName,
-        name: String(value),
-        field: ref.field,
-      });
+      // A list's names each resolved into their place in the field's list.
+      const names = ref.list ? listOf(value).map(String) : [String(value)];
+      if (ref.list) setPath(desired.fields, ref.field, []);
+      desired.refs.push(
+        ...names.map((name, index) => ({
+          family: ref.family as FamilyName,
+          name,
+          field: ref.list ? `${ref.field}.${index}` : ref.field,
+        })),
+      );
       continue;
     }
     const target = shape.keys[key];

@@ -62,7 +62,7 @@ test("a reference to what is neither in the files nor in the service is an error
 test("a key of seqerakit's not read yet is refused as such, with why", async () => {
   const studio = "studios:\n  - name: rstudio\n    mount-data-resource-refs: s3://bucket\n";
   expect(await refusal(studio)).toBe(
-    "acme.yml:3: studios: mount-data-resource-refs is not supported yet: mounted data links are not planned yet",
+    "acme.yml:3: studios: mount-data-resource-refs is not supported yet: data links are not looked up by URI yet: name them with mount-data",
   );
 });
 
