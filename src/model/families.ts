@@ -30,6 +30,14 @@ const LAUNCH_KEYS = {
   "workspace-secrets": "launch.workspaceSecrets[]",
 } as const;
 
+/** tw's `studios add --mount-data-resource-refs` (`--mount-data-uris` before): data links by URI. */
+const MOUNTED_BY_URI = {
+  family: "data-links",
+  field: "configuration.mountData",
+  list: true,
+  by: "resourceRef",
+} as const;
+
 export const FAMILIES = {
   organizations: {
     noun: "organization",
@@ -388,6 +396,8 @@ export const FAMILIES = {
         "compute-env": { family: "compute-envs", field: "computeEnvId" },
         // tw's --mount-data: data links by name, sent by id (DataLinkService.getDataLinkIds).
         "mount-data": { family: "data-links", field: "configuration.mountData", list: true },
+        "mount-data-resource-refs": MOUNTED_BY_URI,
+        "mount-data-uris": MOUNTED_BY_URI,
       },
       answers: { dataStudioToolUrl: "template.repository", computeEnvId: "computeEnv.id" },
       // tw's StudioResourceLabelsConverter: resource labels only, sent as labelIds.
@@ -395,9 +405,6 @@ export const FAMILIES = {
       replaced:
         "PUT /studios/{sessionId} changes a stopped studio only, and the plan does not stop it",
       unsupported: {
-        "mount-data-uris": "data links are not looked up by URI yet: name them with mount-data",
-        "mount-data-resource-refs":
-          "data links are not looked up by URI yet: name them with mount-data",
         wait: "waiting for a studio's status is not planned yet",
       },
     },

@@ -59,9 +59,10 @@ export interface FileShape {
   keys: Readonly<Record<string, string>>;
   /**
    * Keys naming another family's resource of the same workspace; the field gets its id. With
-   * `list`, a comma-separated list of names, the field a list of their ids.
+   * `list`, a comma-separated list of names, the field a list of their ids; with `by`, the
+   * resources are named by that field of theirs instead (a data link by its `resourceRef`).
    */
-  refs?: Readonly<Record<string, { family: string; field: string; list?: boolean }>>;
+  refs?: Readonly<Record<string, { family: string; field: string; list?: boolean; by?: string }>>;
   /** The create (update) request holds the fields under this key: `{ computeEnv: {...} }`. */
   create?: string;
   update?: string;

@@ -18,6 +18,8 @@ export interface Reference {
   family: FamilyName;
   name: string;
   field: string;
+  /** The resource's field `name` is, when not its name (the plan finds its name by it). */
+  by?: string;
 }
 
 export interface Desired {
@@ -83,6 +85,7 @@ export async function desiredOf(entry: Entry): Promise<Desired> {
           family: ref.family as FamilyName,
           name,
           field: ref.list ? `${ref.field}.${index}` : ref.field,
+          ...(ref.by !== undefined && { by: ref.by }),
         })),
       );
       continue;

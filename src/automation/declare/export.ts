@@ -111,7 +111,10 @@ async function entryOf(
       written.add(path);
     }
   }
-  for (const [key, ref] of Object.entries(shape.refs ?? {})) {
+  const refs = Object.entries(shape.refs ?? {});
+  for (const [key, ref] of refs) {
+    // Two keys of one field (`mount-data`, `mount-data-resource-refs`): the first, by name.
+    if (refs.find(([, other]) => other.field === ref.field)?.[0] !== key) continue;
     const value = getPath(actual, ref.field);
     const ids = ref.list && Array.isArray(value) ? value.map(String) : [value];
     if (value == null || ids.length === 0) continue;

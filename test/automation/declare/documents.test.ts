@@ -60,9 +60,9 @@ test("a reference to what is neither in the files nor in the service is an error
 });
 
 test("a key of seqerakit's not read yet is refused as such, with why", async () => {
-  const studio = "studios:\n  - name: rstudio\n    mount-data-resource-refs: s3://bucket\n";
+  const studio = "studios:\n  - name: rstudio\n    wait: RUNNING\n";
   expect(await refusal(studio)).toBe(
-    "acme.yml:3: studios: mount-data-resource-refs is not supported yet: data links are not looked up by URI yet: name them with mount-data",
+    "acme.yml:3: studios: wait is not supported yet: waiting for a studio's status is not planned yet",
   );
 });
 

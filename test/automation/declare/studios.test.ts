@@ -161,6 +161,18 @@ ${STUDIO}    auto-start: false
       // tw's --mount-data-ids: the same links by id.
       const byId = text.replace("mount-data: results", `mount-data-ids: ${link!.id}`);
       expect((await planResources(client, [{ text: byId, file }])).pending).toBe(0);
+      // tw's --mount-data-resource-refs (--mount-data-uris before): by URI, in the files or not.
+      const byUri = text.replace("mount-data: results", "mount-data-uris: s3://bucket/results");
+      expect((await planResources(client, [{ text: byUri, file }])).pending).toBe(0);
+      const studioOnly = byUri
+        .slice(byUri.indexOf("studios:"))
+        .replace("mount-data-uris", "mount-data-resource-refs");
+      expect((await planResources(client, [{ text: studioOnly, file }])).pending).toBe(0);
+      await expect(
+        planResources(client, [{ text: studioOnly.replace("/results", "/other"), file }]),
+      ).rejects.toThrow(
+        `${file}:2: studios "rstudio": data link "s3://bucket/other" is neither in the files nor in acme/prod`,
+      );
       const exported = await exportResources(client);
       expect(exported).toContain(
         "    compute-env: aws-eu\n    mount-data: results\n    labels: owner=ana,team=genomics\n",
