@@ -8,7 +8,7 @@ import { resolve } from "node:path";
 import { readUtf8File } from "../../core/text-file.js";
 import { ConfigurationError } from "../../errors/configuration-error.js";
 import { FAMILIES, type FamilyName } from "../../model/families.js";
-import type { Family } from "../../model/family.js";
+import type { Family, FileShape } from "../../model/family.js";
 import { mergeParamsText, type Params } from "../params.js";
 import { toComputeEnvRequest, toPipelineRequest } from "../convert.js";
 import { launchFlags, type Entry } from "./documents.js";
@@ -18,7 +18,7 @@ export interface Reference {
   family: FamilyName;
   name: string;
   field: string;
-  /** The resource's field `name` is, when not its name (the plan finds its name by it). */
+  /** The field of the resource `name` gives, when not its name (a data link's resourceRef). */
   by?: string;
 }
 
@@ -61,6 +61,12 @@ export async function desiredOf(entry: Entry): Promise<Desired> {
   const { values } = entry;
   const missing = (shape.required ?? []).filter((key) => values[key] === undefined);
   if (missing.length) refuse(`${missing.join(", ")} required`);
+  // Keys of one field are tw's exclusive options (--mount-data, --mount-data-ids): one only.
+  const given = Object.keys(values).filter((key) => fieldOf(shape, key) !== undefined);
+  for (const [index, key] of given.entries()) {
+    const twin = given.slice(index + 1).find((k) => fieldOf(shape, k) === fieldOf(shape, key));
+    if (twin) refuse(`${key} and ${twin} both set ${fieldOf(shape, key)}: give one of them`);
+  }
   // An exported JSON (tw compute-envs export, tw pipelines export) first; the keys go on top.
   if (values["file-path"] !== undefined && shape.keys["file-path"] === "@body-file") {
     desired.fields = await exportedBody(entry.kind, path(values["file-path"]), refuse);
@@ -179,6 +185,16 @@ async function exportedBody(
   const computeEnv =
     "config" in json ? json : { platform: json.discriminator, config: json, name: "(file)" };
   return { ...toComputeEnvRequest(computeEnv as never).computeEnv };
+}
+
+/** The request field a key sets itself (not an `@` key, read by the declarative layer). */
+function fieldOf(shape: FileShape, key: string): string | undefined {
+  const ref = shape.refs?.[key];
+  if (ref) return ref.field;
+  const target = shape.keys[key];
+  return target === undefined || target.startsWith("@")
+    ? undefined
+    : target.replace(/^[<!?]|\[\]$/g, "");
 }
 
 /**

@@ -87,6 +87,12 @@ test("a missing compute env, and seqerakit's keys not read yet, are refused at t
     await expect(planResources(client, [at(`${STUDIO}    wait: RUNNING\n`)])).rejects.toThrow(
       "studios.yml:11: studios: wait is not supported yet: waiting for a studio's status is not planned yet",
     );
+    // tw's --mount-data and --mount-data-ids are exclusive.
+    await expect(
+      planResources(client, [at(`${STUDIO}    mount-data: a\n    mount-data-ids: b\n`)]),
+    ).rejects.toThrow(
+      'studios.yml:2: studios "rstudio": mount-data and mount-data-ids both set configuration.mountData: give one of them',
+    );
     await expect(planResources(client, [at(`${STUDIO}    labels: rstudio\n`)])).rejects.toThrow(
       'studios.yml:2: studios "rstudio": labels: "rstudio" is not a resource label (name=value)',
     );
