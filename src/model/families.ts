@@ -30,6 +30,14 @@ const LAUNCH_KEYS = {
   "workspace-secrets": "launch.workspaceSecrets[]",
 } as const;
 
+/** tw's `studios add --mount-data-resource-refs` (`--mount-data-uris` before): data links by URI. */
+const MOUNTED_BY_URI = {
+  family: "data-links",
+  field: "configuration.mountData",
+  list: true,
+  by: "resourceRef",
+} as const;
+
 export const FAMILIES = {
   organizations: {
     noun: "organization",
@@ -217,7 +225,7 @@ export const FAMILIES = {
     id: "id",
     created: "computeEnvId",
     name: "name",
-    fields: ["name", "platform", "description", "credentialsId", "config"],
+    fields: ["name", "platform", "description", "credentialsId", "config", "labels"],
     updatable: ["name", "description", "credentialsId"],
     file: {
       keys: {
@@ -255,7 +263,10 @@ export const FAMILIES = {
         "no-ebs-auto-scale": "!config.forge.ebsAutoScale",
       },
       refs: { credentials: { family: "credentials", field: "credentialsId" } },
-      unsupported: { labels: "labels on compute environments are not planned yet" },
+      // tw's `compute-envs add --labels` (Label.ResourceLabelsConverter: "Label value is
+      // required") sends CreateComputeEnvRequest.labelIds; no operation changes them after,
+      // so a change replaces it.
+      labels: { resource: true },
       create: "computeEnv",
     },
   },
@@ -272,9 +283,9 @@ export const FAMILIES = {
     id: "pipelineId",
     created: "pipeline.pipelineId",
     name: "name",
-    fields: ["name", "description", "icon", "launch"],
+    fields: ["name", "description", "icon", "launch", "labels"],
     // A changed launch is a new draft version, not the default one launches use: replaced.
-    updatable: ["name", "description", "icon"],
+    updatable: ["name", "description", "icon", "labels"],
     shared: true,
     file: {
       keys: {
@@ -284,7 +295,10 @@ export const FAMILIES = {
         ...LAUNCH_KEYS,
       },
       refs: { "compute-env": { family: "compute-envs", field: "launch.computeEnvId" } },
-      unsupported: { labels: "labels on pipelines are not planned yet" },
+      // tw's `pipelines add --labels` (LabelsOptionalOptions, split on ","): "name" or
+      // "name=value", those missing created (LabelsFinder's CREATE); PUT /pipelines/{id}
+      // changes them (its labelIds), so a change is in place.
+      labels: {},
       reads: { launch: "GET /pipelines/{pipelineId}/launch" },
       answers: { "launch.computeEnvId": "launch.computeEnv.id" },
     },
@@ -359,6 +373,7 @@ export const FAMILIES = {
       "computeEnvId",
       "configuration",
       "isPrivate",
+      "labels",
     ],
     file: {
       keys: {
@@ -370,21 +385,27 @@ export const FAMILIES = {
         gpu: "configuration.gpu",
         lifespan: "configuration.lifespanHours",
         private: "isPrivate",
+        // tw's `studios add --auto-start` (default false): `autoStart` of the create's query.
+        "auto-start": "?autoStart",
+        "conda-env-yml": "<configuration.condaEnvironment",
+        // tw's --mount-data-ids: the data links' ids, as `configuration.mountData` holds them.
+        "mount-data-ids": "configuration.mountData[]",
       },
       required: ["compute-env"],
-      refs: { "compute-env": { family: "compute-envs", field: "computeEnvId" } },
+      refs: {
+        "compute-env": { family: "compute-envs", field: "computeEnvId" },
+        // tw's --mount-data: data links by name, sent by id (DataLinkService.getDataLinkIds).
+        "mount-data": { family: "data-links", field: "configuration.mountData", list: true },
+        "mount-data-resource-refs": MOUNTED_BY_URI,
+        "mount-data-uris": MOUNTED_BY_URI,
+      },
       answers: { dataStudioToolUrl: "template.repository", computeEnvId: "computeEnv.id" },
+      // tw's StudioResourceLabelsConverter: resource labels only, sent as labelIds.
+      labels: { resource: true },
       replaced:
-        "PUT /studios/{sessionId} changes a stopped studio only, and a studio is started when created",
+        "PUT /studios/{sessionId} changes a stopped studio only, and the plan does not stop it",
       unsupported: {
-        "auto-start": "studios are created started, as the service does by default",
-        "mount-data": "mounted data links are not planned yet",
-        "mount-data-uris": "mounted data links are not planned yet",
-        "mount-data-ids": "mounted data links are not planned yet",
-        "mount-data-resource-refs": "mounted data links are not planned yet",
-        "conda-env-yml": "a conda environment file is not read yet",
-        labels: "labels on studios are not planned yet",
-        wait: "waiting for a studio is not planned yet",
+        wait: "waiting for a studio's status is not planned yet",
       },
     },
   },

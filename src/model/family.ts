@@ -49,15 +49,20 @@ export interface Family {
  * A family's entries in seqerakit's YAML: each key (tw's option name) and the request field it
  * sets, as a dotted path. A path ending in `[]` takes a comma-separated list; one starting with
  * `<` takes a file's path and sends its text, with `!` a flag and sends its negation (tw's
- * `--no-…` options); a value starting with `@` is read by the
+ * `--no-…` options), with `?` a query parameter of the create operation (not a field: never
+ * compared); a value starting with `@` is read by the
  * declarative layer itself (`@wait`, `@body-file`, `@params`…; `@name` names the entry in place
  * of `name`, `@members` lists a team's members, `@key` reads credentials' key file). `name`, `workspace`,
  * `on_exists` and `overwrite` go with every kind.
  */
 export interface FileShape {
   keys: Readonly<Record<string, string>>;
-  /** Keys naming another family's resource of the same workspace; the field gets its id. */
-  refs?: Readonly<Record<string, { family: string; field: string }>>;
+  /**
+   * Keys naming another family's resource of the same workspace; the field gets its id. With
+   * `list`, a comma-separated list of names, the field a list of their ids; with `by`, the
+   * resources are named by that field of theirs instead (a data link by its `resourceRef`).
+   */
+  refs?: Readonly<Record<string, { family: string; field: string; list?: boolean; by?: string }>>;
   /** The create (update) request holds the fields under this key: `{ computeEnv: {...} }`. */
   create?: string;
   update?: string;
@@ -83,6 +88,14 @@ export interface FileShape {
   replaced?: string;
   /** Its other keys are the launch settings' flags (automation/launch-settings.ts, tw's). */
   launchSettings?: boolean;
+  /**
+   * Its `labels` key, tw's `--labels` ("name", or "name=value" for a resource label; with
+   * `resource`, resource labels only, as tw's ResourceLabelsConverter takes them): the field
+   * `labels` holds them as text, compared with the answer's `labels` and sent as the create
+   * request's `labelIds` (at its top, beside `create`'s wrapper), those missing created first
+   * as tw's LabelsFinder does. A change is in place when `updatable` has `labels`.
+   */
+  labels?: { resource?: boolean };
   /** seqerakit's keys not read yet, and why: refused as such rather than as unknown. */
   unsupported?: Readonly<Record<string, string>>;
 }

@@ -9,6 +9,7 @@ import { FAMILIES } from "../../model/families.js";
 import type { Family } from "../../model/family.js";
 import { waitForComputeEnv } from "../compute-env-wait.js";
 import { uploadDataset } from "../datasets.js";
+import { labelIds } from "../labels.js";
 import { launchPipeline } from "../launch.js";
 import { updatePipeline } from "../pipeline-versions.js";
 import {
@@ -89,15 +90,19 @@ async function applyStep(
     setPath(fields, ref.field, lookupOf(ref.family).id(found));
   }
   const shape = family.file!;
+  // Labels are named in the file and sent by id, those missing created first (as tw does).
+  const labels = fields.labels as string[] | undefined;
+  delete fields.labels;
   const { launch } = work.desired;
   if (launch) {
     await launchPipeline(client, launch.pipeline, { ...launch.settings, signal });
     return;
   }
   if (step.action === "update" && work.entry.kind === "pipelines") {
-    // The helper sends back the saved launch and labels, which an update without them drops.
+    // The helper sends back the saved launch, and the labels unless the file names them: an
+    // update without them drops them.
     const { name, description } = fields as { name?: string; description?: string };
-    await updatePipeline(client, Number(work.id), { name, description, signal });
+    await updatePipeline(client, Number(work.id), { name, description, labels, signal });
     return;
   }
   if (step.action === "update") {
@@ -122,7 +127,9 @@ async function applyStep(
     return;
   }
   const body = shape.create ? { [shape.create]: fields } : fields;
-  await callOn(client, operations.create!, work.scope, undefined, signal, body);
+  // tw's `pipelines add` applies its labels after the create; the create request takes them.
+  if (labels) body.labelIds = (await labelIds(client, labels, signal)).ids;
+  await callOn(client, operations.create!, work.scope, undefined, signal, body, work.desired.query);
   if (wait === "AVAILABLE" && work.entry.kind === "compute-envs") {
     const created = await lookup(client, lookupOf("compute-envs"), work.entry.name, signal);
     await waitForComputeEnv(client, lookupOf("compute-envs").id(created), { signal });

@@ -8,7 +8,7 @@ import { resolve } from "node:path";
 import { readUtf8File } from "../../core/text-file.js";
 import { ConfigurationError } from "../../errors/configuration-error.js";
 import { FAMILIES, type FamilyName } from "../../model/families.js";
-import type { Family } from "../../model/family.js";
+import type { Family, FileShape } from "../../model/family.js";
 import { mergeParamsText, type Params } from "../params.js";
 import { toComputeEnvRequest, toPipelineRequest } from "../convert.js";
 import { launchFlags, type Entry } from "./documents.js";
@@ -18,12 +18,16 @@ export interface Reference {
   family: FamilyName;
   name: string;
   field: string;
+  /** The field of the resource `name` gives, when not its name (a data link's resourceRef). */
+  by?: string;
 }
 
 export interface Desired {
   /** The create request's fields, as families.ts's `fields` name them. */
   fields: Record<string, unknown>;
   refs: Reference[];
+  /** The create operation's query parameters (`?` keys: a studio's `autoStart`). */
+  query?: Record<string, unknown>;
   /** `wait: AVAILABLE`: the status to wait for after a create. */
   wait?: string;
   /** A dataset's file to upload, and whether its first row is a header. */
@@ -57,6 +61,12 @@ export async function desiredOf(entry: Entry): Promise<Desired> {
   const { values } = entry;
   const missing = (shape.required ?? []).filter((key) => values[key] === undefined);
   if (missing.length) refuse(`${missing.join(", ")} required`);
+  // Keys of one field are tw's exclusive options (--mount-data, --mount-data-ids): one only.
+  const given = Object.keys(values).filter((key) => fieldOf(shape, key) !== undefined);
+  for (const [index, key] of given.entries()) {
+    const twin = given.slice(index + 1).find((k) => fieldOf(shape, k) === fieldOf(shape, key));
+    if (twin) refuse(`${key} and ${twin} both set ${fieldOf(shape, key)}: give one of them`);
+  }
   // An exported JSON (tw compute-envs export, tw pipelines export) first; the keys go on top.
   if (values["file-path"] !== undefined && shape.keys["file-path"] === "@body-file") {
     desired.fields = await exportedBody(entry.kind, path(values["file-path"]), refuse);
@@ -67,13 +77,23 @@ export async function desiredOf(entry: Entry): Promise<Desired> {
   let paramsFilePath: string | undefined;
   const settings: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(values)) {
+    if (key === "labels" && shape.labels) {
+      desired.fields.labels = labelTexts(value, shape.labels.resource === true, refuse);
+      continue;
+    }
     const ref = shape.refs?.[key];
     if (ref) {
-      desired.refs.push({
-        family: ref.family as FamilyName,
-        name: String(value),
-        field: ref.field,
-      });
+      // A list's names each resolved into their place in the field's list.
+      const names = ref.list ? listOf(value).map(String) : [String(value)];
+      if (ref.list) setPath(desired.fields, ref.field, []);
+      desired.refs.push(
+        ...names.map((name, index) => ({
+          family: ref.family as FamilyName,
+          name,
+          field: ref.list ? `${ref.field}.${index}` : ref.field,
+          ...(ref.by !== undefined && { by: ref.by }),
+        })),
+      );
       continue;
     }
     const target = shape.keys[key];
@@ -114,6 +134,7 @@ export async function desiredOf(entry: Entry): Promise<Desired> {
       const label = `${entry.at}: ${key} ${String(value)}`;
       setPath(desired.fields, target.slice(1), await readUtf8File(label, path(value)));
     } else if (target.startsWith("!")) setPath(desired.fields, target.slice(1), value !== true);
+    else if (target.startsWith("?")) desired.query = { ...desired.query, [target.slice(1)]: value };
     else if (target.endsWith("[]")) setPath(desired.fields, target.slice(0, -2), listOf(value));
     else setPath(desired.fields, target, value);
   }
@@ -164,6 +185,38 @@ async function exportedBody(
   const computeEnv =
     "config" in json ? json : { platform: json.discriminator, config: json, name: "(file)" };
   return { ...toComputeEnvRequest(computeEnv as never).computeEnv };
+}
+
+/** The request field a key sets itself (not an `@` key, read by the declarative layer). */
+function fieldOf(shape: FileShape, key: string): string | undefined {
+  const ref = shape.refs?.[key];
+  if (ref) return ref.field;
+  const target = shape.keys[key];
+  return target === undefined || target.startsWith("@")
+    ? undefined
+    : target.replace(/^[<!?]|\[\]$/g, "");
+}
+
+/**
+ * The labels of a `labels` key, checked as tw's Label converters check them (one `=` at most,
+ * neither side blank; a resource label's value required where `resource`), sorted: the order
+ * the plan compares them in, and the one the answer's are read in.
+ */
+function labelTexts(
+  value: unknown,
+  resource: boolean,
+  refuse: (message: string) => never,
+): string[] {
+  const texts = listOf(value).map(String);
+  for (const text of texts) {
+    const [name, labelValue, extra] = text.split("=").map((part) => part.trim());
+    if (extra !== undefined || !name || labelValue === "" || (resource && !labelValue)) {
+      refuse(
+        `labels: ${JSON.stringify(text)} is not ${resource ? "a resource label (name=value)" : 'a label ("name" or "name=value")'}`,
+      );
+    }
+  }
+  return [...new Set(texts)].sort();
 }
 
 function listOf(value: unknown): unknown[] {

@@ -80,6 +80,7 @@ export function keysOf(family: Family): string[] {
     ...scope,
     ...Object.keys(family.file?.keys ?? {}),
     ...Object.keys(family.file?.refs ?? {}),
+    ...(family.file?.labels ? ["labels"] : []),
     ...(family.file?.launchSettings ? launchFlags().keys() : []),
   ];
 }

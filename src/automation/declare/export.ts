@@ -80,8 +80,10 @@ async function entryOf(
   const shape = family.file!;
   const secret = shape.secret ?? [];
   const keyNames = secretKeysOf(actual.provider);
-  // Two keys of one field (seqerakit's `snapshots` and `fusionSnapshots`): the first is written.
-  const written = new Set<string>();
+  // Two keys of one field (seqerakit's `snapshots` and `fusionSnapshots`): the first is written;
+  // a reference's field is written by name (`mount-data`, not `mount-data-ids`), as ids are
+  // the workspace's and names go with the file to another.
+  const written = new Set(Object.values(shape.refs ?? {}).map((ref) => ref.field));
   for (const [key, target] of Object.entries(shape.keys)) {
     if (target === "@type") entry[key] = actual.platform;
     else if (target === "@config-mode" && isObject(getPath(actual, "config.forge"))) {
@@ -89,7 +91,7 @@ async function entryOf(
     } else if (target === "@params") {
       const text = getPath(actual, "launch.paramsText");
       if (typeof text === "string" && text.trim()) entry[key] = await parseParamsText(text);
-    } else if (target.startsWith("@") || target.startsWith("<")) continue;
+    } else if (/^[@<?]/.test(target)) continue;
     else {
       const path = target.replace(/^!|\[\]$/g, "");
       if (written.has(path)) continue;
@@ -109,13 +111,25 @@ async function entryOf(
       written.add(path);
     }
   }
-  for (const [key, ref] of Object.entries(shape.refs ?? {})) {
-    const id = getPath(actual, ref.field);
-    if (id == null) continue;
+  const refs = Object.entries(shape.refs ?? {});
+  for (const [key, ref] of refs) {
+    // Two keys of one field (`mount-data`, `mount-data-resource-refs`): the first, by name.
+    if (refs.find(([, other]) => other.field === ref.field)?.[0] !== key) continue;
+    const value = getPath(actual, ref.field);
+    const ids = ref.list && Array.isArray(value) ? value.map(String) : [value];
+    if (value == null || ids.length === 0) continue;
     const kind = ref.family as FamilyName;
     const items = await listFamily<object>(client, FAMILIES[kind], {}, {}, signal);
-    const named = items.find((item) => idOf(FAMILIES[kind], item) === String(id));
-    if (named) entry[key] = nameOf(FAMILIES[kind], named);
+    const names = ids.flatMap((id) => {
+      const named = items.find((item) => idOf(FAMILIES[kind], item) === String(id));
+      return named ? [nameOf(FAMILIES[kind], named)] : [];
+    });
+    if (names.length === ids.length) entry[key] = names.join(",");
+  }
+  const labels = actual.labels;
+  if (shape.labels && Array.isArray(labels) && labels.length) {
+    // As seqerakit's template writes them, tw's option's text: "label1,label2".
+    entry.labels = labels.join(",");
   }
   return entry;
 }

@@ -6,7 +6,9 @@
  * (`updatable`), else a replace, said before anything is done.
  */
 import type { SeqeraClient } from "../../client/client.js";
+import { listFamily } from "../../client/family-lookup.js";
 import { lookupOptional, type Lookup } from "../../client/lookup.js";
+import { nameOf } from "../../model/derive.js";
 import { ConfigurationError } from "../../errors/configuration-error.js";
 import { FAMILIES, type FamilyName } from "../../model/families.js";
 import type { Family } from "../../model/family.js";
@@ -20,7 +22,7 @@ import {
   type DeclarationSource,
   type Entry,
 } from "./documents.js";
-import { desiredOf, setPath, type Desired } from "./desired.js";
+import { desiredOf, getPath, setPath, type Desired, type Reference } from "./desired.js";
 import { diff, readActual, type PlanChange, type ScopeParams } from "./read.js";
 
 export type PlanAction = "create" | "update" | "replace" | "delete" | "unchanged" | "launch";
@@ -246,6 +248,11 @@ async function resolveReferences(
   signal: AbortSignal | undefined,
 ): Promise<void> {
   for (const ref of work.desired.refs) {
+    // Named by another field (a data link by its URI): by its name from here on.
+    if (ref.by !== undefined) {
+      const found = await nameBy(client, ref, ref.by, entries, work.entry, inNewWorkspace, signal);
+      ref.name = found ?? ref.name;
+    }
     if (replaced.has(keyOf(ref.family, work.entry.workspace, ref.name))) {
       setPath(
         work.desired.fields,
@@ -272,4 +279,34 @@ async function resolveReferences(
     }
     setPath(work.desired.fields, ref.field, `(${ref.family} "${ref.name}", created by this plan)`);
   }
+}
+
+/**
+ * The name of the resource whose field `by` is the reference's text (a data link whose
+ * `resourceRef` is the URI, as tw's DataLinkService finds it): in the files, else in the service.
+ */
+async function nameBy(
+  client: SeqeraClient,
+  ref: Reference,
+  by: string,
+  entries: readonly Entry[],
+  from: Entry,
+  inNewWorkspace: boolean,
+  signal: AbortSignal | undefined,
+): Promise<string | undefined> {
+  const family: Family = FAMILIES[ref.family];
+  const keys = family.file?.keys ?? {};
+  const key = Object.keys(keys).find((k) => keys[k] === by);
+  const inFiles = entries.find(
+    (e) =>
+      e.kind === ref.family &&
+      e.workspace === from.workspace &&
+      key !== undefined &&
+      e.values[key] === ref.name,
+  );
+  if (inFiles) return inFiles.name;
+  if (inNewWorkspace) return undefined;
+  const items = await listFamily<object>(client, family, {}, {}, signal);
+  const found = items.find((item) => getPath(item, by) === ref.name);
+  return found && nameOf(family, found);
 }

@@ -5,6 +5,9 @@
 import type { SeqeraClient } from "../../client/client.js";
 import { idOf } from "../../model/derive.js";
 import type { Family } from "../../model/family.js";
+import { requireOperation } from "../../openapi/require-operation.js";
+import type { Label } from "../../schema/types.js";
+import { LABELS } from "../names.js";
 import { getPath, isObject, setPath } from "./desired.js";
 
 /** One field's change; a secret's value is shown as "(redacted)". */
@@ -29,9 +32,19 @@ export async function readActual(
   signal: AbortSignal | undefined,
 ): Promise<Record<string, unknown>> {
   const describe = family.operations.describe;
+  // The service answers a resource's labels only when asked (`attributes=labels`), where it can be.
+  const query =
+    family.file?.labels && describe && "attributes" in requireOperation(describe).query
+      ? { attributes: ["labels"] }
+      : undefined;
   const actual: Record<string, unknown> = describe
-    ? ((await answerFor(client, describe, path, id, family, signal)) ?? { ...listed })
+    ? ((await answerFor(client, describe, path, id, family, signal, query)) ?? { ...listed })
     : { ...listed };
+  if (family.file?.labels) {
+    // As the file names them ("name", "name=value"), in the order desiredOf sorts them in.
+    const labels = Array.isArray(actual.labels) ? (actual.labels as Label[]) : [];
+    actual.labels = labels.map((label) => LABELS.names(label)[0]!).sort();
+  }
   for (const [field, operation] of Object.entries(family.file?.reads ?? {})) {
     const answer = (await callOn(client, operation, path, id, signal))?.[field];
     if (isObject(answer)) actual[field] = answer;
@@ -51,8 +64,9 @@ async function answerFor(
   id: string,
   family: Family,
   signal: AbortSignal | undefined,
+  query: Record<string, unknown> | undefined,
 ): Promise<Record<string, unknown> | undefined> {
-  const answer = await callOn(client, operation, path, id, signal);
+  const answer = await callOn(client, operation, path, id, signal, undefined, query);
   return Object.values(answer ?? {}).find(
     (value): value is Record<string, unknown> => isObject(value) && idOf(family, value) === id,
   );
@@ -60,7 +74,8 @@ async function answerFor(
 
 /**
  * An operation of the family, untyped (the family names it): its last path parameter is the
- * resource's id (none for a create), the others its scope's; `body` for a create or update.
+ * resource's id (none for a create), the others its scope's; `body` for a create or update,
+ * `query` for the operation's other parameters.
  */
 export async function callOn(
   client: SeqeraClient,
@@ -69,13 +84,18 @@ export async function callOn(
   id: string | undefined,
   signal: AbortSignal | undefined,
   body?: unknown,
+  query?: Record<string, unknown>,
 ): Promise<Record<string, unknown> | undefined> {
   const [method, path] = operation.split(" ") as [string, string];
   const params = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
   const last = params.at(-1);
   const values =
     id === undefined || last === undefined || last in scope ? scope : { ...scope, [last]: id };
-  const init = { params: { path: values }, signal, ...(body !== undefined && { body }) };
+  const init = {
+    params: { path: values, ...(query && { query }) },
+    signal,
+    ...(body !== undefined && { body }),
+  };
   const answer = await client.request(method, path, init);
   return isObject(answer) ? answer : undefined;
 }

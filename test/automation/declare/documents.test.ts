@@ -60,8 +60,9 @@ test("a reference to what is neither in the files nor in the service is an error
 });
 
 test("a key of seqerakit's not read yet is refused as such, with why", async () => {
-  expect(await refusal("compute-envs:\n  - name: aws\n    labels: 'workspace=e2e'\n")).toBe(
-    "acme.yml:3: compute-envs: labels is not supported yet: labels on compute environments are not planned yet",
+  const studio = "studios:\n  - name: rstudio\n    wait: RUNNING\n";
+  expect(await refusal(studio)).toBe(
+    "acme.yml:3: studios: wait is not supported yet: waiting for a studio's status is not planned yet",
   );
 });
 
