@@ -11,12 +11,11 @@
  * same in every case, so that its small cost cancels in the ratios): /usr/bin/time counts only
  * in 10-ms steps. BENCH_NODE=path measures under another Node.
  */
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtemp, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
-import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { ONE_PIPELINE, seededEmulator } from "../automation/setup.js";
 
