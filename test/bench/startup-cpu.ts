@@ -20,7 +20,7 @@ import { fileURLToPath } from "node:url";
 import { ONE_PIPELINE, seededEmulator } from "../automation/setup.js";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 11);
-const node = process.env.BENCH_NODE ?? process.execPath;
+const node = process.env.BENCH_NODE || process.execPath;
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const main = path.join(root, "dist/src/cli/main.js");
 const REPORT =
