@@ -9,7 +9,8 @@
  *
  * Each child reports its own `process.cpuUsage()` when it exits, through a preloaded module (the
  * same in every case, so that its small cost cancels in the ratios): /usr/bin/time counts only
- * in 10-ms steps. BENCH_NODE=path measures under another Node.
+ * in 10-ms steps. The children get only PATH and the TOWER_* variables (NODE_EXTRA_CA_CERTS, for
+ * one, costs Node 20 0.04 s at every start). BENCH_NODE=path measures under another Node.
  */
 import { execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
