@@ -1,4 +1,4 @@
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type Emulator } from "seqera-api-client/testing";
@@ -219,5 +219,24 @@ describe("help and version", () => {
       stdout: `seqera-api ${version} (Seqera Platform API schema ${SCHEMA_VERSION})\n`,
       stderr: "",
     });
+  });
+
+  test("the executable's static imports stop short of the main entry (the client), which only commands that call import", async () => {
+    // What every start loads, --version and usage errors included: the entry and the modules its
+    // `import` statements (not its `import()` calls) reach.
+    const reached = new Set<string>();
+    const specifiers: string[] = [];
+    const visit = async (file: string): Promise<void> => {
+      if (reached.has(file)) return;
+      reached.add(file);
+      const source = await readFile(file, "utf8");
+      for (const [, specifier] of source.matchAll(/^import\b[^;]*?"([^"]+)";/gm)) {
+        specifiers.push(specifier!);
+        if (specifier!.startsWith(".")) await visit(path.resolve(path.dirname(file), specifier!));
+      }
+    };
+    await visit(cli.main);
+    expect(reached.size).toBeGreaterThan(1);
+    expect(specifiers).not.toContain("seqera-api-client");
   });
 });
