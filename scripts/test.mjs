@@ -5,9 +5,16 @@
  * failing fails the run. Arguments go to vitest (`npm test -- test/cli`).
  */
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { setPriority } from "node:os";
 
 const bin = (name) => new URL(`../node_modules/.bin/${name}`, import.meta.url).pathname;
+const matrixOnly = JSON.parse(
+  readFileSync(new URL("matrix-tests.json", import.meta.url), "utf8"),
+).files;
+/** A file the command line names, whole or by a folder or part of its path (vitest's filters). */
+const named = (file) =>
+  process.argv.slice(2).some((arg) => !arg.startsWith("-") && file.includes(arg));
 
 /**
  * Runs a command; resolves to its exit code and, when `quiet` (a check), its collected output.
@@ -26,13 +33,29 @@ function run(command, args, quiet) {
 }
 
 const checks = [
-  ["typecheck", bin("tsc"), ["--noEmit", "-p", "tsconfig.json"]],
+  // Incremental: a run re-checks what changed since the last one (node_modules/.cache, so a
+  // fresh `npm ci` starts whole).
+  [
+    "typecheck",
+    bin("tsc"),
+    [
+      "--noEmit",
+      "-p",
+      "tsconfig.json",
+      "--incremental",
+      "--tsBuildInfoFile",
+      "node_modules/.cache/seqera-api-client/typecheck.tsbuildinfo",
+    ],
+  ],
   ["check:layers", bin("depcruise"), ["src", "--config", ".dependency-cruiser.cjs"]],
 ].map(([name, command, args]) => run(command, args, true).then((ran) => ({ name, ...ran })));
 const vitest = await run(bin("vitest"), [
   "run",
   "--config",
   "test/vitest.config.ts",
+  // The release matrix's files (each builds a whole tree: a fifth of the suite's CPU), which
+  // `npm run test:releases` runs; name one to run it here (`npm test -- test/package`).
+  ...matrixOnly.flatMap((file) => (named(file) ? [] : ["--exclude", file])),
   ...process.argv.slice(2),
 ]);
 let failed = vitest.code !== 0;
