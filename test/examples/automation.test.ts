@@ -14,6 +14,10 @@ const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000);
 
 beforeAll(async () => {
   emulator = await startEmulator({
+    // A describe of the new compute env makes it AVAILABLE; runs step every millisecond, so the
+    // first poll finds the run ended, failed in its first task by the pipeline's ending.
+    autoAdvance: true,
+    runSteps: { everyMs: 1 },
     seed: {
       organizations: [{ name: "acme" }],
       workspaces: [
@@ -30,6 +34,7 @@ beforeAll(async () => {
             paramsText:
               '{"input": "s3://old/samples.csv", "genome": "GRCh38", "outdir": "s3://out"}',
           },
+          ending: { status: "FAILED", task: "FASTQC", errorMessage: "Out of memory" },
         },
       ],
       runs: [
@@ -56,20 +61,6 @@ afterAll(async () => {
 test("the README's job: set up, upload, launch by name, wait, tasks and log, failed runs", async () => {
   const samplesheet = path.join(dir, "samples.csv");
   await writeFile(samplesheet, "sample,fastq_1\nS1,s3://reads/S1.fastq.gz\n");
-  // The service moves things on over time; here each first look does: the compute env becomes
-  // AVAILABLE, and the run fails in its first task.
-  emulator.setHandler("DescribeComputeEnv", (request) => {
-    const id = String(request.params.computeEnvId);
-    if (emulator.state.computeEnvs.get(id)?.status === "CREATING") {
-      emulator.state.computeEnvs.setStatus(id, "AVAILABLE");
-    }
-    return undefined;
-  });
-  emulator.setHandler("DescribeWorkflow", (request) => {
-    const run = emulator.state.runs.get(String(request.params.workflowId));
-    if (run?.status === "SUBMITTED") emulator.state.runs.finish(run.id, "FAILED", "Out of memory");
-    return undefined;
-  });
   const log = vi.spyOn(console, "log").mockImplementation(() => {});
 
   const { workflowId, failed } = await nightly("acme/genomics", "rnaseq", samplesheet);

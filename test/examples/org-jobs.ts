@@ -20,8 +20,8 @@ export async function cleanUpStaleRuns(org: string, hours: number, pollIntervalM
   })) {
     const inWorkspace = client.withWorkspace(workspaceId);
     for await (const run of listRuns(inWorkspace, { status: "RUNNING" })) {
-      if (run.elapsedMs! < hours * 3600_000) continue;
-      await cancelRun(inWorkspace, run.id!);
+      if ((run.elapsedMs ?? 0) < hours * 3600_000) continue;
+      await cancelRun(inWorkspace, run.id);
       console.log(`cancelled ${workspaceName}/${run.runName}`);
     }
   }

@@ -10,7 +10,7 @@ export async function stopStaleStudios(org: string, hours: number) {
   const before = Date.now() - hours * 3600_000;
   const stopped: string[] = [];
   for (const { id } of workspaces ?? []) {
-    const inWorkspace = client.withWorkspace(id!);
+    const inWorkspace = client.withWorkspace(id);
     for await (const studio of inWorkspace.paginate("/studios")) {
       if (studio.statusInfo?.status !== "running") continue;
       if (Date.parse(studio.lastStarted ?? "") > before) continue;
