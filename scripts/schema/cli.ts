@@ -8,10 +8,15 @@ export function runCli(name: string, main: () => Promise<void>): void {
   main().then(
     () => process.exit(0),
     (err: unknown) => {
-      const message = err instanceof Error ? err.message : String(err);
-      console.error(`${name}: ${message.replace(/\s*\n\s*/g, " ")}`);
+      console.error(failureLine(name, err));
       if (!(err instanceof SchemaInputError) && process.env.DEBUG) console.error(err);
       process.exit(1);
     },
   );
+}
+
+/** A script's failure as the one line it prints: `name: message`, the message's lines joined. */
+export function failureLine(name: string, err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  return `${name}: ${message.replace(/\s*\n\s*/g, " ")}`;
 }

@@ -2,11 +2,13 @@ import { freePort } from "../helpers/ports.js";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { failureLine } from "../../scripts/schema/cli.js";
 import { runGenerate } from "../../scripts/schema/run-generate.js";
 import {
   mirrorFile,
   readRelease,
   removeTempDirs,
+  ROOT,
   runScript,
   serve,
   snapshot,
@@ -53,16 +55,30 @@ afterAll(async () => {
   await removeTempDirs();
 });
 
-/** Runs `generate` on bad input: exit 1, one line on stderr, generated/ untouched. */
+/**
+ * Runs `generate` on bad input, in this process (the script's own process, exit code and
+ * stderr, are tried once below): the line it would print, with generated/ untouched.
+ */
 async function failsWith(args: string[], env: Record<string, string> = {}): Promise<string> {
   const before = await snapshot(out);
-  const result = await runScript("generate.ts", [...args, "--out", out], env);
-  expect(result.code).toBe(1);
-  expect(result.stdout).toBe("");
-  expect(result.stderr).toMatch(/^generate: [^\n]+\n$/);
+  const failure = await runGenerate({
+    root: ROOT,
+    argv: [...args, "--out", out],
+    env: { ...process.env, ...env },
+  }).then(
+    () => expect.fail("generate succeeded"),
+    (err: unknown) => err,
+  );
   expect(await snapshot(out)).toEqual(before);
-  return result.stderr.trim();
+  return failureLine("generate", failure);
 }
+
+test("the script itself: exit 1, nothing on stdout, the one line on stderr", async () => {
+  const file = path.join(work, "openapi-3.1.yml");
+  const result = await runScript("generate.ts", ["--source", file, "--out", out]);
+  expect(result).toMatchObject({ code: 1, stdout: "" });
+  expect(result.stderr).toBe(`${await failsWith(["--source", file])}\n`);
+});
 
 describe("bad input leaves generated/ as it was and says what is wrong in one line", () => {
   test("an OpenAPI 3.1 document", async () => {
