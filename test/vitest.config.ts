@@ -23,9 +23,9 @@ export default defineConfig({
     globalSetup: ["./test/setup/inputs.ts", "./test/setup/cli-build.ts"],
     setupFiles: ["./test/setup/no-warnings.ts"],
     benchmark: { include: ["test/**/*.bench.ts"] },
-    // Four test files at once on two cores: most files spend much of their time waiting (on
+    // Six test files at once on two cores: most files spend much of their time waiting (on
     // child processes, servers, the rate limiter's window), which fewer workers left idle.
-    maxWorkers: 4,
+    maxWorkers: 6,
     // A worker runs its files one after another in one module graph: importing src/ and the
     // generated tables afresh for each of 150 files was two fifths of the suite's CPU. Files
     // restore what they change (env stubs, listeners, servers) in their after-hooks.
