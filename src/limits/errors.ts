@@ -50,7 +50,9 @@ export function waitTimeoutError(
   timeoutMs: number,
   waitedMs: number,
 ): TimeoutError {
-  const waited = Math.round(waitedMs);
+  // Node's timers count from the event loop's cached clock: the timer that ends the wait may
+  // fire a fraction of a millisecond before timeoutMs by performance.now(); it waited it whole.
+  const waited = Math.max(timeoutMs, Math.round(waitedMs));
   return new TimeoutError(
     `${call.method} ${call.path} was not sent: it waited ${waited} ms for a rate-limit slot, ` +
       `its whole timeout (${timeoutMs} ms). The token's calls are all in use: allow a longer ` +

@@ -6,15 +6,10 @@
  * these tests (.ci/run installs it).
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import {
-  maxInWindow,
-  startStrictServer,
-  tokenKey,
-  type StrictServer,
-} from "../helpers/strict-server.js";
+import { startStrictServer, tokenKey, type StrictServer } from "../helpers/strict-server.js";
 import { expectEachCallSettledOnce } from "./outcomes.js";
 import { freePort } from "../helpers/ports.js";
-import { startCaller, startRedis } from "./processes.js";
+import { maxSentInWindow, startCaller, startRedis } from "./processes.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -52,9 +47,6 @@ describe("rate limiter when Redis fails", () => {
     expect(sent).toBeGreaterThan(0);
     expect(sent).toBeLessThan(calls);
   };
-  const arrivalsOf = (pid: number) =>
-    server.arrivals.filter((a) => a.url.startsWith(`/call/${pid}/`));
-
   test("killed and restarted empty mid-run: queued calls go on, never 21 in a second", async () => {
     const redis = await startRedis();
     try {
@@ -67,7 +59,8 @@ describe("rate limiter when Redis fails", () => {
       const [result] = await expectEachCallSettledOnce([c], server, 30_000);
       expect(result!.ok).toBe(100);
       // The restarted Redis knows nothing of the slots taken just before: it waits one window.
-      expect(maxInWindow(arrivalsOf(result!.pid), 1000)).toBeLessThanOrEqual(20);
+      // The caller's own sends: a loaded server reads requests late, bunched into one second.
+      expect(maxSentInWindow([result!], 1000)).toBeLessThanOrEqual(20);
     } finally {
       await redis.stop();
     }
@@ -85,7 +78,8 @@ describe("rate limiter when Redis fails", () => {
       const [result] = await expectEachCallSettledOnce([c], server, 30_000);
       // Within the default redisTimeoutMs (10 s), so none failed.
       expect(result!.ok).toBe(100);
-      expect(maxInWindow(arrivalsOf(result!.pid), 1000)).toBeLessThanOrEqual(20);
+      // The caller's own sends: a loaded server reads requests late, bunched into one second.
+      expect(maxSentInWindow([result!], 1000)).toBeLessThanOrEqual(20);
     } finally {
       await redis.stop();
     }
@@ -98,7 +92,8 @@ describe("rate limiter when Redis fails", () => {
     expect(result!.statuses).toEqual(["RateLimiterUnavailableError"]);
     // Bounded: 1.5 s, plus the time to notice (connection refused is immediate here).
     expect(result!.settledMs).toBeLessThan(10_000);
-    expect(arrivalsOf(result!.pid)).toEqual([]);
+    expect(server.arrivals.filter((a) => a.url.startsWith(`/call/${result!.pid}/`))).toEqual([]);
+    expect(result!.sends).toEqual([]);
   });
 
   test("CLIENT KILL mid-run: the connection comes back and calls go on", async () => {
@@ -113,7 +108,8 @@ describe("rate limiter when Redis fails", () => {
       expect(killed).toBeGreaterThan(0);
       const [result] = await expectEachCallSettledOnce([c], server, 30_000);
       expect(result!.ok).toBe(100);
-      expect(maxInWindow(arrivalsOf(result!.pid), 1000)).toBeLessThanOrEqual(20);
+      // The caller's own sends: a loaded server reads requests late, bunched into one second.
+      expect(maxSentInWindow([result!], 1000)).toBeLessThanOrEqual(20);
     } finally {
       admin.disconnect();
       await redis.stop();
