@@ -41,8 +41,8 @@ export interface Family {
   updatable?: readonly string[];
   /** The list operation hides shared resources unless asked (`visibility=all`), as tw asks. */
   shared?: boolean;
-  /** How a file in seqerakit's format sets its fields (plan, apply, export); absent: not yet. */
-  file?: FileShape;
+  /** How a file in seqerakit's format sets its fields (plan, apply, export). */
+  file: FileShape;
 }
 
 /**

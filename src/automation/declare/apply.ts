@@ -89,7 +89,7 @@ async function applyStep(
     const found = await lookup(client, lookupOf(ref.family), ref.name, signal);
     setPath(fields, ref.field, lookupOf(ref.family).id(found));
   }
-  const shape = family.file!;
+  const shape = family.file;
   // Labels are named in the file and sent by id, those missing created first (as tw does).
   const labels = fields.labels as string[] | undefined;
   delete fields.labels;

@@ -47,7 +47,7 @@ const KEY_FILE_FIELDS: Readonly<Record<string, string>> = {
 
 export async function desiredOf(entry: Entry): Promise<Desired> {
   const family: Family = FAMILIES[entry.kind];
-  const shape = family.file!;
+  const shape = family.file;
   // A file named in the YAML: beside it, else from the working directory, as tw reads the
   // paths seqerakit hands it (its own files name them from where it runs).
   const path = (file: unknown) => {

@@ -66,7 +66,7 @@ export function launchFlags(): Map<string, [keyof LaunchSettings, LaunchFlag]> {
 
 /** The key naming an entry: `name`, or another (seqerakit names a member by `user`). */
 function nameKeyOf(family: Family): string {
-  const keys = family.file?.keys ?? {};
+  const keys = family.file.keys;
   return Object.keys(keys).find((key) => keys[key] === "@name") ?? "name";
 }
 
@@ -78,10 +78,10 @@ export function keysOf(family: Family): string[] {
   return [
     ...COMMON_KEYS.filter((key) => key !== "name" || nameKeyOf(family) === "name"),
     ...scope,
-    ...Object.keys(family.file?.keys ?? {}),
-    ...Object.keys(family.file?.refs ?? {}),
-    ...(family.file?.labels ? ["labels"] : []),
-    ...(family.file?.launchSettings ? launchFlags().keys() : []),
+    ...Object.keys(family.file.keys),
+    ...Object.keys(family.file.refs ?? {}),
+    ...(family.file.labels ? ["labels"] : []),
+    ...(family.file.launchSettings ? launchFlags().keys() : []),
   ];
 }
 
@@ -128,7 +128,7 @@ export async function readEntries(
           const known = keysOf(model);
           for (const entryPair of (item as { items: Pair[] }).items) {
             const key = String((entryPair.key as { value?: unknown }).value);
-            const unsupported = model.file?.unsupported?.[key];
+            const unsupported = model.file.unsupported?.[key];
             if (unsupported !== undefined) {
               refuse(
                 entryPair.key as Node,
@@ -167,10 +167,6 @@ function familyOf(kind: string, refuse: (message: string) => never): { kind: Fam
     ];
     const near = nearNames(kind, kinds);
     refuse(`unknown kind "${kind}"${near.length ? ` (did you mean ${near.join(", ")}?)` : ""}`);
-  }
-  const family: Family = FAMILIES[key as FamilyName];
-  if (!family.file) {
-    refuse(`${kind}: not supported yet by plan and apply (see docs/workspaces-as-code.md)`);
   }
   return { kind: key as FamilyName };
 }

@@ -25,7 +25,7 @@ export interface ExportOptions {
 /** The kinds an export writes (those kept in a workspace: not runs), in order of dependence. */
 const EXPORTED = (Object.keys(FAMILIES) as FamilyName[]).filter((kind) => {
   const family: Family = FAMILIES[kind];
-  return family.file !== undefined && family.scope === "workspace" && !family.file.launchSettings;
+  return family.scope === "workspace" && !family.file.launchSettings;
 });
 /**
  * Written only when asked for: participants name the organization's users and teams, which a
@@ -77,7 +77,7 @@ async function entryOf(
   // A team participant has no e-mail: it is named by its team.
   const name = nameOf(family, actual) || String(actual.teamName ?? "");
   const entry: Record<string, unknown> = { name };
-  const shape = family.file!;
+  const shape = family.file;
   const secret = shape.secret ?? [];
   const keyNames = secretKeysOf(actual.provider);
   // Two keys of one field (seqerakit's `snapshots` and `fusionSnapshots`): the first is written;

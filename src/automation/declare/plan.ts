@@ -187,7 +187,7 @@ export async function planResources(
       else {
         const why = update
           ? `${fixed.map((c) => c.field).join(", ")} cannot change in place (${update} does not change ${[...new Set(fixed.map((c) => topOf(c.field)))].join(", ")})`
-          : (family.file?.replaced ?? `the API has no update operation for a ${family.noun}`);
+          : (family.file.replaced ?? `the API has no update operation for a ${family.noun}`);
         step("replace", changes, why);
       }
     }
@@ -209,7 +209,7 @@ export async function organizationScope(
  * ("acme/genomics"), a resource label's with its value ("team=genomics").
  */
 export function fullName(entry: Entry): string {
-  const identity = (FAMILIES[entry.kind] as Family).file?.identity?.key;
+  const identity = (FAMILIES[entry.kind] as Family).file.identity?.key;
   const part = identity === undefined ? undefined : entry.values[identity];
   if (part !== undefined) return `${entry.name}=${String(part)}`;
   return entry.organization === undefined ? entry.name : `${entry.organization}/${entry.name}`;
@@ -295,7 +295,7 @@ async function nameBy(
   signal: AbortSignal | undefined,
 ): Promise<string | undefined> {
   const family: Family = FAMILIES[ref.family];
-  const keys = family.file?.keys ?? {};
+  const keys = family.file.keys;
   const key = Object.keys(keys).find((k) => keys[k] === by);
   const inFiles = entries.find(
     (e) =>

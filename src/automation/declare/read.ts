@@ -34,13 +34,13 @@ export async function readActual(
   const describe = family.operations.describe;
   // The service answers a resource's labels only when asked (`attributes=labels`), where it can be.
   const query =
-    family.file?.labels && describe && "attributes" in requireOperation(describe).query
+    family.file.labels && describe && "attributes" in requireOperation(describe).query
       ? { attributes: ["labels"] }
       : undefined;
   const actual: Record<string, unknown> = describe
     ? ((await answerFor(client, describe, path, id, family, signal, query)) ?? { ...listed })
     : { ...listed };
-  if (family.file?.labels) {
+  if (family.file.labels) {
     // As the file names them ("name", "name=value"), in the order desiredOf sorts them in.
     const labels = Array.isArray(actual.labels) ? (actual.labels as Label[]) : [];
     actual.labels = labels.map((label) => LABELS.names(label)[0]!).sort();
