@@ -10,7 +10,7 @@ import type { OptionValues } from "./options.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { readUtf8File } from "../core/text-file.js";
 import { write, writeLine, writeText } from "./output.js";
-import { withSession } from "./session.js";
+import { withSession, workspaceRef } from "./session.js";
 import type { Plan, PlanStep } from "../automation/declare/plan.js";
 import { REDACTED } from "../automation/declare/read.js";
 
@@ -43,6 +43,10 @@ export async function declareCommand(
   return withSession(command, values, context, async ({ client, scope }) => {
     const { signal } = scope;
     const plan = await planResources(client, documents, { ...options, signal });
+    // The session's client has the workspace by id; the steps in it show the name the user gave.
+    const named = workspaceRef(values, context);
+    const id = await client.resolveWorkspaceId({ signal });
+    for (const step of plan.steps) if (named && step.workspace === id) step.workspace = named;
     if (command === "plan") {
       await printPlan(plan, values, context);
       return values["detailed-exitcode"] && plan.pending > 0 ? EXIT.pending : EXIT.ok;

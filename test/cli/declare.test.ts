@@ -153,6 +153,19 @@ test("export writes the workspace as a file apply takes", async () => {
   });
 });
 
+test("entries without a workspace are in the command's, named as the user named it", async () => {
+  const file = "secrets:\n  - name: NAMED\n    value: $TOKEN\n";
+  for (const [args, env, shown] of [
+    [["-w", "acme/dev"], {}, "acme/dev"],
+    [[], { TOWER_WORKSPACE_ID: "acme/dev" }, "acme/dev"],
+    [[], { TOWER_WORKSPACE_ID: "43" }, "43"],
+  ] as const) {
+    const planned = await seqera(["plan", "-", ...args], { stdin: file, env });
+    expect(planned).toMatchObject({ code: EXIT.ok });
+    expect(planned.stdout).toContain(`+ create secrets "NAMED" in ${shown}\n`);
+  }
+});
+
 test("the docs' CI job: a pull request shows the plan, main applies it and finds no drift after", async () => {
   await mkdir(path.join(work, "seqera"), { recursive: true });
   await writeFile(path.join(work, "seqera", "acme.yml"), FILE.replaceAll("acme/prod", "acme/ci"));

@@ -32,7 +32,10 @@ export interface PlanStep {
   kind: string;
   /** Its name; "organization/name" for a team or workspace. */
   name: string;
-  /** The entry's `workspace`, else the client's (its id); null for the user's own, and for teams and workspaces. */
+  /**
+   * The entry's `workspace`, else the client's as it was named ("org/ws", or its id); null for
+   * the user's own, and for teams and workspaces.
+   */
   workspace: string | null;
   action: PlanAction;
   changes: PlanChange[];
@@ -130,7 +133,7 @@ export async function planResources(
     const inWorkspace = clientFor(client, entry);
     const workspace =
       family.scope === "workspace"
-        ? (entry.workspace ?? (await client.resolveWorkspaceId({ signal })) ?? null)
+        ? (entry.workspace ?? (await workspaceAsNamed(client, signal)))
         : null;
     const step = (action: PlanAction, changes: PlanChange[] = [], reason?: string) => {
       const kind = kindName(entry.kind);
@@ -213,6 +216,16 @@ export function fullName(entry: Entry): string {
   const part = identity === undefined ? undefined : entry.values[identity];
   if (part !== undefined) return `${entry.name}=${String(part)}`;
   return entry.organization === undefined ? entry.name : `${entry.organization}/${entry.name}`;
+}
+
+/** The client's workspace as the user named it ("acme/genomics"), else its id; null: personal. */
+async function workspaceAsNamed(
+  client: SeqeraClient,
+  signal?: AbortSignal,
+): Promise<string | null> {
+  const named = client.config.workspaceId;
+  if (typeof named === "string" && named.includes("/")) return named;
+  return (await client.resolveWorkspaceId({ signal })) ?? null;
 }
 
 export function lookupOf(kind: FamilyName): Lookup<object> {

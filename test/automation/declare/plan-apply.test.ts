@@ -157,3 +157,17 @@ test("a resource named twice is refused with both places", async () => {
     await emu.close();
   }
 });
+
+test("an entry without a workspace is in the client's, named as the client was given it", async () => {
+  const emu = await seededEmulator();
+  try {
+    const file = "secrets:\n  - name: NAMED\n    value: $TOKEN\n";
+    const workspaceOf = async (workspace: string) =>
+      (await planResources(clientOf(emu).withWorkspace(workspace), [file], { env: ENV })).steps[0]
+        ?.workspace;
+    expect(await workspaceOf("acme/dev")).toBe("acme/dev");
+    expect(await workspaceOf("43")).toBe("43");
+  } finally {
+    await emu.close();
+  }
+});
