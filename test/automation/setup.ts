@@ -94,3 +94,16 @@ export const servedSince = (emulator: Emulator, from: number) =>
 
 /** Fast polling for tests: the waits are real, so keep them short. */
 export const FAST = { pollIntervalMs: 1, maxPollIntervalMs: 5 };
+
+/** Runs `check` on the emulator `started` gives, and closes it whatever `check` does. */
+export async function withEmulator<T>(
+  started: Promise<Emulator>,
+  check: (emu: Emulator) => Promise<T>,
+): Promise<T> {
+  const emu = await started;
+  try {
+    return await check(emu);
+  } finally {
+    await emu.close();
+  }
+}

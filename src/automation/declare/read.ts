@@ -45,11 +45,11 @@ export async function readActual(
     const labels = Array.isArray(actual.labels) ? (actual.labels as Label[]) : [];
     actual.labels = labels.map((label) => LABELS.names(label)[0]!).sort();
   }
-  for (const [field, operation] of Object.entries(family.file?.reads ?? {})) {
+  for (const [field, operation] of Object.entries(family.file.reads ?? {})) {
     const answer = (await callOn(client, operation, path, id, signal))?.[field];
     if (isObject(answer)) actual[field] = answer;
   }
-  for (const [field, at] of Object.entries(family.file?.answers ?? {})) {
+  for (const [field, at] of Object.entries(family.file.answers ?? {})) {
     const value = getPath(actual, at);
     if (getPath(actual, field) === undefined && value !== undefined) setPath(actual, field, value);
   }
@@ -111,7 +111,7 @@ export function diff(
   creating: boolean,
 ): PlanChange[] {
   const changes: PlanChange[] = [];
-  const secret = family.file?.secret ?? [];
+  const secret = family.file.secret ?? [];
   const walk = (value: unknown, path: string) => {
     if (isObject(value)) {
       for (const [key, item] of Object.entries(value)) walk(item, path ? `${path}.${key}` : key);

@@ -1,11 +1,10 @@
 import { expect, test } from "vitest";
 import { ConfigurationError, planResources } from "../../../src/index.js";
-import { clientOf, seededEmulator } from "../setup.js";
+import { clientOf, seededEmulator, withEmulator } from "../setup.js";
 
 /** The message planResources rejects with for this file; the emulator must have had no request. */
 async function refusal(text: string, env: Record<string, string> = {}): Promise<string> {
-  const emu = await seededEmulator();
-  try {
+  return withEmulator(seededEmulator(), async (emu) => {
     const error = await planResources(clientOf(emu), [{ text, file: "acme.yml" }], { env }).then(
       () => undefined,
       (e: unknown) => e,
@@ -13,9 +12,7 @@ async function refusal(text: string, env: Record<string, string> = {}): Promise<
     expect(error).toBeInstanceOf(ConfigurationError);
     expect(emu.requests).toEqual([]);
     return (error as Error).message;
-  } finally {
-    await emu.close();
-  }
+  });
 }
 
 test("an unknown key is refused with the near names and its file:line, before any request", async () => {
@@ -46,17 +43,14 @@ test("on_exists takes fail, ignore, overwrite or update", async () => {
 });
 
 test("a reference to what is neither in the files nor in the service is an error of the plan", async () => {
-  const emu = await seededEmulator();
-  try {
+  await withEmulator(seededEmulator(), async (emu) => {
     const file =
       "pipelines:\n  - name: hello\n    url: https://github.com/nextflow-io/hello\n    compute-env: aws-eu\n    workspace: acme/prod\n";
     await expect(planResources(clientOf(emu), [{ text: file, file: "p.yml" }])).rejects.toThrow(
       'p.yml:2: pipelines "hello": compute environment "aws-eu" is neither in the files nor in acme/prod',
     );
     expect(emu.requests.map((r) => r.method).filter((m) => m !== "GET")).toEqual([]);
-  } finally {
-    await emu.close();
-  }
+  });
 });
 
 test("a key of seqerakit's not read yet is refused as such, with why", async () => {
@@ -67,15 +61,12 @@ test("a key of seqerakit's not read yet is refused as such, with why", async () 
 });
 
 test("YAML aliases are resolved; an alias bomb is refused at its line", async () => {
-  const emu = await seededEmulator();
-  try {
+  await withEmulator(seededEmulator(), async (emu) => {
     const file =
       "labels:\n  - name: a\n    value: &v shared\n    workspace: acme/prod\n  - name: b\n    value: *v\n    workspace: acme/prod\n";
     const plan = await planResources(clientOf(emu), [file]);
     expect(plan.steps[1]?.changes).toContainEqual({ field: "value", to: "shared" });
-  } finally {
-    await emu.close();
-  }
+  });
   let bomb = "labels:\n  - name: b\n    value:\n      l0: &l0 [x, x, x, x, x, x, x, x, x, x]\n";
   for (let i = 1; i < 9; i++) {
     bomb += `      l${i}: &l${i} [${Array(10)

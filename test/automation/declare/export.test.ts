@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
 import { applyPlan, exportResources, planResources } from "../../../src/index.js";
-import { clientOf, seededEmulator } from "../setup.js";
+import { clientOf, seededEmulator, withEmulator } from "../setup.js";
 import { ENV, EXPORTED_ENV, FILE } from "./files.js";
 
 /** FILE as exported: no workspace, secret values as variables, references by name. */
@@ -39,8 +39,7 @@ datasets:
 `;
 
 test("an export applied to an empty workspace makes a copy that the export plans nothing for", async () => {
-  const emu = await seededEmulator({}, { autoAdvance: true });
-  try {
+  await withEmulator(seededEmulator({}, { autoAdvance: true }), async (emu) => {
     const client = clientOf(emu);
     await applyPlan(client, await planResources(client, [FILE], { env: ENV }));
     const exported = await exportResources(client);
@@ -55,9 +54,7 @@ test("an export applied to an empty workspace makes a copy that the export plans
     expect(await exportResources(dev)).toBe(exported);
     expect((await planResources(dev, [exported], { env })).pending).toBe(0);
     expect((await planResources(client, [exported], { env })).pending).toBe(0);
-  } finally {
-    await emu.close();
-  }
+  });
 });
 
 test("--kinds exports those kinds only; an unknown one is refused", async () => {

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { expect } from "vitest";
 import { applyPlan, planResources } from "../../../src/index.js";
-import { clientOf, seededEmulator } from "../setup.js";
+import { clientOf, seededEmulator, withEmulator } from "../setup.js";
 
 /** The variables acme.yml reads. */
 export const ENV = { AWS_KEY: "AKIA123", AWS_SECRET: "s3cr3t-value", TOKEN: "tok-value" };
@@ -34,7 +34,7 @@ export const CREATED = [
 ];
 
 /** The emulator with FILE applied, and a client of it. */
-export async function applied() {
+async function applied() {
   const emu = await seededEmulator({}, { autoAdvance: true });
   const client = clientOf(emu);
   const plan = await planResources(client, [FILE], { env: ENV });
@@ -46,10 +46,9 @@ export async function applied() {
 export async function onApplied(
   check: (made: Awaited<ReturnType<typeof applied>>) => Promise<void>,
 ): Promise<void> {
-  const made = await applied();
-  try {
-    await check(made);
-  } finally {
-    await made.emu.close();
-  }
+  const made = applied();
+  await withEmulator(
+    made.then(({ emu }) => emu),
+    async () => check(await made),
+  );
 }

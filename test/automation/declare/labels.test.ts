@@ -5,8 +5,8 @@
  */
 import { expect, test } from "vitest";
 import { applyPlan, exportResources, planResources } from "../../../src/index.js";
-import { clientOf, seededEmulator } from "../setup.js";
-import { applied, ENV, EXPORTED_ENV, FILE } from "./files.js";
+import { clientOf, seededEmulator, withEmulator } from "../setup.js";
+import { ENV, EXPORTED_ENV, FILE, onApplied } from "./files.js";
 
 /** FILE with labels on its compute env (resource labels only, as tw's) and its pipeline. */
 const LABELLED = FILE.replace(
@@ -24,8 +24,7 @@ function labelTexts(emu: Awaited<ReturnType<typeof seededEmulator>>): Map<number
 }
 
 test("labels are created when missing and sent by id with the compute env and the pipeline; a second plan has nothing to do", async () => {
-  const emu = await seededEmulator({}, { autoAdvance: true });
-  try {
+  await withEmulator(seededEmulator({}, { autoAdvance: true }), async (emu) => {
     const client = clientOf(emu);
     const plan = await planResources(client, [LABELLED], { env: ENV });
     expect(plan.steps.filter((s) => s.kind !== "labels")).toContainEqual(
@@ -47,14 +46,11 @@ test("labels are created when missing and sent by id with the compute env and th
     // nightly was created by the pipeline's create, as tw's LabelsFinder creates it.
     expect(emu.requests.filter((r) => r.operationId === "CreateLabel")).toHaveLength(2);
     expect((await planResources(client, [LABELLED], { env: ENV })).pending).toBe(0);
-  } finally {
-    await emu.close();
-  }
+  });
 });
 
 test("a pipeline's changed labels are an update in place (its id and launch kept); a compute env's are a replace, said why", async () => {
-  const { emu, client } = await applied();
-  try {
+  await onApplied(async ({ emu, client }) => {
     const [pipeline] = emu.state.pipelines.list(42);
     const plan = await planResources(client, [LABELLED], { env: ENV });
     expect(plan.steps.filter((s) => s.action !== "unchanged")).toMatchObject([
@@ -100,28 +96,22 @@ test("a pipeline's changed labels are an update in place (its id and launch kept
       "nightly",
     ]);
     expect((await planResources(client, [fewer], { env: ENV })).pending).toBe(0);
-  } finally {
-    await emu.close();
-  }
+  });
 });
 
 test("a compute env's label without a value is refused at its line, as tw's --labels refuses it", async () => {
-  const emu = await seededEmulator();
-  try {
+  await withEmulator(seededEmulator(), async (emu) => {
     const plain = LABELLED.replace("labels: team=genomics\n", "labels: nightly\n");
     await expect(
       planResources(clientOf(emu), [{ text: plain, file: "acme.yml" }], { env: ENV }),
     ).rejects.toThrow(
       'acme.yml:17: compute-envs "aws-eu": labels: "nightly" is not a resource label (name=value)',
     );
-  } finally {
-    await emu.close();
-  }
+  });
 });
 
 test("an export writes the labels back as seqerakit does; applied to an empty workspace, a copy with nothing left to do", async () => {
-  const emu = await seededEmulator({}, { autoAdvance: true });
-  try {
+  await withEmulator(seededEmulator({}, { autoAdvance: true }), async (emu) => {
     const client = clientOf(emu);
     await applyPlan(client, await planResources(client, [LABELLED], { env: ENV }));
     const exported = await exportResources(client);
@@ -134,7 +124,5 @@ test("an export writes the labels back as seqerakit does; applied to an empty wo
     );
     expect((await planResources(dev, [exported], { env })).pending).toBe(0);
     expect(await exportResources(dev)).toBe(exported);
-  } finally {
-    await emu.close();
-  }
+  });
 });

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { expect, test } from "vitest";
 import { applyPlan, exportResources, planResources } from "../../../src/index.js";
 import type { Emulator } from "../../../src/testing/index.js";
-import { clientOf, seededEmulator } from "../setup.js";
+import { clientOf, seededEmulator, withEmulator } from "../setup.js";
 
 /** seqerakit's members, teams (with members) and participants, as its templates write them. */
 const FILE = readFileSync(new URL("members.yml", import.meta.url), "utf8");
@@ -23,8 +23,7 @@ const participants = (emu: Emulator, workspaceId: number) =>
   });
 
 test("members, a team's members and participants: created in order, then nothing to do; a role changes in place", async () => {
-  const emu = await seeded();
-  try {
+  await withEmulator(seeded(), async (emu) => {
     const client = clientOf(emu);
     const plan = await planResources(client, [FILE]);
     expect(plan.steps.map((s) => `${s.action} ${s.kind} ${s.name}`)).toEqual([
@@ -96,9 +95,7 @@ test("members, a team's members and participants: created in order, then nothing
     expect((await applyPlan(client, deletion)).failed).toBeUndefined();
     expect(participants(emu, 43)).toEqual([]);
     expect(emu.state.members.all().map((m) => m.email)).not.toContain("bo@acme.org");
-  } finally {
-    await emu.close();
-  }
+  });
 });
 
 test("a team's members are made those of the file: the missing added, the others removed", async () => {
@@ -139,8 +136,7 @@ test("a team's members are made those of the file: the missing added, the others
 });
 
 test("a participant of a workspace the same files create is added once the workspace exists", async () => {
-  const emu = await seeded();
-  try {
+  await withEmulator(seeded(), async (emu) => {
     const client = clientOf(emu);
     const file = `workspaces:
   - name: lab
@@ -163,14 +159,11 @@ participants:
       emu.state.participants.inWorkspace(lab.id).find((p) => p.memberId === ana.id)?.role,
     ).toBe("maintain");
     expect((await planResources(client, [file])).pending).toBe(0);
-  } finally {
-    await emu.close();
-  }
+  });
 });
 
 test("a user or team neither in the organization nor in the files is an error of the plan, at its line", async () => {
-  const emu = await seeded();
-  try {
+  await withEmulator(seeded(), async (emu) => {
     const client = clientOf(emu);
     const plan = (text: string) => planResources(client, [{ text, file: "m.yml" }]);
     await expect(
@@ -204,7 +197,5 @@ test("a user or team neither in the organization nor in the files is an error of
       'm.yml:2: members takes no key "name"',
     );
     expect(emu.requests.filter((r) => r.method !== "GET")).toEqual([]);
-  } finally {
-    await emu.close();
-  }
+  });
 });

@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
 import { applyPlan, planResources } from "../../../src/index.js";
-import { clientOf, seededEmulator } from "../setup.js";
+import { clientOf, seededEmulator, withEmulator } from "../setup.js";
 
 /** A team, a new workspace and a label in it: what goes in the workspace waits for it. */
 const FILE = `teams:
@@ -21,8 +21,7 @@ labels:
 `;
 
 test("a team and a workspace of an organization, and a label in the new workspace: created, then nothing to do", async () => {
-  const emu = await seededEmulator();
-  try {
+  await withEmulator(seededEmulator(), async (emu) => {
     const client = clientOf(emu);
     const plan = await planResources(client, [FILE]);
     expect(plan.steps.map((s) => `${s.action} ${s.kind} ${s.name} ${s.workspace}`)).toEqual([
@@ -55,14 +54,11 @@ test("a team and a workspace of an organization, and a label in the new workspac
       "delete workspaces",
       "delete teams",
     ]);
-  } finally {
-    await emu.close();
-  }
+  });
 });
 
 test("a team or workspace names its organization; an organization the user does not have is an error of the plan", async () => {
-  const emu = await seededEmulator();
-  try {
+  await withEmulator(seededEmulator(), async (emu) => {
     const client = clientOf(emu);
     await expect(
       planResources(client, [{ text: "workspaces:\n  - name: x\n", file: "w.yml" }]),
@@ -70,14 +66,11 @@ test("a team or workspace names its organization; an organization the user does 
     await expect(
       planResources(client, ["workspaces:\n  - name: x\n    organization: acmee\n"]),
     ).rejects.toThrow(/acmee.*acme/);
-  } finally {
-    await emu.close();
-  }
+  });
 });
 
 test("a new organization, its team and workspace, and a secret in that workspace, in one apply", async () => {
-  const emu = await seededEmulator();
-  try {
+  await withEmulator(seededEmulator(), async (emu) => {
     const client = clientOf(emu);
     const file = `organizations:
   - name: newco
@@ -140,7 +133,5 @@ secrets:
       "organizations",
     ]);
     expect(emu.state.organizations.get(org!.id)).toBeUndefined();
-  } finally {
-    await emu.close();
-  }
+  });
 });

@@ -1,11 +1,10 @@
 import { expect, test } from "vitest";
 import { applyPlan, planResources } from "../../../src/index.js";
-import { clientOf, seededEmulator } from "../setup.js";
-import { applied, CREATED, ENV, FILE } from "./files.js";
+import { clientOf, seededEmulator, withEmulator } from "../setup.js";
+import { CREATED, ENV, FILE, onApplied } from "./files.js";
 
 test("apply creates every resource in order of dependence, and a second plan has nothing to do", async () => {
-  const emu = await seededEmulator({}, { autoAdvance: true });
-  try {
+  await withEmulator(seededEmulator({}, { autoAdvance: true }), async (emu) => {
     const client = clientOf(emu);
     const plan = await planResources(client, [{ text: FILE, file: "acme.yml" }], { env: ENV });
     expect(plan.steps.map((s) => `${s.action} ${s.kind} ${s.name}`)).toEqual(CREATED);
@@ -18,14 +17,11 @@ test("apply creates every resource in order of dependence, and a second plan has
     const again = await planResources(client, [{ text: FILE, file: "acme.yml" }], { env: ENV });
     expect(again.steps.filter((s) => s.action !== "unchanged")).toEqual([]);
     expect(again.pending).toBe(0);
-  } finally {
-    await emu.close();
-  }
+  });
 });
 
 test("a changed description updates the compute env in place (its id kept); a changed work dir replaces it, and the plan says why", async () => {
-  const { emu, client } = await applied();
-  try {
+  await onApplied(async ({ emu, client }) => {
     const [env] = emu.state.computeEnvs.list(42);
     const described = FILE.replace("    max-cpus: 500", "    max-cpus: 500\n    description: EU");
     const plan = await planResources(client, [described], { env: ENV });
@@ -52,14 +48,11 @@ test("a changed description updates the compute env in place (its id kept); a ch
       reason:
         "config.workDir cannot change in place (PUT /compute-envs/{computeEnvId} does not change config)",
     });
-  } finally {
-    await emu.close();
-  }
+  });
 });
 
 test("a failure halfway reports what was applied, what failed and what was not attempted; a re-run completes the rest", async () => {
-  const emu = await seededEmulator({}, { autoAdvance: true });
-  try {
+  await withEmulator(seededEmulator({}, { autoAdvance: true }), async (emu) => {
     const client = clientOf(emu);
     emu.setHandler("CreateComputeEnv", () => ({
       status: 400,
@@ -79,14 +72,11 @@ test("a failure halfway reports what was applied, what failed and what was not a
     ]);
     expect((await applyPlan(client, rest)).failed).toBeUndefined();
     expect((await planResources(client, [FILE], { env: ENV })).pending).toBe(0);
-  } finally {
-    await emu.close();
-  }
+  });
 });
 
 test("--delete deletes what the files name, dependents first", async () => {
-  const { emu, client } = await applied();
-  try {
+  await onApplied(async ({ emu, client }) => {
     const plan = await planResources(client, [FILE], { env: ENV, delete: true });
     expect(plan.steps.map((s) => `${s.action} ${s.kind}`)).toEqual([
       "delete datasets",
@@ -112,28 +102,22 @@ test("--delete deletes what the files name, dependents first", async () => {
       "DeleteLabel",
     ]);
     expect((await planResources(client, [FILE], { env: ENV, delete: true })).steps).toEqual([]);
-  } finally {
-    await emu.close();
-  }
+  });
 });
 
 test("the same name in two workspaces is two resources", async () => {
-  const emu = await seededEmulator({}, { autoAdvance: true });
-  try {
+  await withEmulator(seededEmulator({}, { autoAdvance: true }), async (emu) => {
     const client = clientOf(emu);
     const two = `secrets:\n  - name: TOKEN\n    value: a\n    workspace: acme/prod\n  - name: TOKEN\n    value: b\n    workspace: acme/dev\n`;
     await applyPlan(client, await planResources(client, [two]));
     expect(emu.state.secrets.list(42).map((s) => s.name)).toEqual(["TOKEN"]);
     expect(emu.state.secrets.list(43).map((s) => s.name)).toEqual(["TOKEN"]);
     expect((await planResources(client, [two])).pending).toBe(0);
-  } finally {
-    await emu.close();
-  }
+  });
 });
 
 test("on_exists: fail refuses a resource that differs, ignore leaves it; neither when it is the same", async () => {
-  const { emu, client } = await applied();
-  try {
+  await onApplied(async ({ emu, client }) => {
     const drift = (mode: string) =>
       `datasets:\n  - name: samples\n    description: other\n    workspace: acme/prod\n    on_exists: ${mode}\n`;
     await expect(planResources(client, [{ text: drift("fail"), file: "l.yml" }])).rejects.toThrow(
@@ -141,33 +125,25 @@ test("on_exists: fail refuses a resource that differs, ignore leaves it; neither
     );
     const ignored = await planResources(client, [drift("ignore")]);
     expect(ignored.steps).toMatchObject([{ action: "unchanged", reason: "on_exists: ignore" }]);
-  } finally {
-    await emu.close();
-  }
+  });
 });
 
 test("a resource named twice is refused with both places", async () => {
-  const emu = await seededEmulator();
-  try {
+  await withEmulator(seededEmulator(), async (emu) => {
     const twice = "secrets:\n  - name: a\n    value: x\n---\nsecrets:\n  - name: a\n    value: y\n";
     await expect(planResources(clientOf(emu), [{ text: twice, file: "l.yml" }])).rejects.toThrow(
       'l.yml:6: secrets "a" is named at l.yml:2 too',
     );
-  } finally {
-    await emu.close();
-  }
+  });
 });
 
 test("an entry without a workspace is in the client's, named as the client was given it", async () => {
-  const emu = await seededEmulator();
-  try {
+  await withEmulator(seededEmulator(), async (emu) => {
     const file = "secrets:\n  - name: NAMED\n    value: $TOKEN\n";
     const workspaceOf = async (workspace: string) =>
       (await planResources(clientOf(emu).withWorkspace(workspace), [file], { env: ENV })).steps[0]
         ?.workspace;
     expect(await workspaceOf("acme/dev")).toBe("acme/dev");
     expect(await workspaceOf("43")).toBe("43");
-  } finally {
-    await emu.close();
-  }
+  });
 });

@@ -7,8 +7,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "vitest";
 import { applyPlan, planResources } from "../../../src/index.js";
-import { clientOf, seededEmulator } from "../setup.js";
-import { applied, ENV, FILE } from "./files.js";
+import { clientOf, seededEmulator, withEmulator } from "../setup.js";
+import { ENV, FILE, onApplied } from "./files.js";
 
 test("a compute env written with the keys of seqerakit's template is sent as the API's fields", async () => {
   const dir = await mkdtemp(path.join(tmpdir(), "declare-"));
@@ -81,8 +81,7 @@ test("a compute env written with the keys of seqerakit's template is sent as the
 });
 
 test("a replaced compute env: the pipeline using it is replaced too (a changed launch would be a draft), and a second plan has nothing to do", async () => {
-  const { emu, client } = await applied();
-  try {
+  await onApplied(async ({ emu, client }) => {
     const moved = FILE.replace("eu-west-1", "eu-central-1");
     const plan = await planResources(client, [moved], { env: ENV });
     expect(plan.steps.filter((s) => s.action !== "unchanged")).toMatchObject([
@@ -102,14 +101,11 @@ test("a replaced compute env: the pipeline using it is replaced too (a changed l
     expect(env).toMatchObject({ region: "eu-central-1" });
     expect(emu.state.pipelines.list(42)[0]?.launch).toMatchObject({ computeEnvId: env!.id });
     expect((await planResources(client, [moved], { env: ENV })).pending).toBe(0);
-  } finally {
-    await emu.close();
-  }
+  });
 });
 
 test("a pipeline's new description is an update in place: its id, launch and labels are kept", async () => {
-  const { emu, client } = await applied();
-  try {
+  await onApplied(async ({ emu, client }) => {
     const [pipeline] = emu.state.pipelines.list(42);
     const label = emu.state.labels.add({ name: "kept", workspaceId: 42 });
     emu.state.pipelines.update(pipeline!.id, { labelIds: [label.id] });
@@ -126,9 +122,7 @@ test("a pipeline's new description is an update in place: its id, launch and lab
       { id: pipeline!.id, description: "hi", labelIds: [label.id] },
     ]);
     expect((await planResources(client, [described], { env: ENV })).pending).toBe(0);
-  } finally {
-    await emu.close();
-  }
+  });
 });
 
 /**
@@ -185,8 +179,7 @@ test("file-path reads tw's exported JSON, params-file a params file, relative to
 });
 
 test("launch entries launch a run each time they are applied, with their settings by tw's names", async () => {
-  const { emu, client } = await applied();
-  try {
+  await onApplied(async ({ emu, client }) => {
     const file = `launch:
   - name: hello-run
     workspace: acme/prod
@@ -221,14 +214,11 @@ test("launch entries launch a run each time they are applied, with their setting
       },
     ]);
     expect((await planResources(client, [file], { delete: true })).steps).toEqual([]);
-  } finally {
-    await emu.close();
-  }
+  });
 });
 
 test("Azure credentials as seqerakit's template writes them (batch-name, storage-name: tw's options)", async () => {
-  const emu = await seededEmulator();
-  try {
+  await withEmulator(seededEmulator(), async (emu) => {
     const client = clientOf(emu);
     const file = `credentials:
   - type: azure
@@ -256,9 +246,7 @@ test("Azure credentials as seqerakit's template writes them (batch-name, storage
         },
       },
     });
-  } finally {
-    await emu.close();
-  }
+  });
 });
 
 test("Google credentials' key is the service account file, read relative to the YAML; an AWS key is refused", async () => {
