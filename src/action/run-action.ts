@@ -11,6 +11,7 @@ import { formatMs } from "../cli/duration.js";
 import { EXIT, type ExitCode } from "../cli/exit-codes.js";
 import { createRedactor } from "../core/redact.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
+import { defaultFetch } from "../http/node-fetch.js";
 import { proxyFetch } from "../http/proxy.js";
 import { readInputs, type ActionInputs } from "./inputs.js";
 import { gracefulSignal, LAUNCH_GRACE_MS, watchLaunch, type LaunchWatch } from "./launch-grace.js";
@@ -68,7 +69,7 @@ export async function runAction(io: ActionIo): Promise<ExitCode> {
       env,
       io.stderr,
     );
-    options.fetch = watchLaunch(proxyFetch(env) ?? ((r, i) => globalThis.fetch(r, i)), launching);
+    options.fetch = watchLaunch(proxyFetch(env) ?? defaultFetch, launching);
     client = createSeqeraClient(options);
   } catch (error) {
     // The environment's settings the inputs do not cover (a malformed HTTPS_PROXY).

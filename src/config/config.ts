@@ -17,6 +17,7 @@ import {
 } from "./checks.js";
 import type { Logger } from "../http/log.js";
 import type { RateLimitOptions } from "../limits/limiter.js";
+import { defaultFetch } from "../http/node-fetch.js";
 import { proxyFetch } from "../http/proxy.js";
 import type { FetchFunction } from "../http/request.js";
 import type { ValidateResponses } from "../http/validate-response.js";
@@ -129,7 +130,7 @@ export const CLIENT_OPTION_DOCS: readonly ClientOptionDoc[] = [
   },
   {
     name: "fetch",
-    default: "`globalThis.fetch`",
+    default: "Node's `node:http(s)`",
     meaning: "a custom fetch; it must honour `init.signal`",
   },
   {
@@ -198,7 +199,7 @@ export function resolveConfig(options: SeqeraClientOptions): {
     acceptVersion: checked.acceptVersion ?? DEFAULT_ACCEPT_VERSION,
     timeoutMs: checked.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     maxResponseBytes: checked.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
-    fetch: checked.fetch ?? proxyFetch(env) ?? globalFetch,
+    fetch: checked.fetch ?? proxyFetch(env) ?? defaultFetch,
     allowInsecureHttp,
     logger: checked.logger,
     rateLimit: checkNested(options.rateLimit, "rateLimit", RATE_LIMIT_OPTIONS) as
@@ -267,9 +268,6 @@ function withDefaults(
 ): RetryPolicy | false {
   return options === false ? false : (Object.freeze({ ...defaults, ...options }) as RetryPolicy);
 }
-
-/** Looked up per call, so a fetch installed after the client was created is still used. */
-const globalFetch: FetchFunction = (request, init) => globalThis.fetch(request, init);
 
 function nonBlank(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === "" ? undefined : value;

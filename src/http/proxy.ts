@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import { isLoopback } from "../core/loopback.js";
 import { ConfigurationError } from "../errors/configuration-error.js";
+import { defaultFetch } from "./node-fetch.js";
 import type { FetchFunction } from "./request.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -74,7 +75,7 @@ export function proxyFetch(env: Env): FetchFunction | undefined {
     const url = new URL(request.url);
     const proxy = url.protocol === "https:" ? (https ?? http) : http;
     if (proxy === undefined || isLoopback(url.hostname) || bypass(url)) {
-      return globalThis.fetch(request, init);
+      return defaultFetch(request, init);
     }
     try {
       return await (

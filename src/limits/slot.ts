@@ -17,10 +17,12 @@
  * slow by design) from SEND_ALLOWANCE_MS after the request left. No slot waits for its answer
  * past its window.
  *
- * When a request left is undici's `undici:client:sendHeaders` on `diagnostics_channel`,
- * published when its headers are written to its socket (after a connect that waited out a
- * dropped SYN). The request is tied to its slot by `undici:request:create`, published in the
- * async context of the `fetch` call that `Slot.sending` runs. A write counts from the check
+ * When a request left is told on `diagnostics_channel`: by undici's `undici:client:sendHeaders`
+ * for Node's fetch, published when its headers are written to its socket (after a connect that
+ * waited out a dropped SYN), and by the client's own transport's REQUEST_SENT when the request
+ * has been handed to the system (core/request-events.ts). The request is tied to its slot by
+ * `undici:request:create` or REQUEST_CREATED, published in the async context of the `fetch`
+ * call that `Slot.sending` runs. A write counts from the check
  * phase after it, when this process lets anything else run (a server in this process, as in
  * tests, reads it no earlier). No event tells when it left (a `fetch` that is not Node's; Bun,
  * Deno): the slot counts at the latest one window after it was taken.
@@ -38,6 +40,7 @@
  * final moves to its answer if that comes later.
  */
 import { requireBuiltin } from "../core/builtin.js";
+import { REQUEST_CREATED, REQUEST_SENT } from "../core/request-events.js";
 import { Alarm } from "./alarm.js";
 import type { Slot } from "./types.js";
 
@@ -226,17 +229,22 @@ function track(): Tracking {
     sends = [];
     for (const slot of sent) slot.sent(now);
   };
-  channels.subscribe("undici:request:create", (message) => {
+  const created = (message: unknown) => {
     const slot = current.getStore();
     const { request } = message as { request: object };
     if (slot === undefined || slot.tracked) return;
     slot.tracked = true;
     requests.set(request, slot);
-  });
-  channels.subscribe("undici:client:sendHeaders", (message) => {
+  };
+  const sent = (message: unknown) => {
     const slot = requests.get((message as { request: object }).request);
     if (slot !== undefined && sends.push(slot) === 1) setImmediate(stamp);
-  });
+  };
+  // Node's fetch (undici), and the client's own transport (http/node-fetch.ts).
+  channels.subscribe("undici:request:create", created);
+  channels.subscribe("undici:client:sendHeaders", sent);
+  channels.subscribe(REQUEST_CREATED, created);
+  channels.subscribe(REQUEST_SENT, sent);
   tracking = current;
   return current;
 }

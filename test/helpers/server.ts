@@ -24,6 +24,8 @@ export interface RecordedRequest {
   body: Buffer;
   /** performance.now() when the request had arrived in full. */
   at: number;
+  /** The client's port: the same for calls on one connection. */
+  remotePort: number | undefined;
 }
 
 /** What the server answers; a plain object or array body is sent as JSON. */
@@ -87,6 +89,7 @@ export async function startServer(handler?: Handler): Promise<TestServer> {
         headers: req.headers,
         body: Buffer.concat(chunks),
         at: performance.now(),
+        remotePort: req.socket.remotePort,
       };
       requests.push(recorded);
       void Promise.resolve(queue.shift() ?? fallback(recorded))

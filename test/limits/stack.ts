@@ -8,6 +8,7 @@ import { createSeqeraClient, SeqeraApiError, type SeqeraClient } from "../../src
 import type { FetchFunction } from "../../src/config/config.js";
 import type { LogEntry } from "../../src/http/log.js";
 import { TimeoutError } from "../../src/errors/index.js";
+import { REQUEST_SENT } from "../../src/core/request-events.js";
 import type { RateLimitOptions } from "../../src/limits/limiter.js";
 import { expect } from "vitest";
 import { maxInWindow, startStrictServer, type Arrival } from "../helpers/strict-server.js";
@@ -33,11 +34,14 @@ export function limitedClient(
 }
 
 /**
- * Records when this process's fetch wrote each request to its socket (undici's
- * `undici:client:sendHeaders`), as arrivals on one key: the limiter's own pacing, which holds on
+ * Records when this process wrote each request to its socket (undici's
+ * `undici:client:sendHeaders` for Node's fetch, REQUEST_SENT for the client's own transport), as arrivals on one key: the limiter's own pacing, which holds on
  * any machine, where a server's clock sees it through the machine's scheduling. `stop()` ends
  * the recording.
  */
+/** The channels on which a request's send is told. */
+export const SENT = ["undici:client:sendHeaders", REQUEST_SENT];
+
 export function recordSends(): { sends: Arrival[]; stop(): void } {
   const sends: Arrival[] = [];
   const listener = (message: unknown) => {
@@ -45,8 +49,8 @@ export function recordSends(): { sends: Arrival[]; stop(): void } {
     const at = performance.timeOrigin + performance.now();
     sends.push({ at, key: "", method: request.method, url: request.path, n: sends.length + 1 });
   };
-  subscribe("undici:client:sendHeaders", listener);
-  return { sends, stop: () => unsubscribe("undici:client:sendHeaders", listener) };
+  for (const name of SENT) subscribe(name, listener);
+  return { sends, stop: () => SENT.forEach((name) => unsubscribe(name, listener)) };
 }
 
 /**
