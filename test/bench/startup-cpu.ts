@@ -10,7 +10,9 @@
  * Each child reports its own `process.cpuUsage()` when it exits, through a preloaded module (the
  * same in every case, so that its small cost cancels in the ratios): /usr/bin/time counts only
  * in 10-ms steps. The children get only PATH and the TOWER_* variables (NODE_EXTRA_CA_CERTS, for
- * one, costs Node 20 0.04 s at every start). BENCH_NODE=path measures under another Node.
+ * one, costs Node 20 0.04 s at every start). BENCH_NODE=path measures under another Node;
+ * BENCH_BASE=path/to/dist/src/cli/main.js adds a launch by another build (an earlier commit's,
+ * for a before/after in one run), interleaved with the others.
  */
 import { execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
@@ -64,6 +66,9 @@ try {
     ["seqera-api --version", [main, "--version"]],
     ["seqera-api launch rnaseq", [main, "launch", "rnaseq"]],
   ];
+  if (process.env.BENCH_BASE) {
+    cases.push(["launch rnaseq (BENCH_BASE)", [process.env.BENCH_BASE, "launch", "rnaseq"]]);
+  }
   const samples = new Map(cases.map(([name]) => [name, [] as number[]]));
   const loads: number[] = [];
   for (let round = 0; round <= RUNS; round++) {
