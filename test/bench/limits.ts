@@ -52,6 +52,7 @@ import {
   startRedis,
   type RedisServer,
 } from "../limits/processes.js";
+import { machineMs } from "../helpers/clock.js";
 
 const N = Number(process.env.BENCH_CALLS ?? 300);
 const OVERHEAD_CALLS = Number(process.env.BENCH_OVERHEAD_CALLS ?? 4000);
@@ -160,7 +161,7 @@ async function pacing(
     const drops = listenDrops();
     // The machine is shared: the load it ran under goes with each figure.
     const load = loadavg()[0]!;
-    const started = performance.timeOrigin + performance.now();
+    const started = machineMs();
     for (const c of callers) c.go();
     const results = await Promise.all(callers.map((c) => c.exited(180_000)));
     await strict.flush?.();

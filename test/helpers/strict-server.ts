@@ -18,9 +18,10 @@
 import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { machineMs } from "./clock.js";
 
 export interface Arrival {
-  /** performance.timeOrigin-based ms, comparable across processes on one machine. */
+  /** The machine's monotonic clock in ms (machineMs), comparable across processes. */
   at: number;
   /** sha256 of the Authorization header: arrivals are counted per token without keeping it. */
   key: string;
@@ -100,7 +101,7 @@ export async function startStrictServer(options: StrictServerOptions = {}): Prom
   const cycles = limiter === "documented" ? refreshCycles(perSecond, windowMs) : undefined;
 
   const arrive = (request: IncomingMessage, response: ServerResponse) => {
-    const at = performance.timeOrigin + performance.now();
+    const at = machineMs();
     const key = authorizationKey(request.headers.authorization ?? "");
     const route = `${request.method} ${(request.url ?? "").split("?")[0]}`;
     const n = (perRoute.get(route) ?? 0) + 1;
@@ -226,7 +227,7 @@ export function maxInWindow(arrivals: readonly Arrival[], windowMs: number): num
  * reserved; the request waits WAIT_MS and gets its 429).
  */
 function refreshCycles(perCycle: number, cycleMs: number) {
-  const start = performance.timeOrigin + performance.now();
+  const start = machineMs();
   const state = new Map<string, { cycle: number; permits: number }>();
   return (key: string, at: number): number | undefined => {
     const cycle = Math.floor((at - start) / cycleMs);

@@ -55,7 +55,7 @@ class Handler(BaseHTTPRequestHandler):
         authorization = self.headers.get("authorization") or ""
         key = hashlib.sha256(authorization.encode()).hexdigest()[:16]
         with lock:
-            now = time.time()
+            now = time.monotonic()  # CLOCK_MONOTONIC: the clock the Node processes stamp with
             route = f"{self.command} {self.path.split('?')[0]}"
             n = per_route.get(route, 0) + 1
             per_route[route] = n

@@ -15,6 +15,7 @@ import {
   type Arrival,
   type StrictServer,
 } from "../helpers/strict-server.js";
+import { machineMs } from "../helpers/clock.js";
 
 export interface LateReadingServerOptions {
   /** Requests read at once; default 4 (Infinity: every request read as it comes). */
@@ -38,7 +39,7 @@ export async function startLateReadingServer(
   let idle = options.workers ?? 4;
 
   const read = (request: IncomingMessage, response: ServerResponse) => {
-    const at = performance.timeOrigin + performance.now();
+    const at = machineMs();
     const key = authorizationKey(request.headers.authorization ?? "");
     const method = request.method ?? "";
     const url = request.url ?? "";

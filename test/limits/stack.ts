@@ -13,6 +13,7 @@ import type { RateLimitOptions } from "../../src/limits/limiter.js";
 import { expect } from "vitest";
 import { maxInWindow, startStrictServer, type Arrival } from "../helpers/strict-server.js";
 import { startThreadedServer } from "../helpers/threaded-server.js";
+import { machineMs } from "../helpers/clock.js";
 
 /**
  * A client of `baseUrl` for `token`: `rateLimit` false for none. `retries`: a 429 is retried, as
@@ -46,7 +47,7 @@ export function recordSends(): { sends: Arrival[]; stop(): void } {
   const sends: Arrival[] = [];
   const listener = (message: unknown) => {
     const { request } = message as { request: { path: string; method: string } };
-    const at = performance.timeOrigin + performance.now();
+    const at = machineMs();
     sends.push({ at, key: "", method: request.method, url: request.path, n: sends.length + 1 });
   };
   for (const name of SENT) subscribe(name, listener);
