@@ -36,7 +36,7 @@ const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 const FETCH_DEFAULTS: [string, string][] = [
   ["accept", "*/*"],
   ["user-agent", "node"],
-  ["accept-encoding", "gzip, deflate, br"],
+  ["accept-encoding", "gzip, deflate"],
 ];
 
 const nodesFetch = globalThis.fetch;

@@ -4,12 +4,16 @@
  * retries, the limiter) run through it as well; these are the transport's own cases.
  */
 import { execFile } from "node:child_process";
+import { once } from "node:events";
+import { readFile } from "node:fs/promises";
+import { createServer as createHttpsServer, type Server } from "node:https";
+import type { AddressInfo } from "node:net";
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
-import { afterEach, describe, expect, test, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
 import { REQUEST_CREATED, REQUEST_SENT } from "../../src/core/request-events.js";
 import { defaultFetch } from "../../src/http/node-fetch.js";
 import { BodyReadError, ConnectionError } from "../../src/index.js";
@@ -57,7 +61,7 @@ describe("as fetch", () => {
       authorization: "Bearer t",
       accept: "application/json",
       "user-agent": "node",
-      "accept-encoding": "gzip, deflate, br",
+      "accept-encoding": "gzip, deflate",
       "content-length": String(Buffer.byteLength('{"name":"ü"}')),
       "content-type": "text/plain;charset=UTF-8",
     });
@@ -226,6 +230,76 @@ describe("when fetch is used instead", () => {
     expect(ours).toHaveLength(0);
     expect(server.requests[0]!.headers["content-length"]).toMatch(/^\d+$/);
     expect(server.requests[0]!.body.toString()).toContain("a,b\n1,2\n");
+  });
+});
+
+describe("https://", () => {
+  const tls = fileURLToPath(new URL("../reliability/tls/", import.meta.url));
+  const seen: { url?: string; authorization?: string }[] = [];
+  let secure: Server;
+  let port: number;
+  beforeAll(async () => {
+    const options = {
+      key: await readFile(`${tls}key.pem`),
+      cert: await readFile(`${tls}cert.pem`),
+    };
+    secure = createHttpsServer(options, (req, res) => {
+      seen.push({ url: req.url, authorization: req.headers.authorization });
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ serviceInfo: { version: "tls" } }));
+    });
+    secure.listen(0, "127.0.0.1");
+    await once(secure, "listening");
+    port = (secure.address() as AddressInfo).port;
+  });
+  afterAll(() => {
+    secure.closeAllConnections();
+    secure.close();
+  });
+
+  test("to a server whose certificate this machine trusts (NODE_EXTRA_CA_CERTS): answered", async () => {
+    // The CA is the process's, read at its start: the client runs in a child process.
+    const script = `
+      import { createSeqeraClient } from "./src/index.ts";
+      const client = createSeqeraClient({ rateLimit: false, retry: false });
+      console.log(JSON.stringify(await client.GET("/service-info")));`;
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [
+        "--import",
+        "./test/fixtures/resolve-seqera-test.mjs",
+        "--import",
+        "tsx",
+        "--input-type=module",
+        "-e",
+        script,
+      ],
+      {
+        cwd: root,
+        timeout: 30_000,
+        env: {
+          PATH: process.env.PATH,
+          NODE_EXTRA_CA_CERTS: `${tls}cert.pem`,
+          TOWER_ACCESS_TOKEN: "tls-token",
+          TOWER_API_ENDPOINT: `https://seqera.test:${port}/api`,
+        },
+      },
+    );
+    expect(JSON.parse(stdout)).toEqual({ serviceInfo: { version: "tls" } });
+    expect(seen).toEqual([{ url: "/api/service-info", authorization: "Bearer tls-token" }]);
+  });
+
+  test("to a server whose certificate it does not trust: a ConnectionError naming why, the request never sent", async () => {
+    seen.length = 0;
+    const failed = await clientFor({ url: `https://127.0.0.1:${port}` })
+      .GET("/service-info")
+      .catch((e) => e);
+    expect(failed).toBeInstanceOf(ConnectionError);
+    expect(failed.code).toBe("DEPTH_ZERO_SELF_SIGNED_CERT");
+    expect(failed.message).toMatch(
+      /no response from https:\/\/127\.0\.0\.1:\d+ \(DEPTH_ZERO_SELF_SIGNED_CERT\)/,
+    );
+    expect(seen).toEqual([]);
   });
 });
 
