@@ -1,6 +1,6 @@
 import type { Writable } from "node:stream";
 import { terminalSafe, terminalSafeJson } from "./terminal-text.js";
-import { createRedactor } from "../core/redact.js";
+import { createRedactor, type Redact } from "../core/redact.js";
 
 /** Where a command writes: stdout for results, stderr for diagnostics; injectable for tests. */
 export interface Streams {
@@ -89,12 +89,20 @@ function toJson(stream: Streams["stdout"], data: unknown, space?: number): strin
  */
 export function reportLine(stderr: Writable, token: string | undefined, line: string): void {
   const secrets = [token?.trim() ?? "", ...hidden].filter((secret) => secret !== "");
-  const redacted = secrets.reduce((text, secret) => createRedactor(secret)(text), line);
+  const redacted = secrets.reduce((text, secret) => redactorOf(secret)(text), line);
   stderr.write(`${terminalSafe(redacted)}\n`);
 }
 
 /** Values this command read as secrets: no diagnostic line of it shows them. */
 const hidden = new Set<string>();
+/** Each secret's redactor, made once: `--verbose` writes a line per attempt. */
+const redactors = new Map<string, Redact>();
+
+function redactorOf(secret: string): Redact {
+  let redact = redactors.get(secret);
+  if (!redact) redactors.set(secret, (redact = createRedactor(secret)));
+  return redact;
+}
 
 /** Keeps a secret value the command read out of every line reportLine writes. */
 export function hideInReports(secret: string): void {
