@@ -11,7 +11,8 @@ import { RECORDED as RECORDED_DIR } from "../helpers/schema.js";
 /**
  * The client's own cost over bare openapi-fetch (target: at most 1.10x). "in memory" answers
  * from a fetch that never touches the network, so only the client code is measured; "loopback"
- * is the same call over a real 127.0.0.1 connection.
+ * is the same call over a real 127.0.0.1 connection, through Node's fetch as openapi-fetch's
+ * is, and through the client's default transport.
  */
 const BODY = JSON.stringify({ workflow: { id: "w1", status: "SUCCEEDED" } });
 const memoryFetch = async () =>
@@ -104,12 +105,10 @@ afterAll(() => server.close());
 
 describe("loopback: GET /workflow/{workflowId}", () => {
   const bare = createClient<paths>({ baseUrl: server.url, headers });
-  const seqera = createSeqeraClient({
-    token: TOKEN,
-    baseUrl: server.url,
-    retry: false,
-    rateLimit: false,
-  });
+  const options = { token: TOKEN, baseUrl: server.url, retry: false, rateLimit: false } as const;
+  // The client's own cost over the same transport, and its default transport's (node:http).
+  const overFetch = createSeqeraClient({ ...options, fetch: (r, i) => globalThis.fetch(r, i) });
+  const seqera = createSeqeraClient(options);
   bench(
     "openapi-fetch",
     async () => {
@@ -119,7 +118,15 @@ describe("loopback: GET /workflow/{workflowId}", () => {
     timing,
   );
   bench(
-    "seqera client",
+    "seqera client, through Node's fetch",
+    async () => {
+      server.requests.length = 0;
+      await overFetch.GET("/workflow/{workflowId}", { params });
+    },
+    timing,
+  );
+  bench(
+    "seqera client, its default transport (node:http)",
     async () => {
       server.requests.length = 0;
       await seqera.GET("/workflow/{workflowId}", { params });
