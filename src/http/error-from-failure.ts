@@ -51,12 +51,14 @@ export function errorFromFailure(failure: unknown, call: CallInfo, at: FailurePo
 }
 
 /**
- * undici's HTTPParserError keeps the bytes it could not parse as `data`: the server's own, which
- * may echo the token (a debugging proxy echoes the Authorization header), so they are dropped.
+ * Parser errors keep the bytes they could not parse: undici's HTTPParserError as `data`, Node's
+ * HTTP client as `rawPacket`. They are the server's own, which may echo the token (a debugging
+ * proxy echoes the Authorization header), so they are dropped.
  */
 function withoutServerBytes(error: unknown): unknown {
   for (let e = error, depth = 0; depth < 3 && typeof e === "object" && e !== null; depth++) {
     if ("data" in e) delete (e as { data?: unknown }).data;
+    if ("rawPacket" in e) delete (e as { rawPacket?: unknown }).rawPacket;
     e = (e as { cause?: unknown }).cause;
   }
   return error;

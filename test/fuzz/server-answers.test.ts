@@ -188,11 +188,14 @@ describe("server answers → the client", () => {
           expect(error).toBeInstanceOf(SeqeraApiError);
           const shown = inspect(error, { depth: 10, showHidden: true });
           expect(shown).not.toContain(TOKEN);
+          // inspect shows bytes as hex: a Buffer holding the echoed token is looked into too.
+          expect(bytesHeld(error).some((bytes) => bytes.includes(TOKEN))).toBe(false);
           expect(String((error as Error).message)).not.toContain(TOKEN);
         }),
         runs(60, [
           // Found by this property (seed 20260126): undici's parser error kept the unparsable
-          // header line, the echoed token with it, as the cause's `data`.
+          // header line, the echoed token with it, as the cause's `data`; Node's HTTP client
+          // keeps it as `rawPacket`.
           [
             {
               statusLine: "HTTP/1.1 200 Reason",
@@ -209,3 +212,13 @@ describe("server answers → the client", () => {
     timeoutFor(60, 6_000),
   );
 });
+
+/** Every byte array reachable from `value`'s own properties, a few levels deep. */
+function bytesHeld(value: unknown, depth = 0, seen = new Set<unknown>()): Buffer[] {
+  if (typeof value !== "object" || value === null || depth > 6 || seen.has(value)) return [];
+  seen.add(value);
+  if (value instanceof Uint8Array) return [Buffer.from(value)];
+  return Reflect.ownKeys(value).flatMap((key) =>
+    bytesHeld((value as Record<PropertyKey, unknown>)[key], depth + 1, seen),
+  );
+}
