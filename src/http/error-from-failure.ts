@@ -5,6 +5,15 @@ import type { CallInfo } from "../errors/seqera-api-error.js";
 import { TimeoutError } from "../errors/timeout-error.js";
 import { ProxyFailure } from "./proxy.js";
 
+/** Node's TLS codes for a certificate chain this machine does not trust. */
+const UNTRUSTED = new Set([
+  "DEPTH_ZERO_SELF_SIGNED_CERT",
+  "SELF_SIGNED_CERT_IN_CHAIN",
+  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+  "UNABLE_TO_GET_ISSUER_CERT",
+  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
+]);
+
 /** How far an attempt got before it failed. */
 export interface FailurePoint {
   /** The status that arrived before the body broke off; undefined when no response arrived. */
@@ -40,6 +49,13 @@ export function errorFromFailure(failure: unknown, call: CallInfo, at: FailurePo
   const why = refused ? `the proxy answered ${refused[1]}` : (code ?? messageOf(error));
   if (status === undefined) {
     const failed = `${where} failed: no response from ${originOf(call.url)}${via} (${why})`;
+    if (code !== undefined && UNTRUSTED.has(code)) {
+      // The network and the endpoint are fine: this machine does not trust who answered.
+      return new ConnectionError(
+        `${failed}: this machine does not trust the server's TLS certificate. If the install uses a private certificate authority, set NODE_EXTRA_CA_CERTS to its certificate (a PEM file) for the process.`,
+        { ...call, code, cause: error },
+      );
+    }
     return toldAs(new ConnectionError(failed, { ...call, code, cause: error }), (front) =>
       via ? failed : `${failed}; check the endpoint (${SETTINGS.baseUrl[front]}) and the network`,
     );

@@ -299,6 +299,9 @@ describe("https://", () => {
     expect(failed.message).toMatch(
       /no response from https:\/\/127\.0\.0\.1:\d+ \(DEPTH_ZERO_SELF_SIGNED_CERT\)/,
     );
+    expect(failed.message).toMatch(
+      /this machine does not trust the server's TLS certificate\. If the install uses a private certificate authority, set NODE_EXTRA_CA_CERTS to its certificate \(a PEM file\)/,
+    );
     expect(seen).toEqual([]);
   });
 });
