@@ -42,10 +42,17 @@ export async function readLocation(
     // One deadline for the headers and the body: a server that stalls mid-file is also caught.
     const signal = AbortSignal.timeout(timeoutMs);
     let text: string;
-    try {
-      const response = await fetch(location, {
+    const download = () =>
+      fetch(location, {
         signal,
         headers: { accept: "application/yaml, application/json;q=0.9, */*;q=0.1" },
+      });
+    try {
+      // A connection dropped before any answer (a kept-alive one the server closed as it was
+      // reused) is tried once more, on a new connection: a GET, nothing was answered.
+      const response = await download().catch((err: unknown) => {
+        if (signal.aborted) throw err;
+        return download();
       });
       if (!response.ok) {
         await response.body?.cancel();

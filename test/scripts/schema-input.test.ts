@@ -30,6 +30,16 @@ beforeAll(async () => {
     body: "<!DOCTYPE html>\n<html><body><h1>Sign in</h1></body></html>\n",
   });
   routes.set("/silent", () => undefined); // accepts the request, never answers
+  let dropped = false;
+  routes.set("/drops-once", (res) => {
+    // The first time: the connection closed with no answer, as a stale kept-alive one is.
+    if (!dropped) {
+      dropped = true;
+      res.socket?.destroy();
+      return;
+    }
+    res.writeHead(200, { "content-type": "application/yaml" }).end(full);
+  });
   routes.set("/stalls", (res) => {
     res.writeHead(200, { "content-type": "application/yaml" });
     res.write(full.slice(0, 10_000)); // then nothing more
@@ -110,6 +120,14 @@ describe("bad input leaves generated/ as it was and says what is wrong in one li
     expect(await failsWith([], { SEQERA_SCHEMA_SOURCE: mirrorFile("1.140.0") })).toMatch(
       /sha256 mismatch for .*seqera-api-1\.140\.0\.yml: pinned release 1\.187\.0 \(13316c9fe5ff…\), found release 1\.140\.0 \(483bf2d6aeb7…\); run 'npm run schema:update' to move the pin$/,
     );
+  });
+
+  test("a connection closed with no answer is tried once more, on a new one", async () => {
+    const before = server.requests.length;
+    const root = await tempProject("1.181.0");
+    const argv = ["--source", `${server.url}/drops-once`, "--out", path.join(work, "retried")];
+    expect(await runGenerate({ root, argv, env: {} })).toMatch(/^generated release 1\.181\.0: /);
+    expect(server.requests.slice(before)).toEqual(["/drops-once", "/drops-once"]);
   });
 
   test("an unreachable URL", async () => {
