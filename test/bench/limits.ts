@@ -52,7 +52,7 @@ import {
   startRedis,
   type RedisServer,
 } from "../limits/processes.js";
-import { machineMs } from "../helpers/clock.js";
+import { machineMs } from "../helpers/stamps.js";
 
 const N = Number(process.env.BENCH_CALLS ?? 300);
 const OVERHEAD_CALLS = Number(process.env.BENCH_OVERHEAD_CALLS ?? 4000);

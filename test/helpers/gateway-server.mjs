@@ -43,7 +43,7 @@ function primary() {
 
   /** Stamps a parsed request; returns its status and Retry-After (strict-server.ts's rule). */
   const stamp = ({ key, method, url }) => {
-    // machineMs (clock.ts): the clock the other processes stamp with.
+    // machineMs (stamps.ts): the clock the other processes stamp with.
     const at = Number(process.hrtime.bigint()) / 1e6;
     const route = `${method} ${url.split("?")[0]}`;
     const n = (perRoute.get(route) ?? 0) + 1;

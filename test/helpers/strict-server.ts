@@ -18,7 +18,7 @@
 import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { machineMs } from "./clock.js";
+import { machineMs } from "./stamps.js";
 
 export interface Arrival {
   /** The machine's monotonic clock in ms (machineMs), comparable across processes. */

@@ -15,7 +15,7 @@ import {
   type Arrival,
   type StrictServer,
 } from "../helpers/strict-server.js";
-import { machineMs } from "../helpers/clock.js";
+import { machineMs } from "../helpers/stamps.js";
 
 export interface LateReadingServerOptions {
   /** Requests read at once; default 4 (Infinity: every request read as it comes). */

@@ -8,12 +8,11 @@ import { createSeqeraClient, SeqeraApiError, type SeqeraClient } from "../../src
 import type { FetchFunction } from "../../src/config/config.js";
 import type { LogEntry } from "../../src/http/log.js";
 import { TimeoutError } from "../../src/errors/index.js";
-import { REQUEST_SENT } from "../../src/core/request-events.js";
 import type { RateLimitOptions } from "../../src/limits/limiter.js";
 import { expect } from "vitest";
 import { maxInWindow, startStrictServer, type Arrival } from "../helpers/strict-server.js";
 import { startThreadedServer } from "../helpers/threaded-server.js";
-import { machineMs } from "../helpers/clock.js";
+import { machineMs, SENT_CHANNELS } from "../helpers/stamps.js";
 
 /**
  * A client of `baseUrl` for `token`: `rateLimit` false for none. `retries`: a 429 is retried, as
@@ -35,14 +34,10 @@ export function limitedClient(
 }
 
 /**
- * Records when this process wrote each request to its socket (undici's
- * `undici:client:sendHeaders` for Node's fetch, REQUEST_SENT for the client's own transport), as arrivals on one key: the limiter's own pacing, which holds on
- * any machine, where a server's clock sees it through the machine's scheduling. `stop()` ends
- * the recording.
+ * Records when this process wrote each request to its socket (SENT_CHANNELS), as arrivals on one
+ * key: the limiter's own pacing, which holds on any machine, where a server's clock sees it
+ * through the machine's scheduling. `stop()` ends the recording.
  */
-/** The channels on which a request's send is told. */
-export const SENT = ["undici:client:sendHeaders", REQUEST_SENT];
-
 export function recordSends(): { sends: Arrival[]; stop(): void } {
   const sends: Arrival[] = [];
   const listener = (message: unknown) => {
@@ -50,8 +45,8 @@ export function recordSends(): { sends: Arrival[]; stop(): void } {
     const at = machineMs();
     sends.push({ at, key: "", method: request.method, url: request.path, n: sends.length + 1 });
   };
-  for (const name of SENT) subscribe(name, listener);
-  return { sends, stop: () => SENT.forEach((name) => unsubscribe(name, listener)) };
+  for (const name of SENT_CHANNELS) subscribe(name, listener);
+  return { sends, stop: () => SENT_CHANNELS.forEach((name) => unsubscribe(name, listener)) };
 }
 
 /**
