@@ -64,15 +64,18 @@ export const defaultFetch: FetchFunction = (request, init) => {
 
 type Events = typeof import("node:diagnostics_channel");
 let events: ReturnType<typeof channels> | undefined;
-const agents: Record<string, import("node:http").Agent> = {};
+type Opener = { open: typeof import("node:http").request; agent: import("node:http").Agent };
+const openers: Partial<Record<"http:" | "https:", Opener>> = {};
 
-/** The agent for `protocol`, made at its first request: keep-alive, as Node's global agent. */
-function agentFor(protocol: "http:" | "https:") {
+/** `request` of node:http or node:https, and its agent, made at the protocol's first request. */
+function openerFor(protocol: "http:" | "https:"): Opener {
+  const made = openers[protocol];
+  if (made) return made;
   const module = requireBuiltin(protocol === "https:" ? "node:https" : "node:http") as
     typeof import("node:http") | typeof import("node:https");
-  // Idle sockets are unref'ed by the agent: they never keep the process alive.
-  agents[protocol] ??= new module.Agent({ keepAlive: true, scheduling: "lifo", timeout: 5000 });
-  return { open: module.request, agent: agents[protocol]! };
+  // Keep-alive, as Node's global agent; idle sockets are unref'ed: they never keep the process alive.
+  const agent = new module.Agent({ keepAlive: true, scheduling: "lifo", timeout: 5000 });
+  return (openers[protocol] = { open: module.request, agent });
 }
 
 async function send(request: Request, signal: AbortSignal | null | undefined): Promise<Response> {
@@ -90,7 +93,7 @@ async function send(request: Request, signal: AbortSignal | null | undefined): P
   else if (request.method !== "GET" && request.method !== "HEAD") headers["content-length"] = "0";
 
   events ??= channels();
-  const { open, agent } = agentFor(protocol);
+  const { open, agent } = openerFor(protocol);
   return new Promise<Response>((resolve, reject) => {
     const outgoing = open(url, { method: request.method, headers, agent });
     const message = { request: outgoing };
