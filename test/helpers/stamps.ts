@@ -1,4 +1,5 @@
 /** How the limiter's tests stamp requests, in whichever process they are. */
+import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { REQUEST_SENT } from "../../src/core/request-events.js";
 
 /**
@@ -9,8 +10,19 @@ import { REQUEST_SENT } from "../../src/core/request-events.js";
  */
 export const machineMs = (): number => Number(process.hrtime.bigint()) / 1e6;
 
+/** Where a request's leaving is told: undici's channel for Node's fetch, the client's own. */
+const SENT_CHANNELS = ["undici:client:sendHeaders", REQUEST_SENT];
+
 /**
- * The `diagnostics_channel` names on which a request's leaving is told: undici's for Node's
- * fetch, REQUEST_SENT for the client's own transport. Each message's `request` has `path`.
+ * Calls `sent` with each request this process writes to its socket, and when (machineMs): the
+ * pace the limiter keeps, whatever a server's clock sees through the machine's scheduling.
+ * Returns what ends it.
  */
-export const SENT_CHANNELS = ["undici:client:sendHeaders", REQUEST_SENT] as const;
+export function onSend(
+  sent: (request: { path: string; method: string }, at: number) => void,
+): () => void {
+  const listener = (message: unknown) =>
+    sent((message as { request: { path: string; method: string } }).request, machineMs());
+  for (const name of SENT_CHANNELS) subscribe(name, listener);
+  return () => SENT_CHANNELS.forEach((name) => unsubscribe(name, listener));
+}

@@ -2,7 +2,6 @@
  * The limits tests' calls, through the real client (its call path acquires a rate-limiter
  * slot per attempt), with retries off so that each call is one attempt the server counts.
  */
-import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createSeqeraClient, SeqeraApiError, type SeqeraClient } from "../../src/index.js";
 import type { FetchFunction } from "../../src/config/config.js";
@@ -12,7 +11,7 @@ import type { RateLimitOptions } from "../../src/limits/limiter.js";
 import { expect } from "vitest";
 import { maxInWindow, startStrictServer, type Arrival } from "../helpers/strict-server.js";
 import { startThreadedServer } from "../helpers/threaded-server.js";
-import { machineMs, SENT_CHANNELS } from "../helpers/stamps.js";
+import { onSend } from "../helpers/stamps.js";
 
 /**
  * A client of `baseUrl` for `token`: `rateLimit` false for none. `retries`: a 429 is retried, as
@@ -34,19 +33,15 @@ export function limitedClient(
 }
 
 /**
- * Records when this process wrote each request to its socket (SENT_CHANNELS), as arrivals on one
- * key: the limiter's own pacing, which holds on any machine, where a server's clock sees it
- * through the machine's scheduling. `stop()` ends the recording.
+ * Records when this process wrote each request to its socket (onSend), as arrivals on one key.
+ * `stop()` ends the recording.
  */
 export function recordSends(): { sends: Arrival[]; stop(): void } {
   const sends: Arrival[] = [];
-  const listener = (message: unknown) => {
-    const { request } = message as { request: { path: string; method: string } };
-    const at = machineMs();
-    sends.push({ at, key: "", method: request.method, url: request.path, n: sends.length + 1 });
-  };
-  for (const name of SENT_CHANNELS) subscribe(name, listener);
-  return { sends, stop: () => SENT_CHANNELS.forEach((name) => unsubscribe(name, listener)) };
+  const stop = onSend(({ method, path }, at) => {
+    sends.push({ at, key: "", method, url: path, n: sends.length + 1 });
+  });
+  return { sends, stop };
 }
 
 /**
