@@ -5,8 +5,7 @@
  */
 import { execFile } from "node:child_process";
 import { once } from "node:events";
-import { readFile } from "node:fs/promises";
-import { createServer as createHttpsServer, type Server } from "node:https";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { AsyncLocalStorage } from "node:async_hooks";
@@ -19,6 +18,7 @@ import { defaultFetch } from "../../src/http/node-fetch.js";
 import { BodyReadError, ConnectionError } from "../../src/index.js";
 import { clientFor } from "../helpers/client.js";
 import { resetMidBody, useTestServer } from "../helpers/server.js";
+import { startTlsServer, TLS_ANSWER, TLS_CERT, type TlsServer } from "../helpers/tls-server.js";
 
 const server = await useTestServer();
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -151,13 +151,28 @@ describe("failures as fetch's", () => {
   });
 
   test("an abort before the answer rejects with the signal's reason, and the server sees the connection go", async () => {
-    server.reply({ delayMs: 5_000 });
-    const controller = new AbortController();
-    const pending = defaultFetch(new Request(`${server.url}/slow`), { signal: controller.signal });
-    await vi.waitFor(() => expect(server.requests).toHaveLength(1));
-    const reason = new Error("stop");
-    controller.abort(reason);
-    await expect(pending).rejects.toBe(reason);
+    const silent = createServer(() => {}); // never answers
+    const closed = new Promise((resolve) =>
+      silent.on("connection", (socket) => socket.on("close", resolve)),
+    );
+    silent.listen(0, "127.0.0.1");
+    await once(silent, "listening");
+    const arrived = once(silent, "request");
+    try {
+      const controller = new AbortController();
+      const { port } = silent.address() as AddressInfo;
+      const pending = defaultFetch(new Request(`http://127.0.0.1:${port}/slow`), {
+        signal: controller.signal,
+      });
+      await arrived;
+      const reason = new Error("stop");
+      controller.abort(reason);
+      await expect(pending).rejects.toBe(reason);
+      await closed;
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
   });
 
   test("an abort mid-body errors the body with the reason", async () => {
@@ -234,28 +249,11 @@ describe("when fetch is used instead", () => {
 });
 
 describe("https://", () => {
-  const tls = fileURLToPath(new URL("../reliability/tls/", import.meta.url));
-  const seen: { url?: string; authorization?: string }[] = [];
-  let secure: Server;
-  let port: number;
+  let secure: TlsServer;
   beforeAll(async () => {
-    const options = {
-      key: await readFile(`${tls}key.pem`),
-      cert: await readFile(`${tls}cert.pem`),
-    };
-    secure = createHttpsServer(options, (req, res) => {
-      seen.push({ url: req.url, authorization: req.headers.authorization });
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify({ serviceInfo: { version: "tls" } }));
-    });
-    secure.listen(0, "127.0.0.1");
-    await once(secure, "listening");
-    port = (secure.address() as AddressInfo).port;
+    secure = await startTlsServer();
   });
-  afterAll(() => {
-    secure.closeAllConnections();
-    secure.close();
-  });
+  afterAll(() => secure.close());
 
   test("to a server whose certificate this machine trusts (NODE_EXTRA_CA_CERTS): answered", async () => {
     // The CA is the process's, read at its start: the client runs in a child process.
@@ -279,19 +277,19 @@ describe("https://", () => {
         timeout: 30_000,
         env: {
           PATH: process.env.PATH,
-          NODE_EXTRA_CA_CERTS: `${tls}cert.pem`,
+          NODE_EXTRA_CA_CERTS: TLS_CERT,
           TOWER_ACCESS_TOKEN: "tls-token",
-          TOWER_API_ENDPOINT: `https://seqera.test:${port}/api`,
+          TOWER_API_ENDPOINT: `https://seqera.test:${secure.port}/api`,
         },
       },
     );
-    expect(JSON.parse(stdout)).toEqual({ serviceInfo: { version: "tls" } });
-    expect(seen).toEqual([{ url: "/api/service-info", authorization: "Bearer tls-token" }]);
+    expect(JSON.parse(stdout)).toEqual(TLS_ANSWER);
+    expect(secure.seen).toEqual([{ url: "/api/service-info", authorization: "Bearer tls-token" }]);
   });
 
   test("to a server whose certificate it does not trust: a ConnectionError naming why, the request never sent", async () => {
-    seen.length = 0;
-    const failed = await clientFor({ url: `https://127.0.0.1:${port}` })
+    secure.seen.length = 0;
+    const failed = await clientFor({ url: `https://127.0.0.1:${secure.port}` })
       .GET("/service-info")
       .catch((e) => e);
     expect(failed).toBeInstanceOf(ConnectionError);
@@ -302,7 +300,7 @@ describe("https://", () => {
     expect(failed.message).toMatch(
       /this machine does not trust the server's TLS certificate\. If the install uses a private certificate authority, set NODE_EXTRA_CA_CERTS to its certificate \(a PEM file\)/,
     );
-    expect(seen).toEqual([]);
+    expect(secure.seen).toEqual([]);
   });
 });
 

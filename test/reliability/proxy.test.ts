@@ -4,10 +4,8 @@
  * NO_PROXY and a user's own fetch bypass it, a refusing proxy is a ConnectionError.
  */
 import { execFile } from "node:child_process";
-import { readFile } from "node:fs/promises";
 import { once } from "node:events";
 import { createServer as createHttpServer, type Server } from "node:http";
-import { createServer as createHttpsServer } from "node:https";
 import { connect, createServer as createTcpServer, type AddressInfo, type Socket } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,6 +15,7 @@ import { ConfigurationError, ConnectionError, TimeoutError } from "../../src/ind
 import { freePort } from "../helpers/ports.js";
 import { clientFor, TOKEN } from "../helpers/client.js";
 import { useTestServer } from "../helpers/server.js";
+import { startTlsServer, TLS_ANSWER, TLS_CERT } from "../helpers/tls-server.js";
 import { startUploadSink } from "../helpers/upload-through-proxy.js";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -274,23 +273,8 @@ describe("bodies through the proxy", () => {
 
 describe("an https:// API through HTTPS_PROXY", () => {
   test("tunnels TLS to the name the proxy resolves; the token never shows in the tunnel", async () => {
-    const tls = path.join(HERE, "tls");
-    const seen: { url?: string; authorization?: string }[] = [];
-    const secure = createHttpsServer(
-      {
-        key: await readFile(path.join(tls, "key.pem")),
-        cert: await readFile(path.join(tls, "cert.pem")),
-      },
-      (req, res) => {
-        seen.push({ url: req.url, authorization: req.headers.authorization });
-        res.writeHead(200, { "content-type": "application/json" });
-        res.end(JSON.stringify({ serviceInfo: { version: "tls" } }));
-      },
-    );
-    secure.listen(0, "127.0.0.1");
-    await once(secure, "listening");
-    const securePort = (secure.address() as AddressInfo).port;
-    const tlsProxy = await startProxy(() => securePort);
+    const secure = await startTlsServer();
+    const tlsProxy = await startProxy(() => secure.port);
     try {
       // The CA is the process's (NODE_EXTRA_CA_CERTS), so the client runs in a child process.
       // seqera.test resolves nowhere: only the proxy can reach it.
@@ -307,22 +291,21 @@ describe("an https:// API through HTTPS_PROXY", () => {
           timeout: 30_000,
           env: {
             PATH: process.env.PATH,
-            NODE_EXTRA_CA_CERTS: path.join(tls, "cert.pem"),
+            NODE_EXTRA_CA_CERTS: TLS_CERT,
             TOWER_ACCESS_TOKEN: TOKEN,
             TOWER_API_ENDPOINT: "https://seqera.test/api",
             HTTPS_PROXY: tlsProxy.url,
           },
         },
       );
-      expect(JSON.parse(stdout)).toEqual({ serviceInfo: { version: "tls" } });
+      expect(JSON.parse(stdout)).toEqual(TLS_ANSWER);
       expect(tlsProxy.tunnels.map((t) => t.target)).toEqual(["seqera.test:443"]);
-      expect(seen).toEqual([{ url: "/api/service-info", authorization: `Bearer ${TOKEN}` }]);
+      expect(secure.seen).toEqual([{ url: "/api/service-info", authorization: `Bearer ${TOKEN}` }]);
       const passed = Buffer.concat(tlsProxy.tunnels.flatMap((t) => t.bytes));
       expect(passed.length).toBeGreaterThan(100);
       expect(passed.includes(TOKEN)).toBe(false);
     } finally {
       tlsProxy.close();
-      secure.closeAllConnections();
       secure.close();
     }
   });
