@@ -90,6 +90,14 @@ test("the script itself: exit 1, nothing on stdout, the one line on stderr", asy
   expect(result.stderr).toBe(`${await failsWith(["--source", file])}\n`);
 });
 
+test("a connection closed with no answer is tried once more, on a new one", async () => {
+  const before = server.requests.length;
+  const root = await tempProject("1.181.0");
+  const argv = ["--source", `${server.url}/drops-once`, "--out", path.join(work, "retried")];
+  expect(await runGenerate({ root, argv, env: {} })).toMatch(/^generated release 1\.181\.0: /);
+  expect(server.requests.slice(before)).toEqual(["/drops-once", "/drops-once"]);
+});
+
 describe("bad input leaves generated/ as it was and says what is wrong in one line", () => {
   test("an OpenAPI 3.1 document", async () => {
     const file = path.join(work, "openapi-3.1.yml");
@@ -120,14 +128,6 @@ describe("bad input leaves generated/ as it was and says what is wrong in one li
     expect(await failsWith([], { SEQERA_SCHEMA_SOURCE: mirrorFile("1.140.0") })).toMatch(
       /sha256 mismatch for .*seqera-api-1\.140\.0\.yml: pinned release 1\.187\.0 \(13316c9fe5ff…\), found release 1\.140\.0 \(483bf2d6aeb7…\); run 'npm run schema:update' to move the pin$/,
     );
-  });
-
-  test("a connection closed with no answer is tried once more, on a new one", async () => {
-    const before = server.requests.length;
-    const root = await tempProject("1.181.0");
-    const argv = ["--source", `${server.url}/drops-once`, "--out", path.join(work, "retried")];
-    expect(await runGenerate({ root, argv, env: {} })).toMatch(/^generated release 1\.181\.0: /);
-    expect(server.requests.slice(before)).toEqual(["/drops-once", "/drops-once"]);
   });
 
   test("an unreachable URL", async () => {
